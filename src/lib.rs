@@ -1,0 +1,8 @@
+//! Effectively Once: animated, exhaustively checked failure modes of payment and order backends.
+//!
+//! Layering (see ARCHITECTURE.md): `sim` is the pure engine, `scenarios` are models built on it,
+//! `player` is the pure playback reducer, and `ui` renders plain view data with Leptos.
+pub mod player;
+pub mod scenarios;
+pub mod sim;
+pub mod ui;

@@ -1,0 +1,235 @@
+//! The pure playback reducer and the URL codec. No browser types: everything here is
+//! unit-tested natively, and the UI only dispatches events and renders the result.
+
+use crate::sim::{Lang, Text};
+
+/// Playback speeds offered by the speed control.
+pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 1.5, 2.0, 4.0];
+/// The index of 1× in [`SPEEDS`].
+pub const NORMAL_SPEED: usize = 2;
+/// How long one step takes at 1×, in milliseconds: motion, then a short hold.
+pub const STEP_MS: f64 = 900.0;
+/// The share of a step's time spent in motion; the rest holds the new state still.
+pub const MOTION_SHARE: f64 = 0.65;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cursor {
+    pub step: usize,
+    /// The last step of the trace.
+    pub last: usize,
+    pub playing: bool,
+    /// Index into [`SPEEDS`].
+    pub speed: usize,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayerEvent {
+    TogglePlay,
+    Pause,
+    StepForward,
+    StepBack,
+    Start,
+    End,
+    Seek(usize),
+    /// The playback timer fired: advance one step, stopping at the end.
+    Tick,
+    SetSpeed(usize),
+    /// The trace changed (a fork or a variant switch): keep the step if it still exists.
+    NewTrace { last: usize, step: usize },
+}
+
+impl Cursor {
+    pub fn new(last: usize, step: usize) -> Cursor {
+        Cursor { step: step.min(last), last, playing: false, speed: NORMAL_SPEED }
+    }
+
+    /// Milliseconds one step takes at the current speed.
+    pub fn step_ms(&self) -> f64 {
+        STEP_MS / SPEEDS[self.speed.min(SPEEDS.len() - 1)]
+    }
+
+    pub fn at_end(&self) -> bool {
+        self.step >= self.last
+    }
+}
+
+pub fn reduce(c: Cursor, event: PlayerEvent) -> Cursor {
+    use PlayerEvent::*;
+    match event {
+        // Play at the end starts over, as a video player does.
+        TogglePlay if !c.playing && c.at_end() => Cursor { step: 0, playing: c.last > 0, ..c },
+        TogglePlay => Cursor { playing: !c.playing, ..c },
+        Pause => Cursor { playing: false, ..c },
+        StepForward => Cursor { step: (c.step + 1).min(c.last), playing: false, ..c },
+        StepBack => Cursor { step: c.step.saturating_sub(1), playing: false, ..c },
+        Start => Cursor { step: 0, playing: false, ..c },
+        End => Cursor { step: c.last, playing: false, ..c },
+        Seek(step) => Cursor { step: step.min(c.last), ..c },
+        Tick if c.playing => {
+            let step = (c.step + 1).min(c.last);
+            Cursor { step, playing: step < c.last, ..c }
+        }
+        Tick => c,
+        SetSpeed(speed) => Cursor { speed: speed.min(SPEEDS.len() - 1), ..c },
+        NewTrace { last, step } => Cursor { last, step: step.min(last), playing: c.playing && step < last, ..c },
+    }
+}
+
+/// What the URL says, after validation. Each problem becomes a notice; each bad value falls
+/// back to the nearest valid state.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Query {
+    pub scenario: Option<String>,
+    pub variant: Option<String>,
+    pub path: Option<String>,
+    pub step: Option<usize>,
+    pub lang: Option<Lang>,
+    pub problems: Vec<Text>,
+}
+
+const MAX_PARAM_LEN: usize = 512;
+
+/// Parses a query string (with or without the leading `?`).
+pub fn parse_query(search: &str) -> Query {
+    let mut q = Query::default();
+    for pair in search.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
+        let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
+        let value = percent_decode(raw);
+        if value.len() > MAX_PARAM_LEN {
+            q.problems.push(Text::new(
+                format!("The link's '{key}' is too long and was ignored."),
+                format!("链接中的“{key}”过长，已忽略。"),
+            ));
+            continue;
+        }
+        match key {
+            "s" => q.scenario = Some(value),
+            "v" => q.variant = Some(value),
+            "p" => q.path = Some(value),
+            "t" => match value.parse::<usize>() {
+                Ok(t) => q.step = Some(t),
+                Err(_) => q.problems.push(Text::new(
+                    format!("The link's step 't={value}' is not a number; starting at step 0."),
+                    format!("链接中的步骤“t={value}”不是数字；从第 0 步开始。"),
+                )),
+            },
+            "lang" => match Lang::parse(&value) {
+                Some(lang) => q.lang = Some(lang),
+                None => q.problems.push(Text::new(
+                    format!("The link's language 'lang={value}' is not supported (en or zh)."),
+                    format!("链接中的语言“lang={value}”不受支持（en 或 zh）。"),
+                )),
+            },
+            // Unknown parameters (tracking tags and the like) are left alone.
+            _ => {}
+        }
+    }
+    q
+}
+
+/// Builds the query string for a state; parameters in a fixed order.
+pub fn build_query(scenario: &str, variant: &str, path: &str, step: usize, lang: Lang) -> String {
+    format!("?s={scenario}&v={variant}&p={path}&t={step}&lang={}", lang.code())
+}
+
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'+' => out.push(b' '),
+            b'%' if i + 2 < bytes.len() => {
+                let hex = std::str::from_utf8(&bytes[i + 1..i + 3]).ok();
+                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                    Some(b) => {
+                        out.push(b);
+                        i += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PlayerEvent::*;
+    use super::*;
+
+    fn at(step: usize, playing: bool) -> Cursor {
+        Cursor { step, last: 5, playing, speed: NORMAL_SPEED }
+    }
+
+    #[test]
+    fn reducer_table() {
+        let cases: &[(Cursor, PlayerEvent, Cursor)] = &[
+            (at(0, false), TogglePlay, at(0, true)),
+            (at(2, true), TogglePlay, at(2, false)),
+            (at(5, false), TogglePlay, at(0, true)),
+            (at(2, true), Tick, at(3, true)),
+            (at(4, true), Tick, at(5, false)),
+            (at(2, false), Tick, at(2, false)),
+            (at(2, true), StepForward, at(3, false)),
+            (at(5, false), StepForward, at(5, false)),
+            (at(0, false), StepBack, at(0, false)),
+            (at(3, true), StepBack, at(2, false)),
+            (at(3, true), Start, at(0, false)),
+            (at(1, false), End, at(5, false)),
+            (at(1, true), Seek(4), at(4, true)),
+            (at(1, false), Seek(99), at(5, false)),
+            (at(1, true), Pause, at(1, false)),
+        ];
+        for (i, (before, event, after)) in cases.iter().enumerate() {
+            assert_eq!(reduce(*before, *event), *after, "case {i}: {event:?}");
+        }
+    }
+
+    #[test]
+    fn speed_is_clamped_and_scales_step_time() {
+        let c = reduce(at(0, false), SetSpeed(99));
+        assert_eq!(c.speed, SPEEDS.len() - 1);
+        assert_eq!(c.step_ms(), STEP_MS / 4.0);
+        assert_eq!(reduce(at(0, false), SetSpeed(0)).step_ms(), STEP_MS * 4.0);
+    }
+
+    #[test]
+    fn a_new_trace_keeps_the_step_when_it_exists() {
+        assert_eq!(reduce(at(3, false), NewTrace { last: 9, step: 4 }), Cursor { last: 9, ..at(4, false) });
+        assert_eq!(reduce(at(3, true), NewTrace { last: 2, step: 4 }), Cursor { last: 2, ..at(2, false) });
+    }
+
+    #[test]
+    fn query_round_trips() {
+        let s = build_query("dual-write", "outbox", "0010", 3, Lang::Zh);
+        let q = parse_query(&s);
+        assert_eq!(q.scenario.as_deref(), Some("dual-write"));
+        assert_eq!(q.variant.as_deref(), Some("outbox"));
+        assert_eq!(q.path.as_deref(), Some("0010"));
+        assert_eq!(q.step, Some(3));
+        assert_eq!(q.lang, Some(Lang::Zh));
+        assert!(q.problems.is_empty());
+    }
+
+    #[test]
+    fn garbled_values_become_problems_not_panics() {
+        let q = parse_query("?t=-1&lang=klingon&s=%E2%9C%93&p=%ZZ&x&=&&t=%");
+        assert_eq!(q.problems.len(), 3, "{:?}", q.problems);
+        assert_eq!(q.scenario.as_deref(), Some("✓"));
+        assert_eq!(q.path.as_deref(), Some("%ZZ"));
+        assert_eq!(q.step, None);
+        let long = format!("?p={}", "0".repeat(MAX_PARAM_LEN + 1));
+        assert_eq!(parse_query(&long).problems.len(), 1);
+    }
+
+    #[test]
+    fn percent_decoding_handles_truncated_escapes() {
+        assert_eq!(percent_decode("a%2"), "a%2");
+        assert_eq!(percent_decode("%"), "%");
+        assert_eq!(percent_decode("a+b%20c"), "a b c");
+    }
+}

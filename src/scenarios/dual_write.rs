@@ -1,0 +1,937 @@
+//! # Dual write: commit an order, publish its event — with no shared transaction
+//!
+//! **Setting.** An order service handles two client requests, orders 17 and 18. For each it must
+//! commit the order in its database *and* publish `OrderCreated` to a message broker so that the
+//! inventory service hears of it. The database and the broker share no two-phase commit.
+//!
+//! **The bug.** Whatever order the two writes come in, a crash between them leaves one without
+//! the other. `commit-then-publish`: crash after `COMMIT`, before the publish, and order 17
+//! exists while nobody will ever hear of it (*no lost event* is violated). `publish-then-commit`:
+//! publish, then the transaction rolls back (or the process dies and the database aborts it),
+//! and the broker carries an event for an order that does not exist (*no phantom event*).
+//!
+//! **The fix.** A transactional outbox: the order row and an outbox row are written in *one*
+//! local transaction, so both exist or neither does. A relay polls pending outbox rows,
+//! publishes each with its event id, then marks it sent. A relay crash after publishing and
+//! before marking sent publishes the event again after restart: delivery is at-least-once, which
+//! is correct, and visible here as a duplicate (consumer-side dedup is the `outbox-relay` story).
+//!
+//! **Worked counterexample** (`commit-then-publish`, path `01` then the crash): BEGIN and INSERT
+//! order 17 (step 1), COMMIT (step 2), crash the order service (step 3), restart it, handle
+//! order 18; the run goes quiet with order 17 committed and `e-17` never published.
+
+use crate::sim::{
+    AnyScenario, Arrow, ArrowKind, Bounds, InvKind, Invariant, LaneView, Mark, MarkKind, Model,
+    Report, RowView, ScenarioMeta, StateView, StepInfo, TableView, Text, Trace, VariantMeta,
+};
+
+/// The orders the client submits, in this order.
+pub const ORDERS: [u32; 2] = [17, 18];
+const N: usize = ORDERS.len();
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum DwVariant {
+    CommitThenPublish,
+    PublishThenCommit,
+    Outbox,
+}
+
+impl DwVariant {
+    pub const ALL: [DwVariant; 3] =
+        [DwVariant::CommitThenPublish, DwVariant::PublishThenCommit, DwVariant::Outbox];
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Row {
+    Absent,
+    /// Written inside a transaction that has not committed: invisible to everyone else.
+    Uncommitted,
+    Committed,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum OutboxRow {
+    Absent,
+    Uncommitted,
+    Pending,
+    Sent,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Reply {
+    Waiting,
+    Created,
+    Failed,
+}
+
+/// Where the order service is in handling its current request (volatile).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum SvcPc {
+    Idle,
+    InTx,
+    /// publish-then-commit: published while the transaction is still open.
+    Published,
+    /// commit-then-publish: committed, the publish still to do.
+    Committed,
+    /// Done with the database and broker; the reply (success or not) still to send.
+    Replying(bool),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct DwState {
+    svc_up: bool,
+    svc_pc: SvcPc,
+    /// The order (index into ORDERS) the service is handling.
+    svc_req: u8,
+    /// The next client request to arrive.
+    next_req: u8,
+    // Durable: the database.
+    orders: [Row; N],
+    outbox: [OutboxRow; N],
+    // Durable: the broker's log, one entry per publish (an order index), and how far the
+    // inventory consumer has read it.
+    log: Vec<u8>,
+    delivered: u8,
+    // Volatile: the relay's event in hand (published, not yet marked sent).
+    relay_up: bool,
+    relay_hold: Option<u8>,
+    replies: [Reply; N],
+    faults: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DwAct {
+    BrokerDeliver,
+    SvcBegin,
+    SvcCommit,
+    SvcPublish,
+    SvcReply,
+    SvcRestart,
+    RelayMarkSent(u8),
+    RelayPublish(u8),
+    RelayRestart,
+    // Faults.
+    SvcCrash,
+    SvcRollback,
+    SvcBrokerDown,
+    RelayCrash,
+    RelayBrokerDown,
+}
+
+/// One variant of the dual-write scenario with a fault budget.
+#[derive(Clone, Copy, Debug)]
+pub struct DualWriteModel {
+    pub variant: DwVariant,
+    pub fault_budget: u8,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lane {
+    Svc,
+    Db,
+    Relay,
+    Broker,
+    Consumer,
+}
+
+fn order_id(i: u8) -> u32 {
+    ORDERS[i as usize]
+}
+
+fn event(i: u8) -> String {
+    format!("e-{}", order_id(i))
+}
+
+impl DualWriteModel {
+    fn lane(&self, lane: Lane) -> usize {
+        let relay = usize::from(self.variant == DwVariant::Outbox);
+        match lane {
+            Lane::Svc => 0,
+            Lane::Db => 1,
+            Lane::Relay => 2,
+            Lane::Broker => 2 + relay,
+            Lane::Consumer => 3 + relay,
+        }
+    }
+
+    fn budget_left(&self, s: &DwState) -> bool {
+        s.faults < self.fault_budget
+    }
+
+    fn next_pending(s: &DwState) -> Option<u8> {
+        (0..N as u8).find(|&i| s.outbox[i as usize] == OutboxRow::Pending)
+    }
+
+    fn svc_step(&self, s: &DwState) -> Option<DwAct> {
+        use DwVariant::*;
+        if !s.svc_up {
+            return None;
+        }
+        match (s.svc_pc, self.variant) {
+            (SvcPc::Idle, _) if (s.next_req as usize) < N => Some(DwAct::SvcBegin),
+            (SvcPc::InTx, CommitThenPublish | Outbox) => Some(DwAct::SvcCommit),
+            (SvcPc::InTx, PublishThenCommit) => Some(DwAct::SvcPublish),
+            (SvcPc::Committed, _) => Some(DwAct::SvcPublish),
+            (SvcPc::Published, _) => Some(DwAct::SvcCommit),
+            (SvcPc::Replying(_), _) => Some(DwAct::SvcReply),
+            _ => None,
+        }
+    }
+}
+
+impl Model for DualWriteModel {
+    type State = DwState;
+    type Act = DwAct;
+
+    fn init(&self) -> DwState {
+        DwState {
+            svc_up: true,
+            svc_pc: SvcPc::Idle,
+            svc_req: 0,
+            next_req: 0,
+            orders: [Row::Absent; N],
+            outbox: [OutboxRow::Absent; N],
+            log: Vec::new(),
+            delivered: 0,
+            relay_up: true,
+            relay_hold: None,
+            replies: [Reply::Waiting; N],
+            faults: 0,
+        }
+    }
+
+    fn actions(&self, s: &DwState, out: &mut Vec<DwAct>) {
+        let outbox = self.variant == DwVariant::Outbox;
+        if (s.delivered as usize) < s.log.len() {
+            out.push(DwAct::BrokerDeliver);
+        }
+        out.extend(self.svc_step(s));
+        if !s.svc_up {
+            out.push(DwAct::SvcRestart);
+        }
+        let relay_idle = outbox && s.relay_up && s.relay_hold.is_none();
+        let pending = Self::next_pending(s).filter(|_| relay_idle);
+        if outbox {
+            if let (true, Some(i)) = (s.relay_up, s.relay_hold) {
+                out.push(DwAct::RelayMarkSent(i));
+            }
+            out.extend(pending.map(DwAct::RelayPublish));
+            if !s.relay_up {
+                out.push(DwAct::RelayRestart);
+            }
+        }
+        if !self.budget_left(s) {
+            return;
+        }
+        let mid_request = s.svc_up && s.svc_pc != SvcPc::Idle;
+        if mid_request {
+            out.push(DwAct::SvcCrash);
+        }
+        if s.svc_up && matches!(s.svc_pc, SvcPc::InTx | SvcPc::Published) {
+            out.push(DwAct::SvcRollback);
+        }
+        if self.svc_step(s) == Some(DwAct::SvcPublish) {
+            out.push(DwAct::SvcBrokerDown);
+        }
+        if outbox && s.relay_up && s.relay_hold.is_some() {
+            out.push(DwAct::RelayCrash);
+        }
+        if pending.is_some() {
+            out.push(DwAct::RelayBrokerDown);
+        }
+    }
+
+    fn is_fault(&self, a: &DwAct) -> bool {
+        matches!(
+            a,
+            DwAct::SvcCrash
+                | DwAct::SvcRollback
+                | DwAct::SvcBrokerDown
+                | DwAct::RelayCrash
+                | DwAct::RelayBrokerDown
+        )
+    }
+
+    fn next(&self, s: &DwState, a: &DwAct) -> DwState {
+        let mut n = s.clone();
+        let i = s.svc_req as usize;
+        if self.is_fault(a) {
+            n.faults += 1;
+        }
+        match *a {
+            DwAct::BrokerDeliver => n.delivered += 1,
+            DwAct::SvcBegin => {
+                n.svc_req = s.next_req;
+                n.next_req += 1;
+                n.orders[s.next_req as usize] = Row::Uncommitted;
+                if self.variant == DwVariant::Outbox {
+                    n.outbox[s.next_req as usize] = OutboxRow::Uncommitted;
+                }
+                n.svc_pc = SvcPc::InTx;
+            }
+            DwAct::SvcCommit => {
+                n.orders[i] = Row::Committed;
+                if n.outbox[i] == OutboxRow::Uncommitted {
+                    n.outbox[i] = OutboxRow::Pending;
+                }
+                n.svc_pc = match self.variant {
+                    DwVariant::CommitThenPublish => SvcPc::Committed,
+                    _ => SvcPc::Replying(true),
+                };
+            }
+            DwAct::SvcPublish => {
+                n.log.push(s.svc_req);
+                n.svc_pc = match self.variant {
+                    DwVariant::PublishThenCommit => SvcPc::Published,
+                    _ => SvcPc::Replying(true),
+                };
+            }
+            DwAct::SvcReply => {
+                let SvcPc::Replying(ok) = s.svc_pc else { unreachable!("reply while {:?}", s.svc_pc) };
+                n.replies[i] = if ok { Reply::Created } else { Reply::Failed };
+                n.svc_pc = SvcPc::Idle;
+            }
+            DwAct::SvcRestart => n.svc_up = true,
+            DwAct::RelayPublish(e) => {
+                n.log.push(e);
+                n.relay_hold = Some(e);
+            }
+            DwAct::RelayMarkSent(e) => {
+                n.outbox[e as usize] = OutboxRow::Sent;
+                n.relay_hold = None;
+            }
+            DwAct::RelayRestart => n.relay_up = true,
+            DwAct::SvcCrash => {
+                // The connection drops, so the database aborts the open transaction; the
+                // request in hand is forgotten and the client sees an error.
+                abort_tx(&mut n, i);
+                n.svc_up = false;
+                n.svc_pc = SvcPc::Idle;
+                n.replies[i] = Reply::Failed;
+            }
+            DwAct::SvcRollback => {
+                abort_tx(&mut n, i);
+                n.svc_pc = SvcPc::Replying(false);
+            }
+            DwAct::SvcBrokerDown => {
+                n.svc_pc = match self.variant {
+                    // The handler catches the error, logs it and still answers 201: the order
+                    // is committed and there is nothing left that would publish it.
+                    DwVariant::CommitThenPublish => SvcPc::Replying(true),
+                    // The exception aborts the request and the transaction with it.
+                    _ => {
+                        abort_tx(&mut n, i);
+                        SvcPc::Replying(false)
+                    }
+                };
+            }
+            DwAct::RelayCrash => {
+                n.relay_up = false;
+                n.relay_hold = None;
+            }
+            DwAct::RelayBrokerDown => {}
+        }
+        n
+    }
+
+    fn invariants(&self) -> Vec<Invariant<DwState>> {
+        vec![
+            Invariant {
+                name: Text::new("no lost event", "不丢事件"),
+                kind: InvKind::Eventually,
+                holds: Text::new(
+                    "Every committed order's OrderCreated event is in the broker.",
+                    "每个已提交订单的 OrderCreated 事件都已进入消息代理。",
+                ),
+                check: lost_event,
+            },
+            Invariant {
+                name: Text::new("no phantom event", "没有幽灵事件"),
+                kind: InvKind::Always,
+                holds: Text::new(
+                    "Every published event refers to an order that is committed or still being committed.",
+                    "每个已发布的事件都对应一个已提交或仍在提交中的订单。",
+                ),
+                check: phantom_event,
+            },
+        ]
+    }
+
+    fn label(&self, s: &DwState, a: &DwAct) -> Text {
+        let next = order_id(s.next_req.min(N as u8 - 1));
+        let cur = order_id(s.svc_req);
+        match *a {
+            DwAct::BrokerDeliver => {
+                let e = event(s.log[s.delivered as usize]);
+                Text::new(format!("Deliver {e} to inventory"), format!("把 {e} 投递给库存服务"))
+            }
+            DwAct::SvcBegin => Text::new(
+                format!("Order service: insert order {next}"),
+                format!("订单服务：插入订单 {next}"),
+            ),
+            DwAct::SvcCommit => {
+                Text::new(format!("Order service: commit order {cur}"), format!("订单服务：提交订单 {cur}"))
+            }
+            DwAct::SvcPublish => Text::new(
+                format!("Order service: publish e-{cur}"),
+                format!("订单服务：发布 e-{cur}"),
+            ),
+            DwAct::SvcReply => Text::new("Order service: reply to client", "订单服务：回复客户端"),
+            DwAct::SvcRestart => Text::new("Restart order service", "重启订单服务"),
+            DwAct::RelayMarkSent(e) => {
+                let e = event(e);
+                Text::new(format!("Relay: mark {e} sent"), format!("中继：把 {e} 标记为已发送"))
+            }
+            DwAct::RelayPublish(e) => {
+                let e = event(e);
+                Text::new(format!("Relay: publish {e}"), format!("中继：发布 {e}"))
+            }
+            DwAct::RelayRestart => Text::new("Restart relay", "重启中继"),
+            DwAct::SvcCrash => Text::new("Crash order service", "让订单服务崩溃"),
+            DwAct::SvcRollback => Text::new("Roll back transaction", "回滚事务"),
+            DwAct::SvcBrokerDown => Text::new("Broker unavailable", "消息代理不可用"),
+            DwAct::RelayCrash => Text::new("Crash relay", "让中继崩溃"),
+            DwAct::RelayBrokerDown => {
+                Text::new("Broker unavailable to relay", "消息代理对中继不可用")
+            }
+        }
+    }
+
+    fn view(&self, s: &DwState) -> StateView {
+        let outbox = self.variant == DwVariant::Outbox;
+        let mut lanes = vec![
+            lane("Order service", "订单服务", false, !s.svc_up),
+            lane("Database", "数据库", true, false),
+        ];
+        if outbox {
+            lanes.push(lane("Relay", "中继", false, !s.relay_up));
+        }
+        lanes.push(lane("Broker", "消息代理", true, false));
+        lanes.push(lane("Inventory", "库存服务", false, false));
+
+        let mut tables = vec![self.requests_table(s), self.orders_table(s)];
+        if outbox {
+            tables.push(self.outbox_table(s));
+        }
+        tables.push(self.svc_memory(s));
+        if outbox {
+            tables.push(self.relay_memory(s));
+        }
+        tables.push(self.broker_table(s));
+        tables.push(self.consumer_table(s));
+        StateView { lanes, tables }
+    }
+
+    fn describe(&self, b: &DwState, a: &DwAct, s: &DwState) -> StepInfo {
+        narrate::describe(self, b, a, s)
+    }
+
+    fn intro(&self) -> Text {
+        match self.variant {
+            DwVariant::CommitThenPublish => Text::new(
+                "The order service commits each order, then publishes OrderCreated to the broker. Two writes, two systems, no shared transaction.",
+                "订单服务先提交订单，再向消息代理发布 OrderCreated。两个系统、两次写入，没有共同的事务。",
+            ),
+            DwVariant::PublishThenCommit => Text::new(
+                "The order service publishes OrderCreated first, then commits the order. Try rolling the transaction back after the publish.",
+                "订单服务先发布 OrderCreated，再提交订单。试试在发布之后回滚事务。",
+            ),
+            DwVariant::Outbox => Text::new(
+                "The order row and an outbox row are written in one local transaction; a relay publishes pending outbox rows and then marks them sent.",
+                "订单行和发件箱行在同一个本地事务中写入；中继发布待发送的发件箱记录，然后标记为已发送。",
+            ),
+        }
+    }
+}
+
+fn abort_tx(n: &mut DwState, i: usize) {
+    if n.orders[i] == Row::Uncommitted {
+        n.orders[i] = Row::Absent;
+    }
+    if n.outbox[i] == OutboxRow::Uncommitted {
+        n.outbox[i] = OutboxRow::Absent;
+    }
+}
+
+fn lost_event(s: &DwState) -> Option<Text> {
+    let i = (0..N as u8).find(|&i| s.orders[i as usize] == Row::Committed && !s.log.contains(&i))?;
+    let (o, e) = (order_id(i), event(i));
+    Some(Text::new(
+        format!("Order {o} is committed but its event {e} is not in the broker."),
+        format!("订单 {o} 已提交，但事件 {e} 不在消息代理中。"),
+    ))
+}
+
+fn phantom_event(s: &DwState) -> Option<Text> {
+    let i = s.log.iter().copied().find(|&i| s.orders[i as usize] == Row::Absent)?;
+    let (o, e) = (order_id(i), event(i));
+    Some(Text::new(
+        format!("Event {e} is in the broker, but order {o} does not exist: its transaction never committed."),
+        format!("事件 {e} 已在消息代理中，但订单 {o} 并不存在：它的事务从未提交。"),
+    ))
+}
+
+fn lane(en: &str, zh: &str, durable: bool, down: bool) -> LaneView {
+    LaneView { name: Text::new(en, zh), durable, down }
+}
+
+fn row(key: String, cells: Vec<Text>) -> RowView {
+    RowView { key, cells, changed: false, faint: false }
+}
+
+impl DualWriteModel {
+    fn table(&self, key: &'static str, title: Text, lane: Lane, durable: bool) -> TableView {
+        TableView {
+            key,
+            title,
+            lane: self.lane(lane),
+            durable,
+            lost: false,
+            columns: Vec::new(),
+            rows: Vec::new(),
+            empty: Text::new("(empty)", "（空）"),
+        }
+    }
+
+    fn requests_table(&self, s: &DwState) -> TableView {
+        let mut t = self.table("requests", Text::new("Client requests", "客户端请求"), Lane::Svc, true);
+        t.columns = vec![Text::new("order", "订单"), Text::new("reply", "回复")];
+        let arrived = (s.next_req as usize).min(N);
+        for i in 0..arrived {
+            let reply = match s.replies[i] {
+                Reply::Waiting => Text::new("waiting", "等待中"),
+                Reply::Created => Text::new("201 Created", "201 已创建"),
+                Reply::Failed => Text::new("error", "失败"),
+            };
+            t.rows.push(row(format!("{i}"), vec![Text::same(ORDERS[i].to_string()), reply]));
+        }
+        t
+    }
+
+    fn orders_table(&self, s: &DwState) -> TableView {
+        let mut t = self.table("orders", Text::same("orders"), Lane::Db, true);
+        t.columns = vec![Text::same("id"), Text::same("status")];
+        for (i, r) in s.orders.iter().enumerate() {
+            let status = match r {
+                Row::Absent => continue,
+                Row::Uncommitted => Text::new("created (uncommitted)", "created（未提交）"),
+                Row::Committed => Text::same("created"),
+            };
+            let mut rv = row(format!("{i}"), vec![Text::same(ORDERS[i].to_string()), status]);
+            rv.faint = *r == Row::Uncommitted;
+            t.rows.push(rv);
+        }
+        t
+    }
+
+    fn outbox_table(&self, s: &DwState) -> TableView {
+        let mut t = self.table("outbox", Text::same("outbox"), Lane::Db, true);
+        t.columns = vec![Text::same("event_id"), Text::same("aggregate_id"), Text::same("status")];
+        for (i, r) in s.outbox.iter().enumerate() {
+            let status = match r {
+                OutboxRow::Absent => continue,
+                OutboxRow::Uncommitted => Text::new("pending (uncommitted)", "pending（未提交）"),
+                OutboxRow::Pending => Text::same("pending"),
+                OutboxRow::Sent => Text::same("sent"),
+            };
+            let mut rv = row(
+                format!("{i}"),
+                vec![Text::same(event(i as u8)), Text::same(ORDERS[i].to_string()), status],
+            );
+            rv.faint = *r == OutboxRow::Uncommitted;
+            t.rows.push(rv);
+        }
+        t
+    }
+
+    fn svc_memory(&self, s: &DwState) -> TableView {
+        let mut t =
+            self.table("svc-memory", Text::new("Order service memory", "订单服务内存"), Lane::Svc, false);
+        t.columns = vec![Text::new("request", "请求"), Text::new("next", "下一步")];
+        t.lost = !s.svc_up;
+        t.empty = Text::new("(idle)", "（空闲）");
+        let o = order_id(s.svc_req);
+        let next = match s.svc_pc {
+            SvcPc::Idle => None,
+            SvcPc::InTx if self.variant == DwVariant::PublishThenCommit => {
+                Some(Text::new(format!("publish e-{o}"), format!("发布 e-{o}")))
+            }
+            SvcPc::InTx => Some(Text::same("COMMIT")),
+            SvcPc::Published => Some(Text::same("COMMIT")),
+            SvcPc::Committed => Some(Text::new(format!("publish e-{o}"), format!("发布 e-{o}"))),
+            SvcPc::Replying(true) => Some(Text::new("reply 201", "回复 201")),
+            SvcPc::Replying(false) => Some(Text::new("reply error", "回复错误")),
+        };
+        if let Some(next) = next {
+            t.rows.push(row("req".into(), vec![Text::new(format!("order {o}"), format!("订单 {o}")), next]));
+        }
+        t
+    }
+
+    fn relay_memory(&self, s: &DwState) -> TableView {
+        let mut t = self.table("relay-memory", Text::new("Relay memory", "中继内存"), Lane::Relay, false);
+        t.columns = vec![Text::new("in hand", "处理中"), Text::new("next", "下一步")];
+        t.lost = !s.relay_up;
+        t.empty = Text::new("(polling)", "（轮询中）");
+        if let Some(e) = s.relay_hold {
+            t.rows.push(row(
+                "hold".into(),
+                vec![Text::same(event(e)), Text::new("mark sent", "标记为已发送")],
+            ));
+        }
+        t
+    }
+
+    fn broker_table(&self, s: &DwState) -> TableView {
+        let mut t = self.table("broker", Text::new("Broker log", "消息代理日志"), Lane::Broker, true);
+        t.columns = vec![Text::same("offset"), Text::same("event_id"), Text::new("delivered", "已投递")];
+        for (k, &i) in s.log.iter().enumerate() {
+            let delivered = if k < s.delivered as usize { Text::new("yes", "是") } else { Text::new("no", "否") };
+            t.rows.push(row(format!("{k}"), vec![Text::same(k.to_string()), Text::same(event(i)), delivered]));
+        }
+        t
+    }
+
+    fn consumer_table(&self, s: &DwState) -> TableView {
+        let mut t =
+            self.table("inventory", Text::new("Inventory received", "库存服务已收到"), Lane::Consumer, true);
+        t.columns = vec![Text::same("#"), Text::same("event_id"), Text::new("note", "说明")];
+        for k in 0..s.delivered as usize {
+            let i = s.log[k];
+            let note = if s.log[..k].contains(&i) {
+                Text::new("duplicate delivery", "重复投递")
+            } else {
+                Text::new("first delivery", "首次投递")
+            };
+            t.rows.push(row(format!("{k}"), vec![Text::same((k + 1).to_string()), Text::same(event(i)), note]));
+        }
+        t
+    }
+}
+
+mod narrate {
+    //! Step narration: what happened and why it matters, in both languages.
+    use super::*;
+
+    pub(super) fn describe(m: &DualWriteModel, b: &DwState, a: &DwAct, _after: &DwState) -> StepInfo {
+        let (svc, db, broker) = (m.lane(Lane::Svc), m.lane(Lane::Db), m.lane(Lane::Broker));
+        let (relay, consumer) = (m.lane(Lane::Relay), m.lane(Lane::Consumer));
+        let o = order_id(b.svc_req);
+        let mut info = StepInfo { lane: svc, ..StepInfo::default() };
+        let arrow = |from, to, label: String, kind| Arrow { from, to, label, kind };
+        let mark = |lane, kind, en: &str, zh: &str| Mark { lane, kind, label: Text::new(en, zh) };
+        match *a {
+            DwAct::BrokerDeliver => {
+                let i = b.log[b.delivered as usize];
+                let (o, e) = (order_id(i), event(i));
+                let dup = b.log[..b.delivered as usize].contains(&i);
+                info.lane = broker;
+                info.title = Text::new(format!("deliver {e}"), format!("投递 {e}"));
+                info.arrows.push(arrow(
+                    broker,
+                    consumer,
+                    e.clone(),
+                    if dup { ArrowKind::Duplicate } else { ArrowKind::Message },
+                ));
+                info.code = Some(format!("inventory.consume({{ id: '{e}', order: {o} }})"));
+                if dup {
+                    info.marks.push(mark(consumer, MarkKind::Duplicate, "duplicate", "重复"));
+                    info.narration = Text::new(
+                        format!("The broker delivers {e} a second time. At-least-once delivery is correct here; without deduplication the inventory service would reserve stock for order {o} twice."),
+                        format!("消息代理第二次投递 {e}。这是正确的至少一次投递；若消费者不去重，库存服务会为订单 {o} 预留两次库存。"),
+                    );
+                } else {
+                    info.marks.push(mark(consumer, MarkKind::Deliver, "delivered", "已投递"));
+                    info.narration = match b.orders[i as usize] {
+                        Row::Committed => Text::new(
+                            format!("Inventory receives {e} and reserves stock for order {o}."),
+                            format!("库存服务收到 {e}，为订单 {o} 预留库存。"),
+                        ),
+                        _ => Text::new(
+                            format!("Inventory receives {e}, but order {o} is not committed: it looks the order up and finds nothing."),
+                            format!("库存服务收到 {e}，但订单 {o} 尚未提交：它去查订单，什么也查不到。"),
+                        ),
+                    };
+                }
+            }
+            DwAct::SvcBegin => {
+                let o = order_id(b.next_req);
+                info.title = Text::new(format!("INSERT order {o}"), format!("插入订单 {o}"));
+                info.arrows.push(arrow(svc, db, "INSERT".into(), ArrowKind::Message));
+                info.marks.push(mark(db, MarkKind::Write, "uncommitted write", "未提交写入"));
+                let mut sql = format!("BEGIN;\nINSERT INTO orders (id, status) VALUES ({o}, 'created');");
+                if m.variant == DwVariant::Outbox {
+                    sql.push_str(&format!(
+                        "\nINSERT INTO outbox (event_id, aggregate_id, type, status)\n  VALUES ('e-{o}', {o}, 'OrderCreated', 'pending');"
+                    ));
+                    info.narration = Text::new(
+                        format!("Order {o} arrives. In one transaction the service inserts the order and an outbox row for event e-{o}; neither is visible until COMMIT."),
+                        format!("订单 {o} 到达。服务在同一个事务中插入订单和事件 e-{o} 的发件箱记录；提交前两者都不可见。"),
+                    );
+                } else {
+                    info.narration = Text::new(
+                        format!("Order {o} arrives. The service opens a transaction and inserts the order; it is invisible to others until COMMIT."),
+                        format!("订单 {o} 到达。服务开启事务并插入订单；提交前其他人看不到它。"),
+                    );
+                }
+                info.code = Some(sql);
+            }
+            DwAct::SvcCommit => {
+                info.title = Text::new(format!("COMMIT order {o}"), format!("提交订单 {o}"));
+                info.arrows.push(arrow(svc, db, "COMMIT".into(), ArrowKind::Message));
+                info.marks.push(mark(db, MarkKind::Commit, "commit", "提交"));
+                info.code = Some("COMMIT;".into());
+                info.narration = match m.variant {
+                    DwVariant::CommitThenPublish => Text::new(
+                        format!("Order {o} is committed. The event e-{o} exists only in the service's memory until it is published: this is the dual-write gap."),
+                        format!("订单 {o} 已提交。事件 e-{o} 在发布之前只存在于服务内存中：这就是双写窗口。"),
+                    ),
+                    DwVariant::PublishThenCommit => Text::new(
+                        format!("Order {o} is committed, after its event was already published."),
+                        format!("订单 {o} 已提交，而它的事件早已发布。"),
+                    ),
+                    DwVariant::Outbox => Text::new(
+                        format!("Order {o} and its outbox row commit together. From now on the event cannot be lost: the relay will find the pending row."),
+                        format!("订单 {o} 和它的发件箱记录一起提交。从现在起事件不会丢失：中继会找到这条待发送记录。"),
+                    ),
+                };
+            }
+            DwAct::SvcPublish => {
+                info.title = Text::new(format!("publish e-{o}"), format!("发布 e-{o}"));
+                info.arrows.push(arrow(svc, broker, format!("e-{o}"), ArrowKind::Message));
+                info.marks.push(mark(broker, MarkKind::Publish, "publish", "发布"));
+                info.code = Some(format!("broker.publish({{ key: '{o}', id: 'e-{o}', type: 'OrderCreated' }})"));
+                info.narration = if m.variant == DwVariant::PublishThenCommit {
+                    Text::new(
+                        format!("e-{o} is published while order {o}'s transaction is still open. If it never commits, the event is a phantom."),
+                        format!("在订单 {o} 的事务仍未提交时发布了 e-{o}。如果事务最终没有提交，这个事件就是幽灵事件。"),
+                    )
+                } else {
+                    Text::new(
+                        format!("The service publishes e-{o}. Order and event now agree."),
+                        format!("服务发布 e-{o}。订单与事件现在一致了。"),
+                    )
+                };
+            }
+            DwAct::SvcReply => {
+                let ok = b.svc_pc == SvcPc::Replying(true);
+                info.title = if ok { Text::new("reply 201", "回复 201") } else { Text::new("reply error", "回复错误") };
+                info.marks.push(mark(svc, MarkKind::Respond, "reply", "回复"));
+                info.code = Some(if ok { "HTTP/1.1 201 Created" } else { "HTTP/1.1 500 Internal Server Error" }.into());
+                info.narration = if ok {
+                    Text::new(format!("The client is told order {o} was created."), format!("客户端得知订单 {o} 已创建。"))
+                } else {
+                    Text::new(
+                        format!("The client is told order {o} failed; it may try again."),
+                        format!("客户端得知订单 {o} 失败，可以重试。"),
+                    )
+                };
+            }
+            DwAct::SvcRestart => {
+                info.title = Text::new("restart order service", "重启订单服务");
+                info.marks.push(mark(svc, MarkKind::Restart, "restart", "重启"));
+                info.narration = Text::new(
+                    "The order service restarts with empty memory. Whatever it meant to do next is forgotten; only the database and the broker remember.",
+                    "订单服务重启，内存是空的。它原本要做的事都忘了；只有数据库和消息代理还记得。",
+                );
+            }
+            DwAct::RelayPublish(e) => {
+                let (o, ev) = (order_id(e), event(e));
+                let again = b.log.contains(&e);
+                info.lane = relay;
+                info.title = Text::new(format!("relay publish {ev}"), format!("中继发布 {ev}"));
+                info.arrows.push(arrow(relay, broker, ev.clone(), if again { ArrowKind::Duplicate } else { ArrowKind::Message }));
+                info.marks.push(if again {
+                    mark(broker, MarkKind::Duplicate, "published again", "再次发布")
+                } else {
+                    mark(broker, MarkKind::Publish, "publish", "发布")
+                });
+                info.code = Some(format!(
+                    "SELECT event_id, aggregate_id, payload FROM outbox\n  WHERE status = 'pending' ORDER BY created_at LIMIT 1;\nbroker.publish({{ key: '{o}', id: '{ev}' }})"
+                ));
+                info.narration = if again {
+                    Text::new(
+                        format!("The relay finds {ev} still pending and publishes it again: the broker now holds two copies. Delivery is at-least-once; consumers must deduplicate by event id."),
+                        format!("中继发现 {ev} 仍是待发送，于是再次发布：消息代理里现在有两份。投递是至少一次；消费者必须按事件 ID 去重。"),
+                    )
+                } else {
+                    Text::new(
+                        format!("The relay polls the outbox, finds {ev} pending and publishes it with its event id."),
+                        format!("中继轮询发件箱，发现 {ev} 待发送，带着事件 ID 发布出去。"),
+                    )
+                };
+            }
+            DwAct::RelayMarkSent(e) => {
+                let ev = event(e);
+                info.lane = relay;
+                info.title = Text::new(format!("mark {ev} sent"), format!("标记 {ev} 已发送"));
+                info.arrows.push(arrow(relay, db, "UPDATE".into(), ArrowKind::Message));
+                info.marks.push(mark(db, MarkKind::Commit, "marked sent", "已标记"));
+                info.code = Some(format!(
+                    "UPDATE outbox SET status = 'sent'\n  WHERE event_id = '{ev}' AND status = 'pending';"
+                ));
+                info.narration = Text::new(
+                    format!("The broker acknowledged {ev}; the relay marks the outbox row sent so the next poll skips it."),
+                    format!("消息代理确认收到 {ev}；中继把发件箱记录标记为已发送，下次轮询就会跳过它。"),
+                );
+            }
+            DwAct::RelayRestart => {
+                info.lane = relay;
+                info.title = Text::new("restart relay", "重启中继");
+                info.marks.push(mark(relay, MarkKind::Restart, "restart", "重启"));
+                info.narration = Text::new(
+                    "The relay restarts. It remembers nothing, but the outbox table still says which events are pending.",
+                    "中继重启。它什么都不记得，但发件箱表仍记录着哪些事件待发送。",
+                );
+            }
+            DwAct::SvcCrash => {
+                info.title = Text::new("⚡ crash order service", "⚡ 订单服务崩溃");
+                info.marks.push(mark(svc, MarkKind::Crash, "crash", "崩溃"));
+                info.narration = crash_narration(m, b, o);
+                if b.orders[b.svc_req as usize] == Row::Uncommitted {
+                    info.marks.push(mark(db, MarkKind::Rollback, "aborted", "中止"));
+                }
+            }
+            DwAct::SvcRollback => {
+                info.title = Text::new("⚡ roll back", "⚡ 回滚");
+                info.arrows.push(arrow(svc, db, "ROLLBACK".into(), ArrowKind::Message));
+                info.marks.push(mark(db, MarkKind::Rollback, "rollback", "回滚"));
+                info.code = Some("ROLLBACK;".into());
+                info.narration = if b.log.contains(&b.svc_req) {
+                    Text::new(
+                        format!("The transaction rolls back: order {o} never existed, but e-{o} is already in the broker. Consumers will act on an order that does not exist."),
+                        format!("事务回滚：订单 {o} 从未存在，但 e-{o} 已经在消息代理中。消费者会处理一个并不存在的订单。"),
+                    )
+                } else {
+                    Text::new(
+                        format!("The transaction rolls back: order {o} and everything written with it disappear together. Nothing was published, so nothing is inconsistent."),
+                        format!("事务回滚：订单 {o} 以及同一事务中写入的一切一起消失。什么都没发布，所以没有不一致。"),
+                    )
+                };
+            }
+            DwAct::SvcBrokerDown => {
+                info.title = Text::new("⚡ broker unavailable", "⚡ 消息代理不可用");
+                info.arrows.push(arrow(svc, broker, format!("e-{o}"), ArrowKind::Lost));
+                info.marks.push(mark(broker, MarkKind::Fail, "unavailable", "不可用"));
+                info.narration = if m.variant == DwVariant::CommitThenPublish {
+                    Text::new(
+                        format!("The publish of e-{o} fails. The handler logs the error and still answers 201, because order {o} is committed. Nothing will ever publish e-{o}."),
+                        format!("发布 e-{o} 失败。处理程序记录错误后仍回复 201，因为订单 {o} 已提交。再也不会有人发布 e-{o}。"),
+                    )
+                } else {
+                    Text::new(
+                        format!("The publish of e-{o} fails, the exception aborts the request and its transaction: no order, no event."),
+                        format!("发布 e-{o} 失败，异常中止了请求及其事务：没有订单，也没有事件。"),
+                    )
+                };
+            }
+            DwAct::RelayCrash => {
+                let ev = event(b.relay_hold.unwrap_or(0));
+                info.lane = relay;
+                info.title = Text::new("⚡ crash relay", "⚡ 中继崩溃");
+                info.marks.push(mark(relay, MarkKind::Crash, "crash", "崩溃"));
+                info.narration = Text::new(
+                    format!("The relay crashes after publishing {ev} and before marking it sent. The outbox row still says pending."),
+                    format!("中继在发布 {ev} 之后、标记已发送之前崩溃。发件箱记录仍是待发送。"),
+                );
+            }
+            DwAct::RelayBrokerDown => {
+                let ev = pending_event(b);
+                info.lane = relay;
+                info.title = Text::new("⚡ broker unavailable", "⚡ 消息代理不可用");
+                info.arrows.push(arrow(relay, broker, ev.clone(), ArrowKind::Lost));
+                info.marks.push(mark(broker, MarkKind::Fail, "unavailable", "不可用"));
+                info.narration = Text::new(
+                    format!("The broker refuses {ev}. The outbox row stays pending, so the relay simply tries again on its next poll."),
+                    format!("消息代理拒绝了 {ev}。发件箱记录仍是待发送，中继下次轮询时会重试。"),
+                );
+            }
+        }
+        info
+    }
+
+    fn pending_event(b: &DwState) -> String {
+        DualWriteModel::next_pending(b).map(event).unwrap_or_default()
+    }
+
+    fn crash_narration(m: &DualWriteModel, b: &DwState, o: u32) -> Text {
+        let i = b.svc_req as usize;
+        let published = b.log.contains(&b.svc_req);
+        match (b.orders[i], published, m.variant) {
+            (Row::Committed, false, DwVariant::CommitThenPublish) => Text::new(
+                format!("The order service crashes after COMMIT and before publishing. Order {o} exists; the event e-{o} was only in memory, and nobody will hear of it."),
+                format!("订单服务在提交之后、发布之前崩溃。订单 {o} 已存在；事件 e-{o} 只在内存里，再也没人会知道这个订单。"),
+            ),
+            (Row::Committed, _, DwVariant::Outbox) => Text::new(
+                format!("The order service crashes after COMMIT. Nothing is lost: the outbox row for e-{o} was committed with the order, and the relay will publish it."),
+                format!("订单服务在提交之后崩溃。什么也没丢：e-{o} 的发件箱记录与订单一起提交了，中继会发布它。"),
+            ),
+            (Row::Uncommitted, true, _) => Text::new(
+                format!("The order service crashes after publishing e-{o} and before COMMIT. The database aborts the open transaction: order {o} never exists, yet its event is out."),
+                format!("订单服务在发布 e-{o} 之后、提交之前崩溃。数据库中止了未提交的事务：订单 {o} 从未存在，事件却已发出。"),
+            ),
+            (Row::Uncommitted, false, _) => Text::new(
+                format!("The order service crashes inside the transaction. The database aborts it: order {o} disappears and the client gets an error. Consistent."),
+                format!("订单服务在事务中途崩溃。数据库中止事务：订单 {o} 消失，客户端收到错误。仍然一致。"),
+            ),
+            _ => Text::new(
+                format!("The order service crashes before replying. Order {o} and its event are both done; only the client's answer is lost."),
+                format!("订单服务在回复前崩溃。订单 {o} 和它的事件都已完成；只是客户端没收到回复。"),
+            ),
+        }
+    }
+}
+
+/// The dual-write scenario: three variants of the same order flow.
+pub struct DualWrite;
+
+impl DualWrite {
+    /// The fault budget in the player: enough to stack a crash on a crash.
+    pub const FAULT_BUDGET: u8 = 3;
+
+    pub fn model(variant: DwVariant, fault_budget: u8) -> DualWriteModel {
+        DualWriteModel { variant, fault_budget }
+    }
+
+    fn variant(index: usize) -> DwVariant {
+        DwVariant::ALL.get(index).copied().unwrap_or(DwVariant::CommitThenPublish)
+    }
+}
+
+impl AnyScenario for DualWrite {
+    fn meta(&self) -> ScenarioMeta {
+        let v = |slug, en_name: &str, zh_name: &str, en: &str, zh: &str, fixed| VariantMeta {
+            slug,
+            name: Text::new(en_name, zh_name),
+            blurb: Text::new(en, zh),
+            fixed,
+        };
+        ScenarioMeta {
+            slug: "dual-write",
+            title: Text::new("Dual write vs transactional outbox", "双写与事务性发件箱"),
+            summary: Text::new(
+                "Commit an order and publish its event without a shared transaction: a crash in between loses the event or invents one.",
+                "没有共同事务时提交订单并发布事件：两步之间一次崩溃，要么丢事件，要么凭空多出一个事件。",
+            ),
+            variants: vec![
+                v("commit-then-publish", "Commit then publish", "先提交后发布",
+                  "COMMIT, then publish: a crash in between loses the event.",
+                  "先提交再发布：两步之间崩溃会丢事件。", false),
+                v("publish-then-commit", "Publish then commit", "先发布后提交",
+                  "Publish, then COMMIT: a rollback after the publish leaves a phantom event.",
+                  "先发布再提交：发布后回滚会留下幽灵事件。", false),
+                v("outbox", "Transactional outbox", "事务性发件箱",
+                  "Order and outbox row in one transaction; a relay publishes, then marks sent.",
+                  "订单与发件箱记录同一事务写入；中继发布后再标记已发送。", true),
+            ],
+        }
+    }
+
+    fn trace(&self, variant: usize, path: &[u8]) -> Trace {
+        crate::sim::replay(&Self::model(Self::variant(variant), Self::FAULT_BUDGET), path)
+    }
+
+    fn explore(&self, variant: usize, bounds: Bounds) -> Report {
+        crate::sim::explore(&Self::model(Self::variant(variant), Self::FAULT_BUDGET), bounds)
+    }
+}

@@ -1,0 +1,47 @@
+//! The pure engine: models, traces, paths and the exhaustive explorer.
+//!
+//! Nothing here knows about the browser. A scenario implements [`Model`]; the engine replays a
+//! path of choices into a [`Trace`] (one snapshot per step, so stepping back is a look-up) and
+//! explores every path within [`Bounds`] to prove or break each invariant.
+mod explore;
+mod model;
+mod path;
+mod text;
+mod trace;
+mod view;
+
+pub use explore::{explore, Bounds, InvariantReport, Report};
+pub use model::{InvKind, Invariant, Model};
+pub use path::{decode_path, encode_path, PathError, MAX_CHOICES};
+pub use text::{Lang, Text};
+pub use trace::{replay, Choice, Status, Step, Trace, Verdict, MAX_STEPS};
+pub use view::{
+    Arrow, ArrowKind, LaneView, Mark, MarkKind, RowView, StateView, StepInfo, TableView,
+};
+
+/// Scenario and variant descriptions shown in pickers and headings.
+#[derive(Clone, Debug)]
+pub struct VariantMeta {
+    pub slug: &'static str,
+    pub name: Text,
+    pub blurb: Text,
+    /// A variant that is meant to hold every invariant (a fix, not a mistake).
+    pub fixed: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct ScenarioMeta {
+    pub slug: &'static str,
+    pub title: Text,
+    pub summary: Text,
+    pub variants: Vec<VariantMeta>,
+}
+
+/// A scenario with its type erased at the boundary, so the UI is not generic over models.
+pub trait AnyScenario {
+    fn meta(&self) -> ScenarioMeta;
+    /// Replays `path` (choice indices) on `variant`, then continues with default choices
+    /// until the run is quiet.
+    fn trace(&self, variant: usize, path: &[u8]) -> Trace;
+    fn explore(&self, variant: usize, bounds: Bounds) -> Report;
+}

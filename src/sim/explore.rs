@@ -1,0 +1,194 @@
+//! Exhaustive exploration: every action sequence within bounds, states deduplicated.
+//!
+//! Breadth-first, so the first violating state found for an invariant is reached by a shortest
+//! path: that path is the counterexample. Runs are counted on the deduplicated state graph
+//! (a run is a maximal path from the initial state), so "violated in K of N runs" is exact
+//! without enumerating runs one by one.
+
+use super::{InvKind, Model, Text, MAX_CHOICES};
+use std::collections::{BTreeMap, VecDeque};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    /// Longest run explored, in steps.
+    pub max_depth: usize,
+    /// Stop discovering new states beyond this many.
+    pub max_states: usize,
+}
+
+impl Default for Bounds {
+    fn default() -> Bounds {
+        Bounds { max_depth: 64, max_states: 2_000_000 }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InvariantReport {
+    pub name: Text,
+    pub kind: InvKind,
+    /// Distinct states in which the property is broken (for `eventually`: quiet states).
+    pub violating_states: usize,
+    /// Runs that pass through such a state.
+    pub violating_runs: u64,
+    /// A shortest path (choice indices) to a violating state.
+    pub counterexample: Option<Vec<u8>>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Report {
+    pub states: usize,
+    /// Maximal paths from the initial state (saturating).
+    pub runs: u64,
+    pub quiet_states: usize,
+    /// The bounds cut the exploration short: verdicts cover only what was reached.
+    pub truncated: bool,
+    /// The state graph has a cycle, so runs cannot be counted (a model bug: every model must
+    /// make progress or spend budget on each step).
+    pub cyclic: bool,
+    pub invariants: Vec<InvariantReport>,
+}
+
+struct Graph {
+    edges: Vec<Vec<u32>>,
+    /// `bad[i][id]`: invariant i is broken in state id.
+    bad: Vec<Vec<bool>>,
+}
+
+pub fn explore<M: Model>(model: &M, bounds: Bounds) -> Report {
+    let invariants = model.invariants();
+    let mut index: BTreeMap<M::State, u32> = BTreeMap::new();
+    let mut states: Vec<M::State> = Vec::new();
+    let mut parent: Vec<(u32, u8)> = Vec::new();
+    let mut depth: Vec<u32> = Vec::new();
+    let mut graph = Graph { edges: Vec::new(), bad: vec![Vec::new(); invariants.len()] };
+    let mut first_bad: Vec<Option<u32>> = vec![None; invariants.len()];
+    let mut quiet_states = 0;
+    let mut truncated = false;
+    let mut queue = VecDeque::new();
+    let mut actions = Vec::new();
+
+    let init = model.init();
+    index.insert(init.clone(), 0);
+    states.push(init);
+    parent.push((0, 0));
+    depth.push(0);
+    graph.edges.push(Vec::new());
+    queue.push_back(0u32);
+
+    while let Some(id) = queue.pop_front() {
+        let state = states[id as usize].clone();
+        actions.clear();
+        model.actions(&state, &mut actions);
+        assert!(actions.len() <= MAX_CHOICES, "a state enables {} actions", actions.len());
+        let quiet = actions.iter().all(|a| model.is_fault(a));
+        quiet_states += usize::from(quiet);
+        for (i, inv) in invariants.iter().enumerate() {
+            let judged = inv.kind == InvKind::Always || quiet;
+            let broken = judged && (inv.check)(&state).is_some();
+            graph.bad[i].push(broken);
+            if broken && first_bad[i].is_none() {
+                first_bad[i] = Some(id);
+            }
+        }
+        if depth[id as usize] as usize >= bounds.max_depth {
+            truncated |= !actions.is_empty();
+            continue;
+        }
+        for (choice, action) in actions.iter().enumerate() {
+            let next = model.next(&state, action);
+            let next_id = match index.get(&next) {
+                Some(&known) => known,
+                None if states.len() >= bounds.max_states => {
+                    truncated = true;
+                    continue;
+                }
+                None => {
+                    let new_id = states.len() as u32;
+                    index.insert(next.clone(), new_id);
+                    states.push(next);
+                    parent.push((id, choice as u8));
+                    depth.push(depth[id as usize] + 1);
+                    graph.edges.push(Vec::new());
+                    queue.push_back(new_id);
+                    new_id
+                }
+            };
+            graph.edges[id as usize].push(next_id);
+        }
+    }
+
+    let (runs, violating, cyclic) = count_runs(&graph);
+    let invariants = invariants
+        .iter()
+        .enumerate()
+        .map(|(i, inv)| InvariantReport {
+            name: inv.name.clone(),
+            kind: inv.kind,
+            violating_states: graph.bad[i].iter().filter(|&&b| b).count(),
+            violating_runs: violating[i],
+            counterexample: first_bad[i].map(|id| path_to(&parent, id)),
+        })
+        .collect();
+    Report { states: states.len(), runs, quiet_states, truncated, cyclic, invariants }
+}
+
+fn path_to(parent: &[(u32, u8)], mut id: u32) -> Vec<u8> {
+    let mut path = Vec::new();
+    while id != 0 {
+        let (up, choice) = parent[id as usize];
+        path.push(choice);
+        id = up;
+    }
+    path.reverse();
+    path
+}
+
+/// Counts maximal paths from state 0, in total and through a broken state per invariant, by an
+/// iterative post-order walk of the graph (memoised, so each state is visited once).
+fn count_runs(graph: &Graph) -> (u64, Vec<u64>, bool) {
+    let n = graph.edges.len();
+    let k = graph.bad.len();
+    let mut total = vec![0u64; n];
+    let mut through = vec![0u64; n * k];
+    // 0 = unvisited, 1 = on the stack, 2 = done.
+    let mut color = vec![0u8; n];
+    let mut cyclic = false;
+    let mut stack: Vec<(u32, usize)> = vec![(0, 0)];
+    color[0] = 1;
+    while let Some(&mut (id, ref mut next_edge)) = stack.last_mut() {
+        let edges = &graph.edges[id as usize];
+        if let Some(&succ) = edges.get(*next_edge) {
+            *next_edge += 1;
+            match color[succ as usize] {
+                0 => {
+                    color[succ as usize] = 1;
+                    stack.push((succ, 0));
+                }
+                1 => cyclic = true,
+                _ => {}
+            }
+            continue;
+        }
+        stack.pop();
+        color[id as usize] = 2;
+        let u = id as usize;
+        let mut sum = if edges.is_empty() { 1 } else { 0u64 };
+        let mut sums = vec![0u64; k];
+        for &succ in edges {
+            let s = succ as usize;
+            if color[s] != 2 {
+                continue;
+            }
+            sum = sum.saturating_add(total[s]);
+            for (i, acc) in sums.iter_mut().enumerate() {
+                *acc = acc.saturating_add(through[s * k + i]);
+            }
+        }
+        total[u] = sum;
+        for (i, acc) in sums.into_iter().enumerate() {
+            through[u * k + i] = if graph.bad[i][u] { sum } else { acc };
+        }
+    }
+    let violating = (0..k).map(|i| through[i]).collect();
+    (total[0], violating, cyclic)
+}

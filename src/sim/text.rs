@@ -1,0 +1,84 @@
+//! Bilingual text. Every sentence the engine produces is written in both languages at once,
+//! so narration and explanations never fall back to the other language.
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Lang {
+    #[default]
+    En,
+    Zh,
+}
+
+impl Lang {
+    pub fn code(self) -> &'static str {
+        match self {
+            Lang::En => "en",
+            Lang::Zh => "zh",
+        }
+    }
+
+    pub fn parse(code: &str) -> Option<Lang> {
+        let lower = code.trim().to_ascii_lowercase();
+        if lower == "en" || lower.starts_with("en-") {
+            Some(Lang::En)
+        } else if lower == "zh" || lower.starts_with("zh-") {
+            Some(Lang::Zh)
+        } else {
+            None
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Text {
+    pub en: String,
+    pub zh: String,
+}
+
+impl Text {
+    pub fn new(en: impl Into<String>, zh: impl Into<String>) -> Text {
+        Text { en: en.into(), zh: zh.into() }
+    }
+
+    /// The same string in both languages: ids, numbers, SQL.
+    pub fn same(s: impl Into<String>) -> Text {
+        let s = s.into();
+        Text { en: s.clone(), zh: s }
+    }
+
+    pub fn get(&self, lang: Lang) -> &str {
+        match lang {
+            Lang::En => &self.en,
+            Lang::Zh => &self.zh,
+        }
+    }
+
+    /// Joins two sentences; Chinese needs no space between them.
+    pub fn then(mut self, other: &Text) -> Text {
+        if !self.en.is_empty() && !other.en.is_empty() {
+            self.en.push(' ');
+        }
+        self.en.push_str(&other.en);
+        self.zh.push_str(&other.zh);
+        self
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lang_parses_codes_and_browser_tags() {
+        assert_eq!(Lang::parse("zh-CN"), Some(Lang::Zh));
+        assert_eq!(Lang::parse("EN"), Some(Lang::En));
+        assert_eq!(Lang::parse("fr"), None);
+        assert_eq!(Lang::parse(""), None);
+    }
+
+    #[test]
+    fn then_joins_with_a_space_only_in_english() {
+        let t = Text::new("A.", "甲。").then(&Text::new("B.", "乙。"));
+        assert_eq!(t.en, "A. B.");
+        assert_eq!(t.zh, "甲。乙。");
+    }
+}

@@ -1,0 +1,230 @@
+//! Replaying a path into a trace: one snapshot per step, with the invariants judged at each.
+
+use super::{InvKind, Model, PathError, StateView, StepInfo, Text};
+
+/// Runs longer than this are cut off; every model reaches quiet long before.
+pub const MAX_STEPS: usize = 200;
+
+/// An action the learner may take at a step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    pub index: u8,
+    pub label: Text,
+    pub fault: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    Holds,
+    /// An `eventually` property not yet met while the run can still make progress.
+    Pending,
+    Violated,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    pub name: Text,
+    pub kind: InvKind,
+    pub status: Status,
+    /// For a violation: the step at which it was first seen.
+    pub since: Option<usize>,
+    /// For a violation: the step that caused it (the fault that opened the gap, if any).
+    pub cause: Option<usize>,
+    /// One sentence on why the status is what it is, naming rows and events.
+    pub why: Text,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub view: StateView,
+    /// What the action leading to this step did (for step 0: the scenario's introduction).
+    pub info: StepInfo,
+    /// The action leading here was a fault.
+    pub fault: bool,
+    /// Actions enabled in this step's state, in the model's order.
+    pub choices: Vec<Choice>,
+    /// No progress action is enabled: `eventually` properties are judged here.
+    pub quiet: bool,
+    pub verdicts: Vec<Verdict>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    pub steps: Vec<Step>,
+    /// The choice taken at each step; `steps.len() == path.len() + 1`.
+    pub path: Vec<u8>,
+    /// How many leading choices came from the requested path (the rest are defaults).
+    pub given: usize,
+    /// Why the requested path could not be followed to its end, if it could not.
+    pub error: Option<PathError>,
+}
+
+impl Trace {
+    /// The index of the last step.
+    pub fn last(&self) -> usize {
+        self.steps.len() - 1
+    }
+}
+
+/// Replays `path` as far as it is valid, then continues with default choices (the first
+/// enabled progress action) until the run is quiet.
+pub fn replay<M: Model>(model: &M, path: &[u8]) -> Trace {
+    let mut states = vec![model.init()];
+    let mut taken: Vec<u8> = Vec::new();
+    let mut actions = Vec::new();
+    let mut error = None;
+
+    for (at, &choice) in path.iter().enumerate() {
+        let state = &states[at];
+        actions.clear();
+        model.actions(state, &mut actions);
+        if at >= MAX_STEPS {
+            error = Some(too_long(at));
+            break;
+        }
+        let Some(action) = actions.get(choice as usize) else {
+            error = Some(PathError {
+                at,
+                reason: Text::new(
+                    format!("step {} offers {} choices, not choice {}", at + 1, actions.len(), choice + 1),
+                    format!("第 {} 步只有 {} 个选项，没有第 {} 个", at + 1, actions.len(), choice + 1),
+                ),
+            });
+            break;
+        };
+        let next = model.next(state, action);
+        states.push(next);
+        taken.push(choice);
+    }
+    let given = taken.len();
+
+    while taken.len() < MAX_STEPS {
+        let state = states.last().expect("at least the initial state");
+        actions.clear();
+        model.actions(state, &mut actions);
+        let Some(index) = actions.iter().position(|a| !model.is_fault(a)) else {
+            break;
+        };
+        let next = model.next(state, &actions[index]);
+        states.push(next);
+        taken.push(index as u8);
+    }
+
+    let steps = snapshots(model, &states, &taken);
+    Trace { steps, path: taken, given, error }
+}
+
+fn too_long(at: usize) -> PathError {
+    PathError {
+        at,
+        reason: Text::new(
+            format!("a run is at most {MAX_STEPS} steps"),
+            format!("一次运行最多 {MAX_STEPS} 步"),
+        ),
+    }
+}
+
+fn snapshots<M: Model>(model: &M, states: &[M::State], path: &[u8]) -> Vec<Step> {
+    let mut actions = Vec::new();
+    let mut steps: Vec<Step> = Vec::with_capacity(states.len());
+    for (t, state) in states.iter().enumerate() {
+        actions.clear();
+        model.actions(state, &mut actions);
+        let choices = actions
+            .iter()
+            .enumerate()
+            .map(|(i, a)| Choice { index: i as u8, label: model.label(state, a), fault: model.is_fault(a) })
+            .collect::<Vec<_>>();
+        let quiet = choices.iter().all(|c| c.fault);
+        let (info, fault) = if t == 0 {
+            let info = StepInfo {
+                title: Text::new("Start", "开始"),
+                narration: model.intro(),
+                ..StepInfo::default()
+            };
+            (info, false)
+        } else {
+            let mut prev_actions = Vec::new();
+            model.actions(&states[t - 1], &mut prev_actions);
+            let action = &prev_actions[path[t - 1] as usize];
+            (model.describe(&states[t - 1], action, state), model.is_fault(action))
+        };
+        let mut view = model.view(state);
+        if let Some(prev) = steps.last() {
+            mark_changes(&prev.view, &mut view);
+        }
+        steps.push(Step { view, info, fault, choices, quiet, verdicts: Vec::new() });
+    }
+    judge(model, states, &mut steps);
+    steps
+}
+
+fn mark_changes(prev: &StateView, view: &mut StateView) {
+    for table in &mut view.tables {
+        let before = prev.tables.iter().find(|t| t.key == table.key);
+        for row in &mut table.rows {
+            let old = before.and_then(|t| t.rows.iter().find(|r| r.key == row.key));
+            row.changed = old.is_none_or(|old| old.cells != row.cells || old.faint != row.faint);
+        }
+    }
+}
+
+/// Judges every invariant at every step. Violations are sticky: a run that broke a property
+/// stays broken even if a later state looks fine.
+fn judge<M: Model>(model: &M, states: &[M::State], steps: &mut [Step]) {
+    for inv in model.invariants() {
+        let mut violated: Option<(usize, usize, Text)> = None;
+        let mut unmet_since: Option<usize> = None;
+        for t in 0..states.len() {
+            let outcome = (inv.check)(&states[t]);
+            unmet_since = match outcome {
+                Some(_) => unmet_since.or(Some(t)),
+                None => None,
+            };
+            if violated.is_none() {
+                if let Some(why) = &outcome {
+                    let breaks = inv.kind == InvKind::Always || steps[t].quiet;
+                    if breaks {
+                        let opened = if inv.kind == InvKind::Always { t } else { unmet_since.unwrap_or(t) };
+                        let cause = (opened.max(1)..=t).rev().find(|&j| steps[j].fault);
+                        let why = match cause {
+                            Some(j) => why.clone().then(&Text::new(
+                                format!("Cause: step {j}, {}.", steps[j].info.title.en),
+                                format!("原因：第 {j} 步，{}。", steps[j].info.title.zh),
+                            )),
+                            None => why.clone(),
+                        };
+                        violated = Some((t, cause.unwrap_or(t), why));
+                    }
+                }
+            }
+            let verdict = match (&violated, outcome) {
+                (Some((since, cause, why)), _) => Verdict {
+                    name: inv.name.clone(),
+                    kind: inv.kind,
+                    status: Status::Violated,
+                    since: Some(*since),
+                    cause: Some(*cause),
+                    why: why.clone(),
+                },
+                (None, Some(why)) => Verdict {
+                    name: inv.name.clone(),
+                    kind: inv.kind,
+                    status: Status::Pending,
+                    since: None,
+                    cause: None,
+                    why,
+                },
+                (None, None) => Verdict {
+                    name: inv.name.clone(),
+                    kind: inv.kind,
+                    status: Status::Holds,
+                    since: None,
+                    cause: None,
+                    why: inv.holds.clone(),
+                },
+            };
+            steps[t].verdicts.push(verdict);
+        }
+    }
+}

@@ -1,0 +1,130 @@
+//! Plain view data: what the UI draws. No behaviour, no knowledge of any scenario.
+
+use super::Text;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LaneView {
+    pub name: Text,
+    /// Durable actors (a database, a broker log) survive crashes; volatile ones are processes.
+    pub durable: bool,
+    /// The actor has crashed and not yet restarted.
+    pub down: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RowView {
+    /// Stable identity of the row within its table, used to tell what changed.
+    pub key: String,
+    pub cells: Vec<Text>,
+    /// Set by the trace: the row is new or differs from the previous step.
+    pub changed: bool,
+    /// A row that is not yet visible to others (an uncommitted write) or otherwise provisional.
+    pub faint: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableView {
+    pub key: &'static str,
+    pub title: Text,
+    /// The actor (lane index) that owns this state.
+    pub lane: usize,
+    pub durable: bool,
+    /// Volatile state wiped by a crash: shown as lost rather than as an empty table.
+    pub lost: bool,
+    pub columns: Vec<Text>,
+    pub rows: Vec<RowView>,
+    /// Shown when there are no rows.
+    pub empty: Text,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateView {
+    pub lanes: Vec<LaneView>,
+    pub tables: Vec<TableView>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkKind {
+    Write,
+    Commit,
+    Publish,
+    Deliver,
+    Rollback,
+    Crash,
+    Restart,
+    Duplicate,
+    Dedup,
+    Respond,
+    Fail,
+}
+
+impl MarkKind {
+    /// The glyph drawn on the timeline; always paired with a word in text.
+    pub fn glyph(self) -> &'static str {
+        match self {
+            MarkKind::Write => "✎",
+            MarkKind::Commit => "●",
+            MarkKind::Publish => "▲",
+            MarkKind::Deliver => "▼",
+            MarkKind::Rollback => "↺",
+            MarkKind::Crash => "⚡",
+            MarkKind::Restart => "⟳",
+            MarkKind::Duplicate => "⧉",
+            MarkKind::Dedup => "⊘",
+            MarkKind::Respond => "↩",
+            MarkKind::Fail => "✕",
+        }
+    }
+
+    pub fn css(self) -> &'static str {
+        match self {
+            MarkKind::Write => "write",
+            MarkKind::Commit => "commit",
+            MarkKind::Publish => "publish",
+            MarkKind::Deliver => "deliver",
+            MarkKind::Rollback => "rollback",
+            MarkKind::Crash => "crash",
+            MarkKind::Restart => "restart",
+            MarkKind::Duplicate => "duplicate",
+            MarkKind::Dedup => "dedup",
+            MarkKind::Respond => "respond",
+            MarkKind::Fail => "fail",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mark {
+    pub lane: usize,
+    pub kind: MarkKind,
+    pub label: Text,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArrowKind {
+    Message,
+    Duplicate,
+    /// Sent but never arrived (the receiver was unavailable).
+    Lost,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Arrow {
+    pub from: usize,
+    pub to: usize,
+    pub label: String,
+    pub kind: ArrowKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct StepInfo {
+    /// The lane of the actor that acted.
+    pub lane: usize,
+    /// Short name of the step for the scrubber and the timeline ("COMMIT order 17").
+    pub title: Text,
+    pub marks: Vec<Mark>,
+    pub arrows: Vec<Arrow>,
+    pub narration: Text,
+    /// The SQL or code that ran, if any.
+    pub code: Option<String>,
+}
