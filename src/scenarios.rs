@@ -6,12 +6,17 @@ pub use dual_write::{DualWrite, DualWriteModel, DwAct, DwVariant};
 
 use crate::sim::AnyScenario;
 
+/// A registered scenario. Scenarios are stateless descriptions, so they can live in statics.
+pub type Registered = &'static (dyn AnyScenario + Sync);
+
 /// Every scenario, in the order the picker shows them. The first is the default.
-pub fn all() -> Vec<Box<dyn AnyScenario>> {
-    vec![Box::new(DualWrite)]
+static ALL: [Registered; 1] = [&DualWrite];
+
+pub fn all() -> &'static [Registered] {
+    &ALL
 }
 
-/// The scenario with this slug, if there is one.
-pub fn by_slug(slug: &str) -> Option<Box<dyn AnyScenario>> {
-    all().into_iter().find(|s| s.meta().slug == slug)
+/// The index of the scenario with this slug, if there is one.
+pub fn index_of(slug: &str) -> Option<usize> {
+    all().iter().position(|s| s.meta().slug == slug)
 }

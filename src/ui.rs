@@ -1,0 +1,12 @@
+//! Leptos components. They render plain view data from the engine and know no scenario.
+mod app;
+mod browser;
+mod controls;
+mod i18n;
+mod icons;
+mod panels;
+mod tables;
+mod timeline;
+
+pub use app::App;
+pub use browser::install_panic_hook;

@@ -1,0 +1,294 @@
+//! <App/>: the state that everything on screen derives from, its URL form, the keyboard and the
+//! animation clock. Everything shown is a function of (scenario, variant, path, step, lang);
+//! play/pause, speed and the motion fraction are the only local state.
+
+use super::browser;
+use super::controls::Controls;
+use super::i18n::ui;
+use super::panels::{Choices, Header, Invariants, Narration, Notices};
+use super::tables::Tables;
+use super::timeline::Timeline;
+use crate::player::{build_query, parse_query, reduce, Cursor, PlayerEvent};
+use crate::scenarios::{self, Registered};
+use crate::sim::{encode_path, decode_path, Lang, Text, Trace};
+use leptos::prelude::*;
+use std::cell::Cell;
+use std::rc::Rc;
+
+/// Shared state, passed by context. Small and `Copy`.
+#[derive(Clone, Copy)]
+pub struct Ctx {
+    pub lang: RwSignal<Lang>,
+    pub scenario: RwSignal<usize>,
+    pub variant: RwSignal<usize>,
+    /// The explicit choices; the trace continues with defaults after them.
+    pub path: RwSignal<Vec<u8>>,
+    pub cursor: RwSignal<Cursor>,
+    /// Motion within the current step, 0 → 1. Drawing is a pure function of (step, frac).
+    pub frac: RwSignal<f64>,
+    pub trace: Memo<Trace>,
+    pub notices: RwSignal<Vec<Text>>,
+    /// A short status message (e.g. "Link copied"), announced politely.
+    pub status: RwSignal<Option<&'static str>>,
+    clock: StoredValue<Clock, LocalStorage>,
+}
+
+#[derive(Clone, Default)]
+struct Clock {
+    running: Rc<Cell<bool>>,
+    last_ms: Rc<Cell<f64>>,
+    elapsed_ms: Rc<Cell<f64>>,
+    reduced: bool,
+}
+
+pub fn use_ctx() -> Ctx {
+    expect_context::<Ctx>()
+}
+
+impl Ctx {
+    pub fn scenario_ref(&self) -> Registered {
+        let all = scenarios::all();
+        all[self.scenario.get().min(all.len() - 1)]
+    }
+
+    pub fn t(&self) -> &'static super::i18n::Ui {
+        ui(self.lang.get())
+    }
+
+    /// Applies a player event; steps that move forward by one animate, others jump.
+    pub fn dispatch(&self, event: PlayerEvent) {
+        let before = self.cursor.get_untracked();
+        let after = reduce(before, event);
+        if after == before {
+            return;
+        }
+        self.cursor.set(after);
+        let clock = self.clock.get_value();
+        if after.step == before.step + 1 {
+            clock.elapsed_ms.set(0.0);
+            self.frac.set(if clock.reduced { 1.0 } else { 0.0 });
+        } else if after.step != before.step {
+            self.frac.set(1.0);
+        }
+        if after.playing && !before.playing {
+            clock.elapsed_ms.set(if after.step != before.step { 0.0 } else { after.step_ms() });
+        }
+        self.kick();
+    }
+
+    /// Takes choice `index` at the current step: the future forks from here.
+    pub fn choose(&self, index: u8) {
+        let step = self.cursor.get_untracked().step;
+        let same = self.trace.with_untracked(|t| t.path.get(step) == Some(&index));
+        if !same {
+            let mut path = self.trace.with_untracked(|t| t.path[..step].to_vec());
+            path.push(index);
+            self.path.set(path);
+            self.retrace(step);
+        }
+        self.dispatch(PlayerEvent::StepForward);
+    }
+
+    pub fn set_variant(&self, variant: usize) {
+        if self.variant.get_untracked() == variant {
+            return;
+        }
+        self.variant.set(variant);
+        self.path.set(Vec::new());
+        self.retrace(self.cursor.get_untracked().step);
+    }
+
+    pub fn set_scenario(&self, scenario: usize) {
+        if self.scenario.get_untracked() == scenario {
+            return;
+        }
+        self.scenario.set(scenario);
+        self.variant.set(0);
+        self.path.set(Vec::new());
+        self.retrace(0);
+    }
+
+    fn retrace(&self, step: usize) {
+        let last = self.trace.with_untracked(|t| t.last());
+        self.cursor.update(|c| *c = reduce(*c, PlayerEvent::NewTrace { last, step }));
+        self.frac.set(1.0);
+    }
+
+    /// Starts the animation clock if it is not running.
+    fn kick(&self) {
+        let clock = self.clock.get_value();
+        if clock.running.get() {
+            return;
+        }
+        clock.running.set(true);
+        clock.last_ms.set(browser::now_ms());
+        let ctx = *self;
+        request_animation_frame(move || ctx.frame());
+    }
+
+    fn frame(self) {
+        let clock = self.clock.get_value();
+        let now = browser::now_ms();
+        let dt = (now - clock.last_ms.get()).clamp(0.0, 100.0);
+        clock.last_ms.set(now);
+        let cursor = self.cursor.get_untracked();
+        let step_ms = cursor.step_ms();
+        let elapsed = clock.elapsed_ms.get() + dt;
+        clock.elapsed_ms.set(elapsed);
+        let frac = if clock.reduced { 1.0 } else { (elapsed / (step_ms * crate::player::MOTION_SHARE)).min(1.0) };
+        if self.frac.get_untracked() < 1.0 {
+            self.frac.set(frac);
+        }
+        if cursor.playing && elapsed >= step_ms {
+            clock.running.set(false);
+            self.dispatch(PlayerEvent::Tick);
+            return;
+        }
+        if cursor.playing || self.frac.get_untracked() < 1.0 {
+            request_animation_frame(move || self.frame());
+        } else {
+            clock.running.set(false);
+        }
+    }
+}
+
+/// Reads the URL once at start-up and resolves it to a valid state, collecting notices.
+fn initial_state() -> (Lang, usize, usize, Vec<u8>, Option<usize>, Vec<Text>) {
+    let query = parse_query(&browser::location_search());
+    let mut notices = query.problems.clone();
+    let lang = query
+        .lang
+        .or_else(|| browser::browser_language().and_then(|l| Lang::parse(&l)))
+        .unwrap_or_default();
+    let all = scenarios::all();
+    let scenario = match query.scenario.as_deref() {
+        None | Some("") => 0,
+        Some(slug) => scenarios::index_of(slug).unwrap_or_else(|| {
+            notices.push(Text::new(
+                format!("There is no scenario '{slug}'; showing {}.", all[0].meta().title.en),
+                format!("没有名为“{slug}”的场景；改为显示{}。", all[0].meta().title.zh),
+            ));
+            0
+        }),
+    };
+    let meta = all[scenario].meta();
+    let variant = match query.variant.as_deref() {
+        None | Some("") => 0,
+        Some(slug) => meta.variants.iter().position(|v| v.slug == slug).unwrap_or_else(|| {
+            notices.push(Text::new(
+                format!("There is no variant '{slug}'; showing {}.", meta.variants[0].name.en),
+                format!("没有名为“{slug}”的方案；改为显示{}。", meta.variants[0].name.zh),
+            ));
+            0
+        }),
+    };
+    let (mut path, error) = decode_path(query.path.as_deref().unwrap_or(""));
+    let trace = all[scenario].trace(variant, &path);
+    if let Some(err) = error.or(trace.error) {
+        path.truncate(err.at);
+        notices.push(Text::new(
+            format!("The link's path stops being valid at step {}: {}. Showing the run up to there.", err.at, err.reason.en),
+            format!("链接中的路径在第 {} 步失效：{}。只重放到那里。", err.at, err.reason.zh),
+        ));
+    }
+    path.truncate(trace.given);
+    let last = all[scenario].trace(variant, &path).last();
+    let step = query.step.map(|t| {
+        if t > last {
+            notices.push(Text::new(
+                format!("The link asks for step {t}, but this run has {last} steps; showing the last."),
+                format!("链接要求第 {t} 步，但这次运行只有 {last} 步；显示最后一步。"),
+            ));
+        }
+        t.min(last)
+    });
+    (lang, scenario, variant, path, step, notices)
+}
+
+#[component]
+pub fn App() -> impl IntoView {
+    let (lang0, scenario0, variant0, path0, step0, notices0) = initial_state();
+    let lang = RwSignal::new(lang0);
+    let scenario = RwSignal::new(scenario0);
+    let variant = RwSignal::new(variant0);
+    let path = RwSignal::new(path0);
+    let trace = Memo::new(move |_| {
+        let all = scenarios::all();
+        all[scenario.get().min(all.len() - 1)].trace(variant.get(), &path.get())
+    });
+    let last = trace.with_untracked(|t| t.last());
+    let clock = Clock { reduced: browser::prefers_reduced_motion(), ..Clock::default() };
+    let ctx = Ctx {
+        lang,
+        scenario,
+        variant,
+        path,
+        cursor: RwSignal::new(Cursor::new(last, step0.unwrap_or(0))),
+        frac: RwSignal::new(1.0),
+        trace,
+        notices: RwSignal::new(notices0),
+        status: RwSignal::new(None),
+        clock: StoredValue::new_local(clock),
+    };
+    provide_context(ctx);
+
+    // Keep the URL, the document language and the title in step with the state.
+    Effect::new(move |_| {
+        let meta = ctx.scenario_ref().meta();
+        let v = meta.variants.get(variant.get()).map(|v| v.slug).unwrap_or_default();
+        let query = build_query(meta.slug, v, &encode_path(&path.get()), ctx.cursor.get().step, lang.get());
+        browser::replace_query(&query);
+    });
+    Effect::new(move |_| {
+        let l = lang.get();
+        browser::set_document_lang(if l == Lang::Zh { "zh-Hans" } else { "en" });
+        let meta = ctx.scenario_ref().meta();
+        browser::set_title(&format!("{} · Effectively Once", meta.title.get(l)));
+    });
+    let _keys = window_event_listener(leptos::ev::keydown, move |ev| on_key(ctx, ev));
+    browser::remove_shell();
+
+    view! {
+        <div class="app">
+            <Header/>
+            <Notices/>
+            <main class="stage">
+                <div class="left">
+                    <Timeline/>
+                    <Narration/>
+                    <Choices/>
+                </div>
+                <div class="right">
+                    <Invariants/>
+                    <Tables/>
+                </div>
+            </main>
+            <Controls/>
+        </div>
+    }
+}
+
+fn on_key(ctx: Ctx, ev: web_sys::KeyboardEvent) {
+    if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
+        return;
+    }
+    let tag = ev
+        .target()
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+        .map(|e| e.tag_name())
+        .unwrap_or_default();
+    // Form controls keep their own keys; buttons keep Space and Enter.
+    let in_field = matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA");
+    let on_button = tag == "BUTTON" || tag == "A";
+    let event = match ev.key().as_str() {
+        " " | "k" if !in_field && !on_button => PlayerEvent::TogglePlay,
+        "." => PlayerEvent::Pause,
+        "ArrowRight" | "PageDown" if !in_field => PlayerEvent::StepForward,
+        "ArrowLeft" | "PageUp" if !in_field => PlayerEvent::StepBack,
+        "Home" if !in_field => PlayerEvent::Start,
+        "End" if !in_field => PlayerEvent::End,
+        _ => return,
+    };
+    ev.prevent_default();
+    ctx.dispatch(event);
+}

@@ -1,0 +1,75 @@
+//! The few places that touch browser APIs directly: URL, clipboard, media queries, the clock,
+//! and the panic screen. Every call tolerates a missing API instead of panicking.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsValue;
+
+pub fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+pub fn location_search() -> String {
+    window().location().search().unwrap_or_default()
+}
+
+/// Replaces the current history entry, so that stepping and playing never flood history.
+pub fn replace_query(query: &str) {
+    if let Ok(history) = window().history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(query));
+    }
+}
+
+pub fn location_href() -> String {
+    window().location().href().unwrap_or_default()
+}
+
+pub fn prefers_reduced_motion() -> bool {
+    matches_media("(prefers-reduced-motion: reduce)")
+}
+
+fn matches_media(query: &str) -> bool {
+    window().match_media(query).ok().flatten().is_some_and(|m| m.matches())
+}
+
+pub fn browser_language() -> Option<String> {
+    window().navigator().language()
+}
+
+/// Writes `text` to the clipboard and reports whether it worked.
+pub fn copy_text(text: &str, done: impl FnOnce(bool) + 'static) {
+    let promise = window().navigator().clipboard().write_text(text);
+    leptos::task::spawn_local(async move {
+        done(wasm_bindgen_futures::JsFuture::from(promise).await.is_ok());
+    });
+}
+
+pub fn set_document_lang(code: &str) {
+    if let Some(root) = document().document_element() {
+        let _ = root.set_attribute("lang", code);
+    }
+}
+
+pub fn set_title(title: &str) {
+    document().set_title(title);
+}
+
+/// Removes the static loading shell from index.html once the app has mounted.
+pub fn remove_shell() {
+    if let Some(shell) = document().get_element_by_id("shell") {
+        shell.remove();
+    }
+}
+
+/// Replaces a dead page with a visible message and a reload link, then logs the panic.
+pub fn install_panic_hook() {
+    std::panic::set_hook(Box::new(|info| {
+        console_error_panic_hook::hook(info);
+        if let Some(body) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()) {
+            body.set_inner_html(
+                "<main class=\"crashed\" role=\"alert\"><h1>Something went wrong</h1>\
+                 <p>The app stopped because of a bug. 出错了，应用因程序错误而停止。</p>\
+                 <p><a href=\"\">Reload the page · 重新加载</a></p></main>",
+            );
+        }
+    }));
+}
