@@ -1,0 +1,44 @@
+//! Helpers shared by the scenario tests.
+#![allow(dead_code)]
+
+use effectively_once::sim::{explore, replay, Bounds, Model, Trace, Verdict};
+
+/// The path that takes, step by step, the choice with each English label.
+pub fn by_labels<M: Model>(model: &M, labels: &[&str]) -> Vec<u8> {
+    let mut path = Vec::new();
+    for label in labels {
+        let trace = replay(model, &path);
+        let step = &trace.steps[path.len()];
+        let choice = step
+            .choices
+            .iter()
+            .find(|c| c.label.en == *label)
+            .unwrap_or_else(|| {
+                let offered: Vec<_> = step.choices.iter().map(|c| c.label.en.clone()).collect();
+                panic!("step {} offers no '{label}', only {offered:?}", path.len())
+            });
+        path.push(choice.index);
+    }
+    path
+}
+
+pub fn verdict<'t>(trace: &'t Trace, step: usize, name: &str) -> &'t Verdict {
+    trace.steps[step].verdicts.iter().find(|v| v.name.en == name).unwrap_or_else(|| panic!("no invariant '{name}'"))
+}
+
+/// Exhaustive exploration finds no violation of any invariant, and covered everything.
+pub fn assert_holds_everywhere<M: Model>(model: &M, bounds: Bounds) {
+    let report = explore(model, bounds);
+    assert!(!report.truncated, "the bounds cut exploration short");
+    assert!(!report.cyclic);
+    assert!(report.runs > 0);
+    for inv in &report.invariants {
+        assert_eq!(
+            (inv.violating_states, inv.violating_runs),
+            (0, 0),
+            "'{}' is violated; shortest counterexample {:?}",
+            inv.name.en,
+            inv.counterexample
+        );
+    }
+}
