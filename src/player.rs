@@ -5,6 +5,8 @@ use crate::sim::{Lang, Text};
 
 /// Playback speeds offered by the speed control.
 pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 1.5, 2.0, 4.0];
+/// The speed control's labels, one per entry of [`SPEEDS`].
+pub const SPEED_LABELS: [&str; 6] = ["0.25×", "0.5×", "1×", "1.5×", "2×", "4×"];
 /// The index of 1× in [`SPEEDS`].
 pub const NORMAL_SPEED: usize = 2;
 /// How long one step takes at 1×, in milliseconds: motion, then a short hold.
@@ -35,12 +37,20 @@ pub enum PlayerEvent {
     Tick,
     SetSpeed(usize),
     /// The trace changed (a fork or a variant switch): keep the step if it still exists.
-    NewTrace { last: usize, step: usize },
+    NewTrace {
+        last: usize,
+        step: usize,
+    },
 }
 
 impl Cursor {
     pub fn new(last: usize, step: usize) -> Cursor {
-        Cursor { step: step.min(last), last, playing: false, speed: NORMAL_SPEED }
+        Cursor {
+            step: step.min(last),
+            last,
+            playing: false,
+            speed: NORMAL_SPEED,
+        }
     }
 
     /// Milliseconds one step takes at the current speed.
@@ -57,21 +67,62 @@ pub fn reduce(c: Cursor, event: PlayerEvent) -> Cursor {
     use PlayerEvent::*;
     match event {
         // Play at the end starts over, as a video player does.
-        TogglePlay if !c.playing && c.at_end() => Cursor { step: 0, playing: c.last > 0, ..c },
-        TogglePlay => Cursor { playing: !c.playing, ..c },
-        Pause => Cursor { playing: false, ..c },
-        StepForward => Cursor { step: (c.step + 1).min(c.last), playing: false, ..c },
-        StepBack => Cursor { step: c.step.saturating_sub(1), playing: false, ..c },
-        Start => Cursor { step: 0, playing: false, ..c },
-        End => Cursor { step: c.last, playing: false, ..c },
-        Seek(step) => Cursor { step: step.min(c.last), ..c },
+        TogglePlay if !c.playing && c.at_end() => Cursor {
+            step: 0,
+            playing: c.last > 0,
+            ..c
+        },
+        TogglePlay => Cursor {
+            playing: !c.playing,
+            ..c
+        },
+        Pause => Cursor {
+            playing: false,
+            ..c
+        },
+        StepForward => Cursor {
+            step: (c.step + 1).min(c.last),
+            playing: false,
+            ..c
+        },
+        StepBack => Cursor {
+            step: c.step.saturating_sub(1),
+            playing: false,
+            ..c
+        },
+        Start => Cursor {
+            step: 0,
+            playing: false,
+            ..c
+        },
+        End => Cursor {
+            step: c.last,
+            playing: false,
+            ..c
+        },
+        Seek(step) => Cursor {
+            step: step.min(c.last),
+            ..c
+        },
         Tick if c.playing => {
             let step = (c.step + 1).min(c.last);
-            Cursor { step, playing: step < c.last, ..c }
+            Cursor {
+                step,
+                playing: step < c.last,
+                ..c
+            }
         }
         Tick => c,
-        SetSpeed(speed) => Cursor { speed: speed.min(SPEEDS.len() - 1), ..c },
-        NewTrace { last, step } => Cursor { last, step: step.min(last), playing: c.playing && step < last, ..c },
+        SetSpeed(speed) => Cursor {
+            speed: speed.min(SPEEDS.len() - 1),
+            ..c
+        },
+        NewTrace { last, step } => Cursor {
+            last,
+            step: step.min(last),
+            playing: c.playing && step < last,
+            ..c
+        },
     }
 }
 
@@ -92,7 +143,11 @@ const MAX_PARAM_LEN: usize = 512;
 /// Parses a query string (with or without the leading `?`).
 pub fn parse_query(search: &str) -> Query {
     let mut q = Query::default();
-    for pair in search.trim_start_matches('?').split('&').filter(|p| !p.is_empty()) {
+    for pair in search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+    {
         let (key, raw) = pair.split_once('=').unwrap_or((pair, ""));
         let value = percent_decode(raw);
         if value.len() > MAX_PARAM_LEN {
@@ -129,7 +184,10 @@ pub fn parse_query(search: &str) -> Query {
 
 /// Builds the query string for a state; parameters in a fixed order.
 pub fn build_query(scenario: &str, variant: &str, path: &str, step: usize, lang: Lang) -> String {
-    format!("?s={scenario}&v={variant}&p={path}&t={step}&lang={}", lang.code())
+    format!(
+        "?s={scenario}&v={variant}&p={path}&t={step}&lang={}",
+        lang.code()
+    )
 }
 
 fn percent_decode(s: &str) -> String {
@@ -162,7 +220,12 @@ mod tests {
     use super::*;
 
     fn at(step: usize, playing: bool) -> Cursor {
-        Cursor { step, last: 5, playing, speed: NORMAL_SPEED }
+        Cursor {
+            step,
+            last: 5,
+            playing,
+            speed: NORMAL_SPEED,
+        }
     }
 
     #[test]
@@ -199,8 +262,20 @@ mod tests {
 
     #[test]
     fn a_new_trace_keeps_the_step_when_it_exists() {
-        assert_eq!(reduce(at(3, false), NewTrace { last: 9, step: 4 }), Cursor { last: 9, ..at(4, false) });
-        assert_eq!(reduce(at(3, true), NewTrace { last: 2, step: 4 }), Cursor { last: 2, ..at(2, false) });
+        assert_eq!(
+            reduce(at(3, false), NewTrace { last: 9, step: 4 }),
+            Cursor {
+                last: 9,
+                ..at(4, false)
+            }
+        );
+        assert_eq!(
+            reduce(at(3, true), NewTrace { last: 2, step: 4 }),
+            Cursor {
+                last: 2,
+                ..at(2, false)
+            }
+        );
     }
 
     #[test]

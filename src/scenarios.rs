@@ -4,7 +4,7 @@ mod dual_write;
 
 pub use dual_write::{DualWrite, DualWriteModel, DwAct, DwVariant};
 
-use crate::sim::AnyScenario;
+use crate::sim::{AnyScenario, Bounds, Report};
 
 /// A registered scenario. Scenarios are stateless descriptions, so they can live in statics.
 pub type Registered = &'static (dyn AnyScenario + Sync);
@@ -19,4 +19,14 @@ pub fn all() -> &'static [Registered] {
 /// The index of the scenario with this slug, if there is one.
 pub fn index_of(slug: &str) -> Option<usize> {
     all().iter().position(|s| s.meta().slug == slug)
+}
+
+/// Explores variant `variant` of the scenario at `index` exhaustively within `bounds`.
+/// A plain function rather than a trait method, so that a bundle that never explores does
+/// not carry the explorer.
+pub fn explore(index: usize, variant: usize, bounds: Bounds) -> Option<Report> {
+    match index {
+        0 => Some(DualWrite::explore(variant, bounds)),
+        _ => None,
+    }
 }

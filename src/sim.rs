@@ -38,10 +38,12 @@ pub struct ScenarioMeta {
 }
 
 /// A scenario with its type erased at the boundary, so the UI is not generic over models.
+///
+/// Exploration is deliberately not a method here: a trait object keeps every method it has in
+/// the bundle, and the page itself never explores (see `scenarios::explore`).
 pub trait AnyScenario {
     fn meta(&self) -> ScenarioMeta;
     /// Replays `path` (choice indices) on `variant`, then continues with default choices
     /// until the run is quiet.
     fn trace(&self, variant: usize, path: &[u8]) -> Trace;
-    fn explore(&self, variant: usize, bounds: Bounds) -> Report;
 }

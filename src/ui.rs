@@ -2,7 +2,7 @@
 mod app;
 mod browser;
 mod controls;
-mod i18n;
+pub mod i18n;
 mod icons;
 mod panels;
 mod tables;

@@ -28,7 +28,9 @@ fn button(root: &Element, text: &str) -> HtmlElement {
     let all = root.query_selector_all("button").unwrap();
     for i in 0..all.length() {
         let b: HtmlElement = all.item(i).unwrap().unchecked_into();
-        let name = b.get_attribute("aria-label").unwrap_or_else(|| b.text_content().unwrap_or_default());
+        let name = b
+            .get_attribute("aria-label")
+            .unwrap_or_else(|| b.text_content().unwrap_or_default());
         if name.trim() == text {
             return b;
         }
@@ -44,11 +46,27 @@ fn text(root: &Element, selector: &str) -> String {
 async fn every_transport_control_has_its_accessible_name() {
     let (root, _handle) = mount();
     leptos::task::tick().await;
-    for name in ["Play", "Step back", "Step forward", "Go to start", "Go to end"] {
+    for name in [
+        "Play",
+        "Step back",
+        "Step forward",
+        "Go to start",
+        "Go to end",
+    ] {
         button(&root, name);
     }
-    assert_eq!(find(&root, "input[type=range]").get_attribute("aria-label").as_deref(), Some("Timeline position"));
-    assert_eq!(find(&root, ".speed select").get_attribute("aria-label").as_deref(), Some("Speed"));
+    assert_eq!(
+        find(&root, "input[type=range]")
+            .get_attribute("aria-label")
+            .as_deref(),
+        Some("Timeline position")
+    );
+    assert_eq!(
+        find(&root, ".speed select")
+            .get_attribute("aria-label")
+            .as_deref(),
+        Some("Speed")
+    );
     root.remove();
 }
 
@@ -77,7 +95,10 @@ async fn a_crash_after_commit_is_shown_as_a_lost_event_and_the_outbox_holds() {
     leptos::task::tick().await;
     button(&root, "⚡ Crash order service").click();
     leptos::task::tick().await;
-    assert!(text(&root, ".lanes").contains("down"), "the crashed lane says so");
+    assert!(
+        text(&root, ".lanes").contains("down"),
+        "the crashed lane says so"
+    );
     assert!(text(&root, ".tables").contains("lost in the crash"));
     button(&root, "Go to end").click();
     leptos::task::tick().await;

@@ -3,8 +3,8 @@
 
 use effectively_once::scenarios;
 use effectively_once::sim::{
-    decode_path, encode_path, explore, replay, Bounds, InvKind, Invariant, Model, StateView, Status,
-    StepInfo, Text,
+    decode_path, encode_path, explore, replay, Bounds, InvKind, Invariant, Model, StateView,
+    Status, StepInfo, Text,
 };
 
 /// Two counters, each incremented up to 2 by its own action; a fault resets `a` to 0 once.
@@ -31,7 +31,11 @@ impl Model for Toy {
     type State = ToyState;
     type Act = ToyAct;
     fn init(&self) -> ToyState {
-        ToyState { a: 0, b: 0, faults: 0 }
+        ToyState {
+            a: 0,
+            b: 0,
+            faults: 0,
+        }
     }
     fn actions(&self, s: &ToyState, out: &mut Vec<ToyAct>) {
         if s.a < 2 {
@@ -79,10 +83,16 @@ impl Model for Toy {
         Text::same(format!("{a:?}"))
     }
     fn view(&self, _: &ToyState) -> StateView {
-        StateView { lanes: Vec::new(), tables: Vec::new() }
+        StateView {
+            lanes: Vec::new(),
+            tables: Vec::new(),
+        }
     }
     fn describe(&self, _: &ToyState, a: &ToyAct, _: &ToyState) -> StepInfo {
-        StepInfo { title: Text::same(format!("{a:?}")), ..StepInfo::default() }
+        StepInfo {
+            title: Text::same(format!("{a:?}")),
+            ..StepInfo::default()
+        }
     }
     fn intro(&self) -> Text {
         Text::same("toy")
@@ -96,15 +106,31 @@ fn explorer_counts_match_a_hand_count() {
     let r = explore(&Toy { faults: 0 }, Bounds::default());
     assert_eq!((r.states, r.runs, r.quiet_states), (9, 6, 1));
     assert_eq!(r.invariants[0].violating_runs, 6);
-    assert_eq!(r.invariants[0].counterexample, Some(vec![0, 0]), "IncA twice is shortest");
+    assert_eq!(
+        r.invariants[0].counterexample,
+        Some(vec![0, 0]),
+        "IncA twice is shortest"
+    );
     assert_eq!(r.invariants[1].violating_runs, 0);
 }
 
 #[test]
 fn depth_bounds_truncate_and_say_so() {
-    let r = explore(&Toy { faults: 1 }, Bounds { max_depth: 2, max_states: 1000 });
+    let r = explore(
+        &Toy { faults: 1 },
+        Bounds {
+            max_depth: 2,
+            max_states: 1000,
+        },
+    );
     assert!(r.truncated);
-    let r = explore(&Toy { faults: 1 }, Bounds { max_depth: 64, max_states: 5 });
+    let r = explore(
+        &Toy { faults: 1 },
+        Bounds {
+            max_depth: 64,
+            max_states: 5,
+        },
+    );
     assert!(r.truncated);
     assert_eq!(r.states, 5);
 }
@@ -113,12 +139,19 @@ fn depth_bounds_truncate_and_say_so() {
 fn eventually_is_pending_until_quiet_then_violated() {
     // IncA, IncA, then nothing of b: b's actions stay enabled, so b is only ever pending.
     let t = replay(&Toy { faults: 0 }, &[0, 0]);
-    assert_eq!(t.path, vec![0, 0, 0, 0], "the default continuation finishes the run");
+    assert_eq!(
+        t.path,
+        vec![0, 0, 0, 0],
+        "the default continuation finishes the run"
+    );
     assert_eq!(t.steps[1].verdicts[1].status, Status::Pending);
     assert_eq!(t.steps[4].verdicts[1].status, Status::Holds);
     // Always: broken at step 2, sticky afterwards, caused there (no fault before it).
     let a = &t.steps[4].verdicts[0];
-    assert_eq!((a.status, a.since, a.cause), (Status::Violated, Some(2), Some(2)));
+    assert_eq!(
+        (a.status, a.since, a.cause),
+        (Status::Violated, Some(2), Some(2))
+    );
 }
 
 #[test]
@@ -139,7 +172,11 @@ fn replay_is_deterministic_and_paths_round_trip() {
         for v in 0..s.meta().variants.len() {
             let a = s.trace(v, &[]);
             let b = s.trace(v, &decode_path(&encode_path(&a.path)).0);
-            assert!(a.steps == b.steps && a.path == b.path, "{} variant {v}", s.meta().slug);
+            assert!(
+                a.steps == b.steps && a.path == b.path,
+                "{} variant {v}",
+                s.meta().slug
+            );
             assert_eq!(s.trace(v, &[]), a, "the same path gives the same trace");
         }
     }
@@ -151,7 +188,9 @@ fn replay_is_deterministic_and_paths_round_trip() {
 fn seed_sweep_never_panics() {
     let mut seed: u64 = 0x5eed;
     let mut next = move || {
-        seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         (seed >> 33) as u8
     };
     for s in scenarios::all() {
@@ -173,13 +212,19 @@ fn seed_sweep_never_panics() {
 /// Every registered scenario's explorer run completes, acyclic, within default bounds.
 #[test]
 fn every_registered_variant_explores_completely() {
-    for s in scenarios::all() {
+    for (i, s) in scenarios::all().iter().enumerate() {
         for v in 0..s.meta().variants.len() {
-            let r = s.explore(v, Bounds::default());
+            let r = scenarios::explore(i, v, Bounds::default()).expect("every scenario explores");
             assert!(!r.truncated && !r.cyclic, "{} variant {v}", s.meta().slug);
             let fixed = s.meta().variants[v].fixed;
             let broken = r.invariants.iter().any(|i| i.violating_runs > 0);
-            assert_eq!(broken, !fixed, "{} {}: a fix must hold, a mistake must break", s.meta().slug, s.meta().variants[v].slug);
+            assert_eq!(
+                broken,
+                !fixed,
+                "{} {}: a fix must hold, a mistake must break",
+                s.meta().slug,
+                s.meta().variants[v].slug
+            );
         }
     }
 }

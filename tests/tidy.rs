@@ -5,7 +5,15 @@ use std::fs;
 use std::path::Path;
 
 const FORBIDDEN: &[&str] = &[
-    "leptos", "web_sys", "js_sys", "wasm_bindgen", "HashMap", "HashSet", "Instant", "SystemTime", "thread_rng",
+    "leptos",
+    "web_sys",
+    "js_sys",
+    "wasm_bindgen",
+    "HashMap",
+    "HashSet",
+    "Instant",
+    "SystemTime",
+    "thread_rng",
 ];
 
 fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
@@ -22,7 +30,11 @@ fn rust_files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 #[test]
 fn the_engine_knows_nothing_about_the_view() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
-    let mut files = vec![root.join("sim.rs"), root.join("scenarios.rs"), root.join("player.rs")];
+    let mut files = vec![
+        root.join("sim.rs"),
+        root.join("scenarios.rs"),
+        root.join("player.rs"),
+    ];
     rust_files(&root.join("sim"), &mut files);
     rust_files(&root.join("scenarios"), &mut files);
     assert!(files.len() >= 9, "found {files:?}");
@@ -31,7 +43,12 @@ fn the_engine_knows_nothing_about_the_view() {
         for (n, line) in text.lines().enumerate() {
             let code = line.split("//").next().unwrap_or("");
             for word in FORBIDDEN {
-                assert!(!code.contains(word), "{}:{}: '{word}' in the pure layer: {line}", file.display(), n + 1);
+                assert!(
+                    !code.contains(word),
+                    "{}:{}: '{word}' in the pure layer: {line}",
+                    file.display(),
+                    n + 1
+                );
             }
         }
     }

@@ -37,8 +37,11 @@ pub enum DwVariant {
 }
 
 impl DwVariant {
-    pub const ALL: [DwVariant; 3] =
-        [DwVariant::CommitThenPublish, DwVariant::PublishThenCommit, DwVariant::Outbox];
+    pub const ALL: [DwVariant; 3] = [
+        DwVariant::CommitThenPublish,
+        DwVariant::PublishThenCommit,
+        DwVariant::Outbox,
+    ];
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -287,7 +290,7 @@ impl Model for DualWriteModel {
                 };
             }
             DwAct::SvcReply => {
-                let SvcPc::Replying(ok) = s.svc_pc else { unreachable!("reply while {:?}", s.svc_pc) };
+                let ok = s.svc_pc == SvcPc::Replying(true);
                 n.replies[i] = if ok { Reply::Created } else { Reply::Failed };
                 n.svc_pc = SvcPc::Idle;
             }
@@ -363,15 +366,19 @@ impl Model for DualWriteModel {
         match *a {
             DwAct::BrokerDeliver => {
                 let e = event(s.log[s.delivered as usize]);
-                Text::new(format!("Deliver {e} to inventory"), format!("把 {e} 投递给库存服务"))
+                Text::new(
+                    format!("Deliver {e} to inventory"),
+                    format!("把 {e} 投递给库存服务"),
+                )
             }
             DwAct::SvcBegin => Text::new(
                 format!("Order service: insert order {next}"),
                 format!("订单服务：插入订单 {next}"),
             ),
-            DwAct::SvcCommit => {
-                Text::new(format!("Order service: commit order {cur}"), format!("订单服务：提交订单 {cur}"))
-            }
+            DwAct::SvcCommit => Text::new(
+                format!("Order service: commit order {cur}"),
+                format!("订单服务：提交订单 {cur}"),
+            ),
             DwAct::SvcPublish => Text::new(
                 format!("Order service: publish e-{cur}"),
                 format!("订单服务：发布 e-{cur}"),
@@ -380,7 +387,10 @@ impl Model for DualWriteModel {
             DwAct::SvcRestart => Text::new("Restart order service", "重启订单服务"),
             DwAct::RelayMarkSent(e) => {
                 let e = event(e);
-                Text::new(format!("Relay: mark {e} sent"), format!("中继：把 {e} 标记为已发送"))
+                Text::new(
+                    format!("Relay: mark {e} sent"),
+                    format!("中继：把 {e} 标记为已发送"),
+                )
             }
             DwAct::RelayPublish(e) => {
                 let e = event(e);
@@ -454,7 +464,8 @@ fn abort_tx(n: &mut DwState, i: usize) {
 }
 
 fn lost_event(s: &DwState) -> Option<Text> {
-    let i = (0..N as u8).find(|&i| s.orders[i as usize] == Row::Committed && !s.log.contains(&i))?;
+    let i =
+        (0..N as u8).find(|&i| s.orders[i as usize] == Row::Committed && !s.log.contains(&i))?;
     let (o, e) = (order_id(i), event(i));
     Some(Text::new(
         format!("Order {o} is committed but its event {e} is not in the broker."),
@@ -463,7 +474,11 @@ fn lost_event(s: &DwState) -> Option<Text> {
 }
 
 fn phantom_event(s: &DwState) -> Option<Text> {
-    let i = s.log.iter().copied().find(|&i| s.orders[i as usize] == Row::Absent)?;
+    let i = s
+        .log
+        .iter()
+        .copied()
+        .find(|&i| s.orders[i as usize] == Row::Absent)?;
     let (o, e) = (order_id(i), event(i));
     Some(Text::new(
         format!("Event {e} is in the broker, but order {o} does not exist: its transaction never committed."),
@@ -472,11 +487,20 @@ fn phantom_event(s: &DwState) -> Option<Text> {
 }
 
 fn lane(en: &str, zh: &str, durable: bool, down: bool) -> LaneView {
-    LaneView { name: Text::new(en, zh), durable, down }
+    LaneView {
+        name: Text::new(en, zh),
+        durable,
+        down,
+    }
 }
 
 fn row(key: String, cells: Vec<Text>) -> RowView {
-    RowView { key, cells, changed: false, faint: false }
+    RowView {
+        key,
+        cells,
+        changed: false,
+        faint: false,
+    }
 }
 
 impl DualWriteModel {
@@ -494,16 +518,24 @@ impl DualWriteModel {
     }
 
     fn requests_table(&self, s: &DwState) -> TableView {
-        let mut t = self.table("requests", Text::new("Client requests", "客户端请求"), Lane::Svc, true);
+        let mut t = self.table(
+            "requests",
+            Text::new("Client requests", "客户端请求"),
+            Lane::Svc,
+            true,
+        );
         t.columns = vec![Text::new("order", "订单"), Text::new("reply", "回复")];
         let arrived = (s.next_req as usize).min(N);
-        for i in 0..arrived {
-            let reply = match s.replies[i] {
+        for (i, reply) in s.replies.iter().enumerate().take(arrived) {
+            let reply = match reply {
                 Reply::Waiting => Text::new("waiting", "等待中"),
                 Reply::Created => Text::new("201 Created", "201 已创建"),
                 Reply::Failed => Text::new("error", "失败"),
             };
-            t.rows.push(row(format!("{i}"), vec![Text::same(ORDERS[i].to_string()), reply]));
+            t.rows.push(row(
+                format!("{i}"),
+                vec![Text::same(ORDERS[i].to_string()), reply],
+            ));
         }
         t
     }
@@ -517,7 +549,10 @@ impl DualWriteModel {
                 Row::Uncommitted => Text::new("created (uncommitted)", "created（未提交）"),
                 Row::Committed => Text::same("created"),
             };
-            let mut rv = row(format!("{i}"), vec![Text::same(ORDERS[i].to_string()), status]);
+            let mut rv = row(
+                format!("{i}"),
+                vec![Text::same(ORDERS[i].to_string()), status],
+            );
             rv.faint = *r == Row::Uncommitted;
             t.rows.push(rv);
         }
@@ -526,7 +561,11 @@ impl DualWriteModel {
 
     fn outbox_table(&self, s: &DwState) -> TableView {
         let mut t = self.table("outbox", Text::same("outbox"), Lane::Db, true);
-        t.columns = vec![Text::same("event_id"), Text::same("aggregate_id"), Text::same("status")];
+        t.columns = vec![
+            Text::same("event_id"),
+            Text::same("aggregate_id"),
+            Text::same("status"),
+        ];
         for (i, r) in s.outbox.iter().enumerate() {
             let status = match r {
                 OutboxRow::Absent => continue,
@@ -536,7 +575,11 @@ impl DualWriteModel {
             };
             let mut rv = row(
                 format!("{i}"),
-                vec![Text::same(event(i as u8)), Text::same(ORDERS[i].to_string()), status],
+                vec![
+                    Text::same(event(i as u8)),
+                    Text::same(ORDERS[i].to_string()),
+                    status,
+                ],
             );
             rv.faint = *r == OutboxRow::Uncommitted;
             t.rows.push(rv);
@@ -545,8 +588,12 @@ impl DualWriteModel {
     }
 
     fn svc_memory(&self, s: &DwState) -> TableView {
-        let mut t =
-            self.table("svc-memory", Text::new("Order service memory", "订单服务内存"), Lane::Svc, false);
+        let mut t = self.table(
+            "svc-memory",
+            Text::new("Order service memory", "订单服务内存"),
+            Lane::Svc,
+            false,
+        );
         t.columns = vec![Text::new("request", "请求"), Text::new("next", "下一步")];
         t.lost = !s.svc_up;
         t.empty = Text::new("(idle)", "（空闲）");
@@ -563,13 +610,21 @@ impl DualWriteModel {
             SvcPc::Replying(false) => Some(Text::new("reply error", "回复错误")),
         };
         if let Some(next) = next {
-            t.rows.push(row("req".into(), vec![Text::new(format!("order {o}"), format!("订单 {o}")), next]));
+            t.rows.push(row(
+                "req".into(),
+                vec![Text::new(format!("order {o}"), format!("订单 {o}")), next],
+            ));
         }
         t
     }
 
     fn relay_memory(&self, s: &DwState) -> TableView {
-        let mut t = self.table("relay-memory", Text::new("Relay memory", "中继内存"), Lane::Relay, false);
+        let mut t = self.table(
+            "relay-memory",
+            Text::new("Relay memory", "中继内存"),
+            Lane::Relay,
+            false,
+        );
         t.columns = vec![Text::new("in hand", "处理中"), Text::new("next", "下一步")];
         t.lost = !s.relay_up;
         t.empty = Text::new("(polling)", "（轮询中）");
@@ -583,19 +638,43 @@ impl DualWriteModel {
     }
 
     fn broker_table(&self, s: &DwState) -> TableView {
-        let mut t = self.table("broker", Text::new("Broker log", "消息代理日志"), Lane::Broker, true);
-        t.columns = vec![Text::same("offset"), Text::same("event_id"), Text::new("delivered", "已投递")];
+        let mut t = self.table(
+            "broker",
+            Text::new("Broker log", "消息代理日志"),
+            Lane::Broker,
+            true,
+        );
+        t.columns = vec![
+            Text::same("offset"),
+            Text::same("event_id"),
+            Text::new("delivered", "已投递"),
+        ];
         for (k, &i) in s.log.iter().enumerate() {
-            let delivered = if k < s.delivered as usize { Text::new("yes", "是") } else { Text::new("no", "否") };
-            t.rows.push(row(format!("{k}"), vec![Text::same(k.to_string()), Text::same(event(i)), delivered]));
+            let delivered = if k < s.delivered as usize {
+                Text::new("yes", "是")
+            } else {
+                Text::new("no", "否")
+            };
+            t.rows.push(row(
+                format!("{k}"),
+                vec![Text::same(k.to_string()), Text::same(event(i)), delivered],
+            ));
         }
         t
     }
 
     fn consumer_table(&self, s: &DwState) -> TableView {
-        let mut t =
-            self.table("inventory", Text::new("Inventory received", "库存服务已收到"), Lane::Consumer, true);
-        t.columns = vec![Text::same("#"), Text::same("event_id"), Text::new("note", "说明")];
+        let mut t = self.table(
+            "inventory",
+            Text::new("Inventory received", "库存服务已收到"),
+            Lane::Consumer,
+            true,
+        );
+        t.columns = vec![
+            Text::same("#"),
+            Text::same("event_id"),
+            Text::new("note", "说明"),
+        ];
         for k in 0..s.delivered as usize {
             let i = s.log[k];
             let note = if s.log[..k].contains(&i) {
@@ -603,7 +682,10 @@ impl DualWriteModel {
             } else {
                 Text::new("first delivery", "首次投递")
             };
-            t.rows.push(row(format!("{k}"), vec![Text::same((k + 1).to_string()), Text::same(event(i)), note]));
+            t.rows.push(row(
+                format!("{k}"),
+                vec![Text::same((k + 1).to_string()), Text::same(event(i)), note],
+            ));
         }
         t
     }
@@ -613,13 +695,30 @@ mod narrate {
     //! Step narration: what happened and why it matters, in both languages.
     use super::*;
 
-    pub(super) fn describe(m: &DualWriteModel, b: &DwState, a: &DwAct, _after: &DwState) -> StepInfo {
+    pub(super) fn describe(
+        m: &DualWriteModel,
+        b: &DwState,
+        a: &DwAct,
+        _after: &DwState,
+    ) -> StepInfo {
         let (svc, db, broker) = (m.lane(Lane::Svc), m.lane(Lane::Db), m.lane(Lane::Broker));
         let (relay, consumer) = (m.lane(Lane::Relay), m.lane(Lane::Consumer));
         let o = order_id(b.svc_req);
-        let mut info = StepInfo { lane: svc, ..StepInfo::default() };
-        let arrow = |from, to, label: String, kind| Arrow { from, to, label, kind };
-        let mark = |lane, kind, en: &str, zh: &str| Mark { lane, kind, label: Text::new(en, zh) };
+        let mut info = StepInfo {
+            lane: svc,
+            ..StepInfo::default()
+        };
+        let arrow = |from, to, label: String, kind| Arrow {
+            from,
+            to,
+            label,
+            kind,
+        };
+        let mark = |lane, kind, en: &str, zh: &str| Mark {
+            lane,
+            kind,
+            label: Text::new(en, zh),
+        };
         match *a {
             DwAct::BrokerDeliver => {
                 let i = b.log[b.delivered as usize];
@@ -631,17 +730,23 @@ mod narrate {
                     broker,
                     consumer,
                     e.clone(),
-                    if dup { ArrowKind::Duplicate } else { ArrowKind::Message },
+                    if dup {
+                        ArrowKind::Duplicate
+                    } else {
+                        ArrowKind::Message
+                    },
                 ));
                 info.code = Some(format!("inventory.consume({{ id: '{e}', order: {o} }})"));
                 if dup {
-                    info.marks.push(mark(consumer, MarkKind::Duplicate, "duplicate", "重复"));
+                    info.marks
+                        .push(mark(consumer, MarkKind::Duplicate, "duplicate", "重复"));
                     info.narration = Text::new(
                         format!("The broker delivers {e} a second time. At-least-once delivery is correct here; without deduplication the inventory service would reserve stock for order {o} twice."),
                         format!("消息代理第二次投递 {e}。这是正确的至少一次投递；若消费者不去重，库存服务会为订单 {o} 预留两次库存。"),
                     );
                 } else {
-                    info.marks.push(mark(consumer, MarkKind::Deliver, "delivered", "已投递"));
+                    info.marks
+                        .push(mark(consumer, MarkKind::Deliver, "delivered", "已投递"));
                     info.narration = match b.orders[i as usize] {
                         Row::Committed => Text::new(
                             format!("Inventory receives {e} and reserves stock for order {o}."),
@@ -657,9 +762,12 @@ mod narrate {
             DwAct::SvcBegin => {
                 let o = order_id(b.next_req);
                 info.title = Text::new(format!("INSERT order {o}"), format!("插入订单 {o}"));
-                info.arrows.push(arrow(svc, db, "INSERT".into(), ArrowKind::Message));
-                info.marks.push(mark(db, MarkKind::Write, "uncommitted write", "未提交写入"));
-                let mut sql = format!("BEGIN;\nINSERT INTO orders (id, status) VALUES ({o}, 'created');");
+                info.arrows
+                    .push(arrow(svc, db, "INSERT".into(), ArrowKind::Message));
+                info.marks
+                    .push(mark(db, MarkKind::Write, "uncommitted write", "未提交写入"));
+                let mut sql =
+                    format!("BEGIN;\nINSERT INTO orders (id, status) VALUES ({o}, 'created');");
                 if m.variant == DwVariant::Outbox {
                     sql.push_str(&format!(
                         "\nINSERT INTO outbox (event_id, aggregate_id, type, status)\n  VALUES ('e-{o}', {o}, 'OrderCreated', 'pending');"
@@ -678,8 +786,10 @@ mod narrate {
             }
             DwAct::SvcCommit => {
                 info.title = Text::new(format!("COMMIT order {o}"), format!("提交订单 {o}"));
-                info.arrows.push(arrow(svc, db, "COMMIT".into(), ArrowKind::Message));
-                info.marks.push(mark(db, MarkKind::Commit, "commit", "提交"));
+                info.arrows
+                    .push(arrow(svc, db, "COMMIT".into(), ArrowKind::Message));
+                info.marks
+                    .push(mark(db, MarkKind::Commit, "commit", "提交"));
                 info.code = Some("COMMIT;".into());
                 info.narration = match m.variant {
                     DwVariant::CommitThenPublish => Text::new(
@@ -698,9 +808,13 @@ mod narrate {
             }
             DwAct::SvcPublish => {
                 info.title = Text::new(format!("publish e-{o}"), format!("发布 e-{o}"));
-                info.arrows.push(arrow(svc, broker, format!("e-{o}"), ArrowKind::Message));
-                info.marks.push(mark(broker, MarkKind::Publish, "publish", "发布"));
-                info.code = Some(format!("broker.publish({{ key: '{o}', id: 'e-{o}', type: 'OrderCreated' }})"));
+                info.arrows
+                    .push(arrow(svc, broker, format!("e-{o}"), ArrowKind::Message));
+                info.marks
+                    .push(mark(broker, MarkKind::Publish, "publish", "发布"));
+                info.code = Some(format!(
+                    "broker.publish({{ key: '{o}', id: 'e-{o}', type: 'OrderCreated' }})"
+                ));
                 info.narration = if m.variant == DwVariant::PublishThenCommit {
                     Text::new(
                         format!("e-{o} is published while order {o}'s transaction is still open. If it never commits, the event is a phantom."),
@@ -715,11 +829,26 @@ mod narrate {
             }
             DwAct::SvcReply => {
                 let ok = b.svc_pc == SvcPc::Replying(true);
-                info.title = if ok { Text::new("reply 201", "回复 201") } else { Text::new("reply error", "回复错误") };
-                info.marks.push(mark(svc, MarkKind::Respond, "reply", "回复"));
-                info.code = Some(if ok { "HTTP/1.1 201 Created" } else { "HTTP/1.1 500 Internal Server Error" }.into());
+                info.title = if ok {
+                    Text::new("reply 201", "回复 201")
+                } else {
+                    Text::new("reply error", "回复错误")
+                };
+                info.marks
+                    .push(mark(svc, MarkKind::Respond, "reply", "回复"));
+                info.code = Some(
+                    if ok {
+                        "HTTP/1.1 201 Created"
+                    } else {
+                        "HTTP/1.1 500 Internal Server Error"
+                    }
+                    .into(),
+                );
                 info.narration = if ok {
-                    Text::new(format!("The client is told order {o} was created."), format!("客户端得知订单 {o} 已创建。"))
+                    Text::new(
+                        format!("The client is told order {o} was created."),
+                        format!("客户端得知订单 {o} 已创建。"),
+                    )
                 } else {
                     Text::new(
                         format!("The client is told order {o} failed; it may try again."),
@@ -729,7 +858,8 @@ mod narrate {
             }
             DwAct::SvcRestart => {
                 info.title = Text::new("restart order service", "重启订单服务");
-                info.marks.push(mark(svc, MarkKind::Restart, "restart", "重启"));
+                info.marks
+                    .push(mark(svc, MarkKind::Restart, "restart", "重启"));
                 info.narration = Text::new(
                     "The order service restarts with empty memory. Whatever it meant to do next is forgotten; only the database and the broker remember.",
                     "订单服务重启，内存是空的。它原本要做的事都忘了；只有数据库和消息代理还记得。",
@@ -740,7 +870,16 @@ mod narrate {
                 let again = b.log.contains(&e);
                 info.lane = relay;
                 info.title = Text::new(format!("relay publish {ev}"), format!("中继发布 {ev}"));
-                info.arrows.push(arrow(relay, broker, ev.clone(), if again { ArrowKind::Duplicate } else { ArrowKind::Message }));
+                info.arrows.push(arrow(
+                    relay,
+                    broker,
+                    ev.clone(),
+                    if again {
+                        ArrowKind::Duplicate
+                    } else {
+                        ArrowKind::Message
+                    },
+                ));
                 info.marks.push(if again {
                     mark(broker, MarkKind::Duplicate, "published again", "再次发布")
                 } else {
@@ -765,8 +904,10 @@ mod narrate {
                 let ev = event(e);
                 info.lane = relay;
                 info.title = Text::new(format!("mark {ev} sent"), format!("标记 {ev} 已发送"));
-                info.arrows.push(arrow(relay, db, "UPDATE".into(), ArrowKind::Message));
-                info.marks.push(mark(db, MarkKind::Commit, "marked sent", "已标记"));
+                info.arrows
+                    .push(arrow(relay, db, "UPDATE".into(), ArrowKind::Message));
+                info.marks
+                    .push(mark(db, MarkKind::Commit, "marked sent", "已标记"));
                 info.code = Some(format!(
                     "UPDATE outbox SET status = 'sent'\n  WHERE event_id = '{ev}' AND status = 'pending';"
                 ));
@@ -778,7 +919,8 @@ mod narrate {
             DwAct::RelayRestart => {
                 info.lane = relay;
                 info.title = Text::new("restart relay", "重启中继");
-                info.marks.push(mark(relay, MarkKind::Restart, "restart", "重启"));
+                info.marks
+                    .push(mark(relay, MarkKind::Restart, "restart", "重启"));
                 info.narration = Text::new(
                     "The relay restarts. It remembers nothing, but the outbox table still says which events are pending.",
                     "中继重启。它什么都不记得，但发件箱表仍记录着哪些事件待发送。",
@@ -789,13 +931,16 @@ mod narrate {
                 info.marks.push(mark(svc, MarkKind::Crash, "crash", "崩溃"));
                 info.narration = crash_narration(m, b, o);
                 if b.orders[b.svc_req as usize] == Row::Uncommitted {
-                    info.marks.push(mark(db, MarkKind::Rollback, "aborted", "中止"));
+                    info.marks
+                        .push(mark(db, MarkKind::Rollback, "aborted", "中止"));
                 }
             }
             DwAct::SvcRollback => {
                 info.title = Text::new("⚡ roll back", "⚡ 回滚");
-                info.arrows.push(arrow(svc, db, "ROLLBACK".into(), ArrowKind::Message));
-                info.marks.push(mark(db, MarkKind::Rollback, "rollback", "回滚"));
+                info.arrows
+                    .push(arrow(svc, db, "ROLLBACK".into(), ArrowKind::Message));
+                info.marks
+                    .push(mark(db, MarkKind::Rollback, "rollback", "回滚"));
                 info.code = Some("ROLLBACK;".into());
                 info.narration = if b.log.contains(&b.svc_req) {
                     Text::new(
@@ -811,8 +956,10 @@ mod narrate {
             }
             DwAct::SvcBrokerDown => {
                 info.title = Text::new("⚡ broker unavailable", "⚡ 消息代理不可用");
-                info.arrows.push(arrow(svc, broker, format!("e-{o}"), ArrowKind::Lost));
-                info.marks.push(mark(broker, MarkKind::Fail, "unavailable", "不可用"));
+                info.arrows
+                    .push(arrow(svc, broker, format!("e-{o}"), ArrowKind::Lost));
+                info.marks
+                    .push(mark(broker, MarkKind::Fail, "unavailable", "不可用"));
                 info.narration = if m.variant == DwVariant::CommitThenPublish {
                     Text::new(
                         format!("The publish of e-{o} fails. The handler logs the error and still answers 201, because order {o} is committed. Nothing will ever publish e-{o}."),
@@ -829,7 +976,8 @@ mod narrate {
                 let ev = event(b.relay_hold.unwrap_or(0));
                 info.lane = relay;
                 info.title = Text::new("⚡ crash relay", "⚡ 中继崩溃");
-                info.marks.push(mark(relay, MarkKind::Crash, "crash", "崩溃"));
+                info.marks
+                    .push(mark(relay, MarkKind::Crash, "crash", "崩溃"));
                 info.narration = Text::new(
                     format!("The relay crashes after publishing {ev} and before marking it sent. The outbox row still says pending."),
                     format!("中继在发布 {ev} 之后、标记已发送之前崩溃。发件箱记录仍是待发送。"),
@@ -839,8 +987,10 @@ mod narrate {
                 let ev = pending_event(b);
                 info.lane = relay;
                 info.title = Text::new("⚡ broker unavailable", "⚡ 消息代理不可用");
-                info.arrows.push(arrow(relay, broker, ev.clone(), ArrowKind::Lost));
-                info.marks.push(mark(broker, MarkKind::Fail, "unavailable", "不可用"));
+                info.arrows
+                    .push(arrow(relay, broker, ev.clone(), ArrowKind::Lost));
+                info.marks
+                    .push(mark(broker, MarkKind::Fail, "unavailable", "不可用"));
                 info.narration = Text::new(
                     format!("The broker refuses {ev}. The outbox row stays pending, so the relay simply tries again on its next poll."),
                     format!("消息代理拒绝了 {ev}。发件箱记录仍是待发送，中继下次轮询时会重试。"),
@@ -851,7 +1001,9 @@ mod narrate {
     }
 
     fn pending_event(b: &DwState) -> String {
-        DualWriteModel::next_pending(b).map(event).unwrap_or_default()
+        DualWriteModel::next_pending(b)
+            .map(event)
+            .unwrap_or_default()
     }
 
     fn crash_narration(m: &DualWriteModel, b: &DwState, o: u32) -> Text {
@@ -890,11 +1042,17 @@ impl DualWrite {
     pub const FAULT_BUDGET: u8 = 3;
 
     pub fn model(variant: DwVariant, fault_budget: u8) -> DualWriteModel {
-        DualWriteModel { variant, fault_budget }
+        DualWriteModel {
+            variant,
+            fault_budget,
+        }
     }
 
     fn variant(index: usize) -> DwVariant {
-        DwVariant::ALL.get(index).copied().unwrap_or(DwVariant::CommitThenPublish)
+        DwVariant::ALL
+            .get(index)
+            .copied()
+            .unwrap_or(DwVariant::CommitThenPublish)
     }
 }
 
@@ -928,10 +1086,18 @@ impl AnyScenario for DualWrite {
     }
 
     fn trace(&self, variant: usize, path: &[u8]) -> Trace {
-        crate::sim::replay(&Self::model(Self::variant(variant), Self::FAULT_BUDGET), path)
+        crate::sim::replay(
+            &Self::model(Self::variant(variant), Self::FAULT_BUDGET),
+            path,
+        )
     }
+}
 
-    fn explore(&self, variant: usize, bounds: Bounds) -> Report {
-        crate::sim::explore(&Self::model(Self::variant(variant), Self::FAULT_BUDGET), bounds)
+impl DualWrite {
+    pub fn explore(variant: usize, bounds: Bounds) -> Report {
+        crate::sim::explore(
+            &Self::model(Self::variant(variant), Self::FAULT_BUDGET),
+            bounds,
+        )
     }
 }

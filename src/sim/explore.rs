@@ -18,7 +18,10 @@ pub struct Bounds {
 
 impl Default for Bounds {
     fn default() -> Bounds {
-        Bounds { max_depth: 64, max_states: 2_000_000 }
+        Bounds {
+            max_depth: 64,
+            max_states: 2_000_000,
+        }
     }
 }
 
@@ -60,7 +63,10 @@ pub fn explore<M: Model>(model: &M, bounds: Bounds) -> Report {
     let mut states: Vec<M::State> = Vec::new();
     let mut parent: Vec<(u32, u8)> = Vec::new();
     let mut depth: Vec<u32> = Vec::new();
-    let mut graph = Graph { edges: Vec::new(), bad: vec![Vec::new(); invariants.len()] };
+    let mut graph = Graph {
+        edges: Vec::new(),
+        bad: vec![Vec::new(); invariants.len()],
+    };
     let mut first_bad: Vec<Option<u32>> = vec![None; invariants.len()];
     let mut quiet_states = 0;
     let mut truncated = false;
@@ -79,7 +85,11 @@ pub fn explore<M: Model>(model: &M, bounds: Bounds) -> Report {
         let state = states[id as usize].clone();
         actions.clear();
         model.actions(&state, &mut actions);
-        assert!(actions.len() <= MAX_CHOICES, "a state enables {} actions", actions.len());
+        assert!(
+            actions.len() <= MAX_CHOICES,
+            "a state enables {} actions",
+            actions.len()
+        );
         let quiet = actions.iter().all(|a| model.is_fault(a));
         quiet_states += usize::from(quiet);
         for (i, inv) in invariants.iter().enumerate() {
@@ -129,7 +139,14 @@ pub fn explore<M: Model>(model: &M, bounds: Bounds) -> Report {
             counterexample: first_bad[i].map(|id| path_to(&parent, id)),
         })
         .collect();
-    Report { states: states.len(), runs, quiet_states, truncated, cyclic, invariants }
+    Report {
+        states: states.len(),
+        runs,
+        quiet_states,
+        truncated,
+        cyclic,
+        invariants,
+    }
 }
 
 fn path_to(parent: &[(u32, u8)], mut id: u32) -> Vec<u8> {

@@ -36,13 +36,19 @@ pub struct Text {
 
 impl Text {
     pub fn new(en: impl Into<String>, zh: impl Into<String>) -> Text {
-        Text { en: en.into(), zh: zh.into() }
+        Text {
+            en: en.into(),
+            zh: zh.into(),
+        }
     }
 
     /// The same string in both languages: ids, numbers, SQL.
     pub fn same(s: impl Into<String>) -> Text {
         let s = s.into();
-        Text { en: s.clone(), zh: s }
+        Text {
+            en: s.clone(),
+            zh: s,
+        }
     }
 
     pub fn get(&self, lang: Lang) -> &str {

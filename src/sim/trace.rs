@@ -86,8 +86,18 @@ pub fn replay<M: Model>(model: &M, path: &[u8]) -> Trace {
             error = Some(PathError {
                 at,
                 reason: Text::new(
-                    format!("step {} offers {} choices, not choice {}", at + 1, actions.len(), choice + 1),
-                    format!("第 {} 步只有 {} 个选项，没有第 {} 个", at + 1, actions.len(), choice + 1),
+                    format!(
+                        "step {} offers {} choices, not choice {}",
+                        at + 1,
+                        actions.len(),
+                        choice + 1
+                    ),
+                    format!(
+                        "第 {} 步只有 {} 个选项，没有第 {} 个",
+                        at + 1,
+                        actions.len(),
+                        choice + 1
+                    ),
                 ),
             });
             break;
@@ -111,7 +121,12 @@ pub fn replay<M: Model>(model: &M, path: &[u8]) -> Trace {
     }
 
     let steps = snapshots(model, &states, &taken);
-    Trace { steps, path: taken, given, error }
+    Trace {
+        steps,
+        path: taken,
+        given,
+        error,
+    }
 }
 
 fn too_long(at: usize) -> PathError {
@@ -133,7 +148,11 @@ fn snapshots<M: Model>(model: &M, states: &[M::State], path: &[u8]) -> Vec<Step>
         let choices = actions
             .iter()
             .enumerate()
-            .map(|(i, a)| Choice { index: i as u8, label: model.label(state, a), fault: model.is_fault(a) })
+            .map(|(i, a)| Choice {
+                index: i as u8,
+                label: model.label(state, a),
+                fault: model.is_fault(a),
+            })
             .collect::<Vec<_>>();
         let quiet = choices.iter().all(|c| c.fault);
         let (info, fault) = if t == 0 {
@@ -147,13 +166,23 @@ fn snapshots<M: Model>(model: &M, states: &[M::State], path: &[u8]) -> Vec<Step>
             let mut prev_actions = Vec::new();
             model.actions(&states[t - 1], &mut prev_actions);
             let action = &prev_actions[path[t - 1] as usize];
-            (model.describe(&states[t - 1], action, state), model.is_fault(action))
+            (
+                model.describe(&states[t - 1], action, state),
+                model.is_fault(action),
+            )
         };
         let mut view = model.view(state);
         if let Some(prev) = steps.last() {
             mark_changes(&prev.view, &mut view);
         }
-        steps.push(Step { view, info, fault, choices, quiet, verdicts: Vec::new() });
+        steps.push(Step {
+            view,
+            info,
+            fault,
+            choices,
+            quiet,
+            verdicts: Vec::new(),
+        });
     }
     judge(model, states, &mut steps);
     steps
@@ -185,7 +214,11 @@ fn judge<M: Model>(model: &M, states: &[M::State], steps: &mut [Step]) {
                 if let Some(why) = &outcome {
                     let breaks = inv.kind == InvKind::Always || steps[t].quiet;
                     if breaks {
-                        let opened = if inv.kind == InvKind::Always { t } else { unmet_since.unwrap_or(t) };
+                        let opened = if inv.kind == InvKind::Always {
+                            t
+                        } else {
+                            unmet_since.unwrap_or(t)
+                        };
                         let cause = (opened.max(1)..=t).rev().find(|&j| steps[j].fault);
                         let why = match cause {
                             Some(j) => why.clone().then(&Text::new(

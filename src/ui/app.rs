@@ -5,12 +5,12 @@
 use super::browser;
 use super::controls::Controls;
 use super::i18n::ui;
-use super::panels::{Choices, Header, Invariants, Narration, Notices};
+use super::panels::{Choices, Header, Invariants, Narration, Notices, Summary};
 use super::tables::Tables;
 use super::timeline::Timeline;
 use crate::player::{build_query, parse_query, reduce, Cursor, PlayerEvent};
 use crate::scenarios::{self, Registered};
-use crate::sim::{encode_path, decode_path, Lang, Text, Trace};
+use crate::sim::{decode_path, encode_path, Lang, Text, Trace};
 use leptos::prelude::*;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -51,6 +51,7 @@ impl Ctx {
         all[self.scenario.get().min(all.len() - 1)]
     }
 
+    /// The interface's words in the current language (tracked).
     pub fn t(&self) -> &'static super::i18n::Ui {
         ui(self.lang.get())
     }
@@ -71,7 +72,11 @@ impl Ctx {
             self.frac.set(1.0);
         }
         if after.playing && !before.playing {
-            clock.elapsed_ms.set(if after.step != before.step { 0.0 } else { after.step_ms() });
+            clock.elapsed_ms.set(if after.step != before.step {
+                0.0
+            } else {
+                after.step_ms()
+            });
         }
         self.kick();
     }
@@ -79,7 +84,9 @@ impl Ctx {
     /// Takes choice `index` at the current step: the future forks from here.
     pub fn choose(&self, index: u8) {
         let step = self.cursor.get_untracked().step;
-        let same = self.trace.with_untracked(|t| t.path.get(step) == Some(&index));
+        let same = self
+            .trace
+            .with_untracked(|t| t.path.get(step) == Some(&index));
         if !same {
             let mut path = self.trace.with_untracked(|t| t.path[..step].to_vec());
             path.push(index);
@@ -110,7 +117,8 @@ impl Ctx {
 
     fn retrace(&self, step: usize) {
         let last = self.trace.with_untracked(|t| t.last());
-        self.cursor.update(|c| *c = reduce(*c, PlayerEvent::NewTrace { last, step }));
+        self.cursor
+            .update(|c| *c = reduce(*c, PlayerEvent::NewTrace { last, step }));
         self.frac.set(1.0);
     }
 
@@ -135,7 +143,11 @@ impl Ctx {
         let step_ms = cursor.step_ms();
         let elapsed = clock.elapsed_ms.get() + dt;
         clock.elapsed_ms.set(elapsed);
-        let frac = if clock.reduced { 1.0 } else { (elapsed / (step_ms * crate::player::MOTION_SHARE)).min(1.0) };
+        let frac = if clock.reduced {
+            1.0
+        } else {
+            (elapsed / (step_ms * crate::player::MOTION_SHARE)).min(1.0)
+        };
         if self.frac.get_untracked() < 1.0 {
             self.frac.set(frac);
         }
@@ -165,8 +177,14 @@ fn initial_state() -> (Lang, usize, usize, Vec<u8>, Option<usize>, Vec<Text>) {
         None | Some("") => 0,
         Some(slug) => scenarios::index_of(slug).unwrap_or_else(|| {
             notices.push(Text::new(
-                format!("There is no scenario '{slug}'; showing {}.", all[0].meta().title.en),
-                format!("没有名为“{slug}”的场景；改为显示{}。", all[0].meta().title.zh),
+                format!(
+                    "There is no scenario '{slug}'; showing {}.",
+                    all[0].meta().title.en
+                ),
+                format!(
+                    "没有名为“{slug}”的场景；改为显示{}。",
+                    all[0].meta().title.zh
+                ),
             ));
             0
         }),
@@ -174,21 +192,37 @@ fn initial_state() -> (Lang, usize, usize, Vec<u8>, Option<usize>, Vec<Text>) {
     let meta = all[scenario].meta();
     let variant = match query.variant.as_deref() {
         None | Some("") => 0,
-        Some(slug) => meta.variants.iter().position(|v| v.slug == slug).unwrap_or_else(|| {
-            notices.push(Text::new(
-                format!("There is no variant '{slug}'; showing {}.", meta.variants[0].name.en),
-                format!("没有名为“{slug}”的方案；改为显示{}。", meta.variants[0].name.zh),
-            ));
-            0
-        }),
+        Some(slug) => meta
+            .variants
+            .iter()
+            .position(|v| v.slug == slug)
+            .unwrap_or_else(|| {
+                notices.push(Text::new(
+                    format!(
+                        "There is no variant '{slug}'; showing {}.",
+                        meta.variants[0].name.en
+                    ),
+                    format!(
+                        "没有名为“{slug}”的方案；改为显示{}。",
+                        meta.variants[0].name.zh
+                    ),
+                ));
+                0
+            }),
     };
     let (mut path, error) = decode_path(query.path.as_deref().unwrap_or(""));
     let trace = all[scenario].trace(variant, &path);
     if let Some(err) = error.or(trace.error) {
         path.truncate(err.at);
         notices.push(Text::new(
-            format!("The link's path stops being valid at step {}: {}. Showing the run up to there.", err.at, err.reason.en),
-            format!("链接中的路径在第 {} 步失效：{}。只重放到那里。", err.at, err.reason.zh),
+            format!(
+                "The link's path stops being valid at step {}: {}. Showing the run up to there.",
+                err.at, err.reason.en
+            ),
+            format!(
+                "链接中的路径在第 {} 步失效：{}。只重放到那里。",
+                err.at, err.reason.zh
+            ),
         ));
     }
     path.truncate(trace.given);
@@ -196,7 +230,9 @@ fn initial_state() -> (Lang, usize, usize, Vec<u8>, Option<usize>, Vec<Text>) {
     let step = query.step.map(|t| {
         if t > last {
             notices.push(Text::new(
-                format!("The link asks for step {t}, but this run has {last} steps; showing the last."),
+                format!(
+                    "The link asks for step {t}, but this run has {last} steps; showing the last."
+                ),
                 format!("链接要求第 {t} 步，但这次运行只有 {last} 步；显示最后一步。"),
             ));
         }
@@ -217,7 +253,10 @@ pub fn App() -> impl IntoView {
         all[scenario.get().min(all.len() - 1)].trace(variant.get(), &path.get())
     });
     let last = trace.with_untracked(|t| t.last());
-    let clock = Clock { reduced: browser::prefers_reduced_motion(), ..Clock::default() };
+    let clock = Clock {
+        reduced: browser::prefers_reduced_motion(),
+        ..Clock::default()
+    };
     let ctx = Ctx {
         lang,
         scenario,
@@ -235,8 +274,18 @@ pub fn App() -> impl IntoView {
     // Keep the URL, the document language and the title in step with the state.
     Effect::new(move |_| {
         let meta = ctx.scenario_ref().meta();
-        let v = meta.variants.get(variant.get()).map(|v| v.slug).unwrap_or_default();
-        let query = build_query(meta.slug, v, &encode_path(&path.get()), ctx.cursor.get().step, lang.get());
+        let v = meta
+            .variants
+            .get(variant.get())
+            .map(|v| v.slug)
+            .unwrap_or_default();
+        let query = build_query(
+            meta.slug,
+            v,
+            &encode_path(&path.get()),
+            ctx.cursor.get().step,
+            lang.get(),
+        );
         browser::replace_query(&query);
     });
     Effect::new(move |_| {
@@ -251,8 +300,10 @@ pub fn App() -> impl IntoView {
     view! {
         <div class="app">
             <Header/>
+            <main>
             <Notices/>
-            <main class="stage">
+            <Summary/>
+            <div class="stage">
                 <div class="left">
                     <Timeline/>
                     <Narration/>
@@ -262,6 +313,7 @@ pub fn App() -> impl IntoView {
                     <Invariants/>
                     <Tables/>
                 </div>
+            </div>
             </main>
             <Controls/>
         </div>

@@ -2,7 +2,8 @@
 //! and the panic screen. Every call tolerates a missing API instead of panicking.
 
 use leptos::prelude::*;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
 
 pub fn now_ms() -> f64 {
     js_sys::Date::now()
@@ -28,19 +29,39 @@ pub fn prefers_reduced_motion() -> bool {
 }
 
 fn matches_media(query: &str) -> bool {
-    window().match_media(query).ok().flatten().is_some_and(|m| m.matches())
+    window()
+        .match_media(query)
+        .ok()
+        .flatten()
+        .is_some_and(|m| m.matches())
 }
 
 pub fn browser_language() -> Option<String> {
     window().navigator().language()
 }
 
-/// Writes `text` to the clipboard and reports whether it worked.
-pub fn copy_text(text: &str, done: impl FnOnce(bool) + 'static) {
+/// Writes `text` to the clipboard and reports whether it worked. Plain promise callbacks
+/// rather than a future: the async runtime would cost the bundle a few kilobytes.
+pub fn copy_text(text: &str, done: impl Fn(bool) + 'static) {
     let promise = window().navigator().clipboard().write_text(text);
-    leptos::task::spawn_local(async move {
-        done(wasm_bindgen_futures::JsFuture::from(promise).await.is_ok());
-    });
+    let done = std::rc::Rc::new(done);
+    let on_fail = done.clone();
+    let ok = Closure::once(move |_: JsValue| done(true));
+    let fail = Closure::once(move |_: JsValue| on_fail(false));
+    let _ = promise.then2(&ok, &fail);
+    // Each callback frees itself when called; the one never called is a few bytes per click.
+    ok.forget();
+    fail.forget();
+}
+
+/// The value of attribute `name` on the clicked element or its closest ancestor that has it
+/// (event delegation for buttons rendered as markup).
+pub fn data_attr(ev: &web_sys::MouseEvent, name: &str) -> Option<String> {
+    let target = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
+    target
+        .closest(&format!("[{name}]"))
+        .ok()??
+        .get_attribute(name)
 }
 
 pub fn set_document_lang(code: &str) {
@@ -64,7 +85,10 @@ pub fn remove_shell() {
 pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);
-        if let Some(body) = web_sys::window().and_then(|w| w.document()).and_then(|d| d.body()) {
+        if let Some(body) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.body())
+        {
             body.set_inner_html(
                 "<main class=\"crashed\" role=\"alert\"><h1>Something went wrong</h1>\
                  <p>The app stopped because of a bug. 出错了，应用因程序错误而停止。</p>\

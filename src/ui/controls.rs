@@ -3,7 +3,7 @@
 use super::app::use_ctx;
 use super::i18n::step_of;
 use super::icons::{icon, Icon};
-use crate::player::{PlayerEvent, SPEEDS};
+use crate::player::{PlayerEvent, SPEED_LABELS};
 use crate::sim::Status;
 use leptos::prelude::*;
 
@@ -19,7 +19,13 @@ pub fn Controls() -> impl IntoView {
             </button>
         }
     };
-    let play_label = move || if cursor().playing { ctx.t().pause } else { ctx.t().play };
+    let play_label = move || {
+        if cursor().playing {
+            ctx.t().pause
+        } else {
+            ctx.t().play
+        }
+    };
     view! {
         <nav class="controls" aria-label=move || ctx.t().timeline>
             <div class="transport">
@@ -42,8 +48,8 @@ pub fn Controls() -> impl IntoView {
                             ctx.dispatch(PlayerEvent::SetSpeed(i));
                         }
                     }>
-                    {SPEEDS.iter().enumerate().map(|(i, s)| view! {
-                        <option value=i.to_string() selected=move || cursor().speed == i>{format!("{s}×")}</option>
+                    {SPEED_LABELS.iter().enumerate().map(|(i, s)| view! {
+                        <option value=i.to_string() selected=move || cursor().speed == i>{*s}</option>
                     }).collect_view()}
                 </select>
             </label>
@@ -59,28 +65,33 @@ fn Scrubber() -> impl IntoView {
     let ctx = use_ctx();
     let marks = move || {
         ctx.trace.with(|t| {
-            let last = t.last().max(1) as f64;
+            let last = t.last().max(1);
             let mut out = Vec::new();
             for (k, s) in t.steps.iter().enumerate() {
                 if s.fault {
-                    out.push((k as f64 / last * 100.0, "⚡", "mk fault"));
+                    out.push((k * 10_000 / last, "⚡", "mk fault"));
                 }
             }
             if let Some(s) = t.steps.last() {
                 for v in s.verdicts.iter().filter(|v| v.status == Status::Violated) {
                     let k = v.since.unwrap_or(0);
-                    out.push((k as f64 / last * 100.0, "✗", "mk violated"));
+                    out.push((k * 10_000 / last, "✗", "mk violated"));
                 }
             }
             out.into_iter()
-                .map(|(left, glyph, class)| view! { <span class=class style=format!("left:{left:.2}%") aria-hidden="true">{glyph}</span> })
+                .map(|(left, glyph, class)| view! { <span class=class style=format!("left:{}.{:02}%", left / 100, left % 100) aria-hidden="true">{glyph}</span> })
                 .collect_view()
         })
     };
     let value_text = move || {
         let lang = ctx.lang.get();
         let c = ctx.cursor.get();
-        let title = ctx.trace.with(|t| t.steps.get(c.step).map(|s| s.info.title.get(lang).to_string()).unwrap_or_default());
+        let title = ctx.trace.with(|t| {
+            t.steps
+                .get(c.step)
+                .map(|s| s.info.title.get(lang).to_string())
+                .unwrap_or_default()
+        });
         format!("{}: {title}", step_of(lang, c.step, c.last))
     };
     view! {

@@ -2,11 +2,14 @@
 
 use super::app::use_ctx;
 use super::browser;
+use super::i18n::Ui;
 use super::i18n::{jump_to, violated_at};
+use super::timeline::escape;
 use crate::player::PlayerEvent;
 use crate::scenarios;
-use crate::sim::{InvKind, Lang, Status};
+use crate::sim::{Choice, InvKind, Lang, Status, Verdict};
 use leptos::prelude::*;
+use std::fmt::Write;
 
 #[component]
 pub fn Header() -> impl IntoView {
@@ -14,7 +17,8 @@ pub fn Header() -> impl IntoView {
     let copy = move |_| {
         browser::copy_text(&browser::location_href(), move |ok| {
             let t = ctx.t();
-            ctx.status.set(Some(if ok { t.link_copied } else { t.copy_failed }));
+            ctx.status
+                .set(Some(if ok { t.link_copied } else { t.copy_failed }));
         });
     };
     let variants = move || {
@@ -37,7 +41,7 @@ pub fn Header() -> impl IntoView {
                         on:keydown=move |ev| radio_keys(ev, i, ctx)
                     >
                         {v.name.get(lang).to_string()}
-                        {v.fixed.then(|| view! { <span class="tag">{ctx.t().fixed}</span> })}
+                        {v.fixed.then(|| view! { <span class="tag">{move || ctx.t().fixed}</span> })}
                     </button>
                 }
             })
@@ -98,7 +102,6 @@ pub fn Header() -> impl IntoView {
             </button>
             <p class="sr-status" role="status">{move || ctx.status.get()}</p>
         </header>
-        <p class="summary">{move || ctx.scenario_ref().meta().summary.get(ctx.lang.get()).to_string()}</p>
     }
 }
 
@@ -114,7 +117,10 @@ fn radio_keys(ev: leptos::ev::KeyboardEvent, i: usize, ctx: super::app::Ctx) {
     ev.stop_propagation();
     ctx.set_variant(next);
     if let Some(el) = document()
-        .query_selector(&format!(".segmented[role=radiogroup] button:nth-child({})", next + 1))
+        .query_selector(&format!(
+            ".segmented[role=radiogroup] button:nth-child({})",
+            next + 1
+        ))
         .ok()
         .flatten()
     {
@@ -122,11 +128,18 @@ fn radio_keys(ev: leptos::ev::KeyboardEvent, i: usize, ctx: super::app::Ctx) {
     }
 }
 
+/// One sentence on what the current scenario teaches.
+#[component]
+pub fn Summary() -> impl IntoView {
+    let ctx = use_ctx();
+    view! { <p class="summary">{move || ctx.scenario_ref().meta().summary.get(ctx.lang.get()).to_string()}</p> }
+}
+
 #[component]
 pub fn Notices() -> impl IntoView {
     let ctx = use_ctx();
     view! {
-        <Show when=move || ctx.notices.with(|n| !n.is_empty())>
+        {move || ctx.notices.with(|n| !n.is_empty()).then(|| view! {
             <div class="notice" role="alert">
                 <strong>{move || ctx.t().notice}</strong>
                 <ul>
@@ -139,7 +152,7 @@ pub fn Notices() -> impl IntoView {
                     {move || ctx.t().dismiss}
                 </button>
             </div>
-        </Show>
+        })}
     }
 }
 
@@ -149,13 +162,26 @@ pub fn Narration() -> impl IntoView {
     let step = move || ctx.cursor.get().step;
     let text = move || {
         let lang = ctx.lang.get();
-        ctx.trace.with(|t| t.steps.get(step()).map(|s| s.info.narration.get(lang).to_string()).unwrap_or_default())
+        ctx.trace.with(|t| {
+            t.steps
+                .get(step())
+                .map(|s| s.info.narration.get(lang).to_string())
+                .unwrap_or_default()
+        })
     };
     let title = move || {
         let lang = ctx.lang.get();
-        ctx.trace.with(|t| t.steps.get(step()).map(|s| s.info.title.get(lang).to_string()).unwrap_or_default())
+        ctx.trace.with(|t| {
+            t.steps
+                .get(step())
+                .map(|s| s.info.title.get(lang).to_string())
+                .unwrap_or_default()
+        })
     };
-    let code = move || ctx.trace.with(|t| t.steps.get(step()).and_then(|s| s.info.code.clone()));
+    let code = move || {
+        ctx.trace
+            .with(|t| t.steps.get(step()).and_then(|s| s.info.code.clone()))
+    };
     view! {
         <section class="card narration" aria-labelledby="narration-h">
             <h2 id="narration-h">{move || ctx.t().narration}</h2>
@@ -167,7 +193,7 @@ pub fn Narration() -> impl IntoView {
                 <p class="story">{text}</p>
             </div>
             {move || code().map(|c| view! {
-                <pre class="code" aria-label=ctx.t().code><code>{c}</code></pre>
+                <pre class="code" aria-label=move || ctx.t().code><code>{c}</code></pre>
             })}
         </section>
     }
@@ -176,86 +202,112 @@ pub fn Narration() -> impl IntoView {
 #[component]
 pub fn Choices() -> impl IntoView {
     let ctx = use_ctx();
-    let choices = move || ctx.trace.with(|t| t.steps.get(ctx.cursor.get().step).map(|s| s.choices.clone()).unwrap_or_default());
-    let buttons = move |faults: bool| {
-        let lang = ctx.lang.get();
-        let list: Vec<_> = choices().into_iter().filter(|c| c.fault == faults).collect();
-        let first = list.first().map(|c| c.index);
-        list.into_iter()
-            .map(|c| {
-                let index = c.index;
-                let class = if faults { "btn fault" } else { "btn move" };
-                view! {
-                    <button type="button" class=class on:click=move |_| ctx.choose(index)>
-                        {faults.then_some(view! { <span aria-hidden="true">"⚡ "</span> })}
-                        {c.label.get(lang).to_string()}
-                        {(!faults && first == Some(index)).then(|| view! { <span class="tag">{ctx.t().default_move}</span> })}
-                    </button>
-                }
-            })
-            .collect_view()
+    let html = move |faults: bool| {
+        let (lang, t) = (ctx.lang.get(), ctx.t());
+        ctx.trace.with(|tr| {
+            tr.steps
+                .get(ctx.cursor.get().step)
+                .map(|s| choices_html(&s.choices, faults, lang, t))
+                .unwrap_or_default()
+        })
     };
-    let no_faults = move || choices().iter().all(|c| !c.fault);
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if let Some(index) = browser::data_attr(&ev, "data-choice").and_then(|v| v.parse().ok()) {
+            ctx.choose(index);
+        }
+    };
     view! {
-        <section class="card choices" aria-labelledby="faults-h">
+        <section class="card choices" aria-labelledby="faults-h" on:click=on_click>
             <h2 id="faults-h">{move || ctx.t().faults}</h2>
-            <div class="buttons">{move || buttons(true)}</div>
-            <Show when=no_faults>
-                <p class="muted">{move || ctx.t().faults_none}</p>
-            </Show>
+            <div class="buttons" inner_html=move || html(true)></div>
             <h2 id="moves-h">{move || ctx.t().next_moves}</h2>
             <p class="muted">{move || ctx.t().next_moves_hint}</p>
-            <div class="buttons" role="group" aria-labelledby="moves-h">{move || buttons(false)}</div>
+            <div class="buttons" role="group" aria-labelledby="moves-h" inner_html=move || html(false)></div>
         </section>
     }
+}
+
+/// The buttons for the faults (or the ordinary moves) enabled at a step.
+pub fn choices_html(choices: &[Choice], faults: bool, lang: Lang, t: &Ui) -> String {
+    let mut s = String::new();
+    let mut first = true;
+    for c in choices.iter().filter(|c| c.fault == faults) {
+        let class = if faults { "btn fault" } else { "btn move" };
+        let _ = write!(
+            s,
+            "<button type=\"button\" class=\"{class}\" data-choice=\"{}\">",
+            c.index
+        );
+        if faults {
+            s.push_str("<span aria-hidden=\"true\">⚡ </span>");
+        }
+        s.push_str(&escape(c.label.get(lang)));
+        if !faults && first {
+            let _ = write!(s, " <span class=\"tag\">{}</span>", t.default_move);
+        }
+        s.push_str("</button>");
+        first = false;
+    }
+    if faults && first {
+        let _ = write!(s, "<p class=\"muted\">{}</p>", t.faults_none);
+    }
+    s
 }
 
 #[component]
 pub fn Invariants() -> impl IntoView {
     let ctx = use_ctx();
-    let items = move || {
-        let lang = ctx.lang.get();
-        let t = ctx.t();
-        let step = ctx.cursor.get().step;
-        ctx.trace.with(|trace| {
-            let Some(s) = trace.steps.get(step) else { return Vec::new() };
-            s.verdicts
-                .iter()
-                .map(|v| {
-                    let (icon, class, word) = match v.status {
-                        Status::Holds => ("✓", "holds", t.holds.to_string()),
-                        Status::Pending => ("⏳", "pending", t.pending.to_string()),
-                        Status::Violated => ("✗", "violated", violated_at(lang, v.since.unwrap_or(step))),
-                    };
-                    let kind = match v.kind {
-                        InvKind::Always => t.always,
-                        InvKind::Eventually => t.eventually,
-                    };
-                    let cause = v.cause;
-                    view! {
-                        <li class=format!("inv {class}")>
-                            <div class="inv-head">
-                                <span class="inv-icon" aria-hidden="true">{icon}</span>
-                                <span class="inv-name">{v.name.get(lang).to_string()}</span>
-                                <span class="inv-kind">{kind}</span>
-                                <span class="inv-status">{word}</span>
-                            </div>
-                            <p class="inv-why">{v.why.get(lang).to_string()}</p>
-                            {cause.map(|k| view! {
-                                <button type="button" class="btn link" on:click=move |_| ctx.dispatch(PlayerEvent::Seek(k))>
-                                    {jump_to(lang, k)}
-                                </button>
-                            })}
-                        </li>
-                    }
-                })
-                .collect::<Vec<_>>()
+    let html = move || {
+        let (lang, t, step) = (ctx.lang.get(), ctx.t(), ctx.cursor.get().step);
+        ctx.trace.with(|tr| {
+            tr.steps
+                .get(step)
+                .map(|s| invariants_html(&s.verdicts, step, lang, t))
+                .unwrap_or_default()
         })
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if let Some(k) = browser::data_attr(&ev, "data-seek").and_then(|v| v.parse().ok()) {
+            ctx.dispatch(PlayerEvent::Seek(k));
+        }
     };
     view! {
         <section class="card invariants" aria-labelledby="inv-h">
             <h2 id="inv-h">{move || ctx.t().invariants}</h2>
-            <ul aria-live="polite">{items}</ul>
+            <ul aria-live="polite" on:click=on_click inner_html=html></ul>
         </section>
     }
+}
+
+/// Each invariant with its status as an icon *and* a word, why, and where it broke.
+pub fn invariants_html(verdicts: &[Verdict], step: usize, lang: Lang, t: &Ui) -> String {
+    let mut s = String::new();
+    for v in verdicts {
+        let (icon, class, word) = match v.status {
+            Status::Holds => ("✓", "holds", t.holds.to_string()),
+            Status::Pending => ("⏳", "pending", t.pending.to_string()),
+            Status::Violated => ("✗", "violated", violated_at(lang, v.since.unwrap_or(step))),
+        };
+        let kind = match v.kind {
+            InvKind::Always => t.always,
+            InvKind::Eventually => t.eventually,
+        };
+        let _ = write!(
+            s,
+            "<li class=\"inv {class}\"><div class=\"inv-head\"><span class=\"inv-icon\" aria-hidden=\"true\">{icon}</span>\
+             <span class=\"inv-name\">{}</span><span class=\"inv-kind\">{kind}</span><span class=\"inv-status\">{word}</span></div>\
+             <p class=\"inv-why\">{}</p>",
+            escape(v.name.get(lang)),
+            escape(v.why.get(lang))
+        );
+        if let Some(k) = v.cause {
+            let _ = write!(
+                s,
+                "<button type=\"button\" class=\"btn link\" data-seek=\"{k}\">{}</button>",
+                jump_to(lang, k)
+            );
+        }
+        s.push_str("</li>");
+    }
+    s
 }

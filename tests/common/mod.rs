@@ -23,7 +23,11 @@ pub fn by_labels<M: Model>(model: &M, labels: &[&str]) -> Vec<u8> {
 }
 
 pub fn verdict<'t>(trace: &'t Trace, step: usize, name: &str) -> &'t Verdict {
-    trace.steps[step].verdicts.iter().find(|v| v.name.en == name).unwrap_or_else(|| panic!("no invariant '{name}'"))
+    trace.steps[step]
+        .verdicts
+        .iter()
+        .find(|v| v.name.en == name)
+        .unwrap_or_else(|| panic!("no invariant '{name}'"))
 }
 
 /// Exhaustive exploration finds no violation of any invariant, and covered everything.

@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+// Size budget + wasm hygiene for a Trunk release build.
+//   node tests/e2e/size-check.mjs [distDir=dist]
+// Checks: the *_bg.wasm, its JS glue and the CSS exist; the wasm has no "name" custom section
+// (debug names: +40 % gzip); wasm + js + css gzip (zlib level 9) <= budget (120 KiB; override
+// with SIZE_BUDGET_KB). Writes <repo>/target/size-report.json. Exit code 1 if any check fails.
+import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { constants, gzipSync } from 'node:zlib';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const distDir = resolve(process.argv[2] ?? join(root, 'dist'));
+const budgetKB = Number(process.env.SIZE_BUDGET_KB ?? 120);
+const budget = budgetKB * 1024;
+
+const checks = [];
+const check = (name, ok, detail = '') => {
+  checks.push({ name, ok: !!ok, detail });
+  console.log(`${ok ? 'PASS' : 'FAIL'} ${name}${detail ? ` — ${detail}` : ''}`);
+  return !!ok;
+};
+
+/** All files under dir (recursive), as absolute paths. */
+function walk(dir) {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) =>
+    e.isDirectory() ? walk(join(dir, e.name)) : [join(dir, e.name)],
+  );
+}
+
+/** Unsigned LEB128 at buf[pos]; returns [value, nextPos]. */
+function uleb(buf, pos) {
+  let result = 0;
+  let shift = 0;
+  for (;;) {
+    if (pos >= buf.length) throw new Error('truncated LEB128');
+    const byte = buf[pos++];
+    result += (byte & 0x7f) * 2 ** shift;
+    if ((byte & 0x80) === 0) return [result, pos];
+    shift += 7;
+    if (shift > 35) throw new Error('LEB128 too long');
+  }
+}
+
+/** Sections of a wasm binary: [{ id, size, name? }] (name only for custom sections, id 0). */
+function wasmSections(buf) {
+  if (buf.length < 8 || buf.readUInt32BE(0) !== 0x0061736d) throw new Error('not a wasm binary (bad magic)');
+  if (buf.readUInt32LE(4) !== 1) throw new Error(`unsupported wasm version ${buf.readUInt32LE(4)}`);
+  const sections = [];
+  let pos = 8;
+  while (pos < buf.length) {
+    const id = buf[pos++];
+    let size;
+    [size, pos] = uleb(buf, pos);
+    const end = pos + size;
+    if (end > buf.length) throw new Error(`section ${id} overruns the file`);
+    const section = { id, size };
+    if (id === 0) {
+      const [len, p] = uleb(buf, pos);
+      section.name = buf.subarray(p, p + len).toString('utf8');
+    }
+    sections.push(section);
+    pos = end;
+  }
+  return sections;
+}
+
+const sizes = (file) => {
+  const bytes = readFileSync(file);
+  return { file: relative(distDir, file), raw: bytes.length, gzip: gzipSync(bytes, { level: constants.Z_BEST_COMPRESSION }).length };
+};
+const kb = (n) => (n / 1024).toFixed(1);
+
+const report = { dist: distDir, budgetBytes: budget, assets: {}, customSections: [], checks };
+
+if (!check('dist directory exists', existsSync(distDir) && statSync(distDir).isDirectory(), distDir)) {
+  finish();
+}
+const files = walk(distDir);
+const wasmFiles = files.filter((f) => f.endsWith('_bg.wasm'));
+check('exactly one *_bg.wasm', wasmFiles.length === 1, wasmFiles.map((f) => relative(distDir, f)).join(', ') || 'none');
+const wasm = wasmFiles[0];
+
+// The JS glue is named like the wasm without `_bg` (Trunk: <name>-<hash>.js + <name>-<hash>_bg.wasm).
+let js = wasm && wasm.replace(/_bg\.wasm$/, '.js');
+if (!js || !existsSync(js)) {
+  const jsFiles = files.filter((f) => f.endsWith('.js'));
+  js = jsFiles.length === 1 ? jsFiles[0] : undefined;
+}
+check('wasm-bindgen JS glue found', js, js ? relative(distDir, js) : 'none');
+
+const cssFiles = files.filter((f) => f.endsWith('.css'));
+check('CSS found', cssFiles.length > 0, cssFiles.map((f) => relative(distDir, f)).join(', ') || 'none');
+
+if (wasm) {
+  let sections = [];
+  try {
+    sections = wasmSections(readFileSync(wasm));
+    check('wasm binary parses', true, `${sections.length} sections`);
+  } catch (e) {
+    check('wasm binary parses', false, e.message);
+  }
+  const custom = sections.filter((s) => s.id === 0).map(({ name, size }) => ({ name, size }));
+  report.customSections = custom;
+  const nameSection = custom.find((s) => s.name === 'name');
+  check(
+    'no "name" custom section in the wasm',
+    !nameSection,
+    nameSection ? `${nameSection.size} bytes of debug names — is wasm-opt running (data-wasm-opt="z")?` : '',
+  );
+  const others = custom.filter((s) => s.name !== 'name');
+  console.log(
+    `info other custom sections: ${others.length ? others.map((s) => `${s.name} (${s.size} B)`).join(', ') : 'none'}`,
+  );
+}
+
+// Size table.
+const rows = [];
+if (wasm) rows.push(['wasm', sizes(wasm)]);
+if (js) rows.push(['js', sizes(js)]);
+for (const c of cssFiles) rows.push(['css', sizes(c)]);
+const total = rows.reduce((t, [, s]) => ({ raw: t.raw + s.raw, gzip: t.gzip + s.gzip }), { raw: 0, gzip: 0 });
+const index = files.find((f) => basename(f) === 'index.html' && dirname(f) === distDir);
+
+console.log('');
+console.log(`${'kind'.padEnd(6)}${'raw KiB'.padStart(10)}${'gzip KiB'.padStart(10)}  file`);
+for (const [kind, s] of rows) {
+  console.log(`${kind.padEnd(6)}${kb(s.raw).padStart(10)}${kb(s.gzip).padStart(10)}  ${s.file}`);
+  (report.assets[kind] ??= []).push(s);
+}
+console.log(`${'total'.padEnd(6)}${kb(total.raw).padStart(10)}${kb(total.gzip).padStart(10)}  (wasm + js + css; budget ${budgetKB} KiB gzip)`);
+if (index) {
+  const s = sizes(index);
+  report.assets.html = [s];
+  console.log(`${'html'.padEnd(6)}${kb(s.raw).padStart(10)}${kb(s.gzip).padStart(10)}  ${s.file} (not counted)`);
+}
+console.log('');
+report.total = total;
+
+check(
+  `wasm + js + css gzip <= ${budgetKB} KiB`,
+  rows.length > 0 && total.gzip <= budget,
+  `${total.gzip} B = ${kb(total.gzip)} KiB (${((100 * total.gzip) / budget).toFixed(0)} % of budget)`,
+);
+
+finish();
+
+function finish() {
+  const failed = checks.filter((c) => !c.ok).length;
+  report.passed = checks.length - failed;
+  report.failed = failed;
+  const out = join(root, 'target', 'size-report.json');
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`report: ${relative(process.cwd(), out) || out}`);
+  console.log(`${checks.length - failed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}

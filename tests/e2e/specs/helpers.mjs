@@ -1,0 +1,69 @@
+// Shared helpers for the e2e specs.
+//
+//   import { test, expect, expectNoConsoleErrors, waitForApp } from './helpers.mjs';
+//   test('x', async ({ page, problems }) => { await page.goto('./'); ...; expectNoConsoleErrors(problems); });
+//
+// `problems` is attached to the page BEFORE navigation, so it sees everything during load.
+import { test as base, expect } from '@playwright/test';
+
+/**
+ * Start recording console errors, uncaught page errors, failed requests and HTTP responses
+ * with status >= 400 on `page`. Call before `page.goto`.
+ * @param {import('@playwright/test').Page} page
+ */
+export function collectPageProblems(page) {
+  const problems = { consoleErrors: [], pageErrors: [], failedRequests: [], badResponses: [] };
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') {
+      const loc = msg.location();
+      problems.consoleErrors.push(`${msg.text()}${loc?.url ? ` (${loc.url}:${loc.lineNumber})` : ''}`);
+    }
+  });
+  page.on('pageerror', (err) => problems.pageErrors.push(String(err?.stack || err)));
+  page.on('requestfailed', (req) =>
+    problems.failedRequests.push(`${req.method()} ${req.url()}: ${req.failure()?.errorText ?? 'failed'}`),
+  );
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.badResponses.push(`${res.status()} ${res.request().method()} ${res.url()}`);
+  });
+  return problems;
+}
+
+/** Fails the test, listing everything recorded by `collectPageProblems`. */
+export function expectNoConsoleErrors(problems) {
+  const all = [
+    ...problems.consoleErrors.map((e) => `console.error: ${e}`),
+    ...problems.pageErrors.map((e) => `uncaught: ${e}`),
+    ...problems.failedRequests.map((e) => `request failed: ${e}`),
+    ...problems.badResponses.map((e) => `HTTP ${e}`),
+  ];
+  expect(all, 'console errors / failed requests during the test').toEqual([]);
+}
+
+/**
+ * Wait until the page has loaded and the wasm app has had a chance to start: the static
+ * `#shell` is removed by the app, or a "Play" button shows up. Returns which happened, or
+ * 'shell-still-present' if neither within `timeout` (does not fail: the app may not exist yet).
+ * @param {import('@playwright/test').Page} page
+ */
+export async function waitForApp(page, { timeout = 10_000 } = {}) {
+  await page.waitForLoadState('load');
+  await page.waitForLoadState('networkidle');
+  try {
+    return await Promise.any([
+      page.locator('#shell').waitFor({ state: 'detached', timeout }).then(() => 'shell-removed'),
+      page.getByRole('button', { name: 'Play' }).first().waitFor({ state: 'visible', timeout }).then(() => 'play-visible'),
+    ]);
+  } catch {
+    return 'shell-still-present';
+  }
+}
+
+/** `test` with a `problems` fixture that records page problems from before the first navigation. */
+export const test = base.extend({
+  problems: async ({ page }, use) => {
+    await use(collectPageProblems(page));
+  },
+});
+
+export { expect };
