@@ -66,9 +66,14 @@ pub fn Timeline() -> impl IntoView {
             super::i18n::step_of(ctx.lang.get(), c.step, c.last)
         )
     };
+    let drawing_el = NodeRef::<Div>::new();
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        let last = ctx.cursor.get_untracked().last;
-        ctx.dispatch(PlayerEvent::Seek(step_at(ev.offset_x(), last)));
+        let Some(el) = drawing_el.get() else { return };
+        let px = ev.client_x() - el.get_bounding_client_rect().left() as i32;
+        ctx.dispatch(PlayerEvent::Seek(step_at(
+            px,
+            ctx.cursor.get_untracked().last,
+        )));
     };
     // Keep the current step in view while playing or stepping.
     Effect::new(move |_| {
@@ -86,7 +91,7 @@ pub fn Timeline() -> impl IntoView {
             <div class="tl">
                 <ul class="lanes">{lanes}</ul>
                 <div class="tl-scroll" node_ref=scroller tabindex="0" role="img" aria-label=label on:click=on_click>
-                    <div class="tl-svg" inner_html=drawing></div>
+                    <div class="tl-svg" node_ref=drawing_el inner_html=drawing></div>
                 </div>
             </div>
         </section>

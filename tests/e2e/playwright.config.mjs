@@ -1,7 +1,7 @@
 // Playwright config for the built site (run `trunk build --release` first; .ci/test does).
 // Uses Debian's /usr/bin/chromium: never run `npx playwright install` (no browser downloads here).
 import { defineConfig } from '@playwright/test';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, rmSync, symlinkSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,6 +14,13 @@ const PORT = Number(process.env.E2E_PORT || 8081);
 // Project-local temp dir (browser profiles etc.); gitignored under target/.
 process.env.TMPDIR = resolve(root, 'target/tmp');
 mkdirSync(process.env.TMPDIR, { recursive: true });
+
+// The same build served under a sub-path, to prove relative asset URLs: /effectively-once/.
+const subRoot = resolve(root, 'target/subpath');
+rmSync(subRoot, { recursive: true, force: true });
+mkdirSync(subRoot, { recursive: true });
+symlinkSync(dist, resolve(subRoot, 'effectively-once'));
+export const SUB_URL = `http://127.0.0.1:${PORT + 1}/effectively-once/`;
 
 export default defineConfig({
   testDir: './specs',
@@ -46,12 +53,22 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
-    command: `python3 -m http.server ${PORT} --bind 127.0.0.1 --directory "${dist}"`,
-    url: `http://127.0.0.1:${PORT}/`,
-    reuseExistingServer: false,
-    timeout: 30_000,
-    stdout: 'ignore',
-    stderr: 'ignore', // python's access log; failures show up as failed requests in the specs
-  },
+  webServer: [
+    {
+      command: `python3 -m http.server ${PORT} --bind 127.0.0.1 --directory "${dist}"`,
+      url: `http://127.0.0.1:${PORT}/`,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'ignore', // python's access log; failures show up as failed requests in the specs
+    },
+    {
+      command: `python3 -m http.server ${PORT + 1} --bind 127.0.0.1 --directory "${subRoot}"`,
+      url: SUB_URL,
+      reuseExistingServer: false,
+      timeout: 30_000,
+      stdout: 'ignore',
+      stderr: 'ignore',
+    },
+  ],
 });
