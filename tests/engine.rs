@@ -157,12 +157,14 @@ fn eventually_is_pending_until_quiet_then_violated() {
 #[test]
 fn invalid_paths_replay_as_far_as_they_are_valid() {
     let toy = Toy { faults: 1 };
-    // Step 3 (a = 2, b = 0) offers IncB and ResetA: index 5 does not exist.
+    // Step 2 (a = 2, b = 0) offers IncB and ResetA: index 5 does not exist.
     let t = replay(&toy, &[0, 0, 5, 0]);
     let err = t.error.expect("an error");
     assert_eq!(err.at, 2);
     assert_eq!(t.given, 2);
-    assert!(err.reason.en.contains("step 3"), "{}", err.reason.en);
+    assert_eq!(err.reason.en, "step 2 offers 2 choices, not choice 6");
+    let t = replay(&Toy { faults: 0 }, &[0, 0, 0, 0, 0]);
+    assert_eq!(t.error.expect("an error").reason.en, "the run is over at step 4");
     assert_eq!(t.steps.len(), t.path.len() + 1);
 }
 

@@ -83,23 +83,16 @@ pub fn replay<M: Model>(model: &M, path: &[u8]) -> Trace {
             break;
         }
         let Some(action) = actions.get(choice as usize) else {
-            error = Some(PathError {
-                at,
-                reason: Text::new(
-                    format!(
-                        "step {} offers {} choices, not choice {}",
-                        at + 1,
-                        actions.len(),
-                        choice + 1
-                    ),
-                    format!(
-                        "第 {} 步只有 {} 个选项，没有第 {} 个",
-                        at + 1,
-                        actions.len(),
-                        choice + 1
-                    ),
-                ),
-            });
+            let (n, c) = (actions.len(), choice as usize + 1);
+            let reason = if n == 0 {
+                Text::new(format!("the run is over at step {at}"), format!("运行在第 {at} 步已结束"))
+            } else {
+                Text::new(
+                    format!("step {at} offers {n} choices, not choice {c}"),
+                    format!("第 {at} 步只有 {n} 个选项，没有第 {c} 个"),
+                )
+            };
+            error = Some(PathError { at, reason });
             break;
         };
         let next = model.next(state, action);

@@ -12,7 +12,7 @@ const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', arg
 const shots = [
   { name: 'wide-light-en', width: 1280, height: 800, scheme: 'light', q: '?s=dual-write&v=commit-then-publish&p=001&t=9&lang=en' },
   { name: 'wide-dark-zh', width: 1280, height: 800, scheme: 'dark', q: '?s=dual-write&v=commit-then-publish&p=001&t=9&lang=zh' },
-  { name: 'wide-light-outbox', width: 1280, height: 800, scheme: 'light', q: '?s=dual-write&v=outbox&p=0000000000100&t=15&lang=en' },
+  { name: 'wide-light-outbox', width: 1280, height: 800, scheme: 'light', q: '?s=dual-write&v=outbox&p=00000001&t=12&lang=en' },
   { name: 'phone-light-en', width: 390, height: 844, scheme: 'light', q: '?s=dual-write&v=publish-then-commit&p=002&t=3&lang=en' },
   { name: 'phone-dark-zh', width: 390, height: 844, scheme: 'dark', q: '?s=dual-write&v=outbox&t=8&lang=zh' },
 ];
