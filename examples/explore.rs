@@ -13,7 +13,13 @@ fn main() {
         for (v, variant) in meta.variants.iter().enumerate() {
             let start = Instant::now();
             let report = scenarios::explore(i, v, Bounds::default()).expect("registered");
-            row(meta.slug, variant.slug, DualWrite::FAULT_BUDGET, &report, start.elapsed().as_secs_f64());
+            row(
+                meta.slug,
+                variant.slug,
+                DualWrite::FAULT_BUDGET,
+                &report,
+                start.elapsed().as_secs_f64(),
+            );
         }
     }
     // The budget the tests pin (2) as well as the player's (3).

@@ -4,6 +4,7 @@
 //! path of choices into a [`Trace`] (one snapshot per step, so stepping back is a look-up) and
 //! explores every path within [`Bounds`] to prove or break each invariant.
 mod explore;
+pub mod kit;
 mod model;
 mod path;
 mod text;

@@ -164,7 +164,10 @@ fn invalid_paths_replay_as_far_as_they_are_valid() {
     assert_eq!(t.given, 2);
     assert_eq!(err.reason.en, "step 2 offers 2 choices, not choice 6");
     let t = replay(&Toy { faults: 0 }, &[0, 0, 0, 0, 0]);
-    assert_eq!(t.error.expect("an error").reason.en, "the run is over at step 4");
+    assert_eq!(
+        t.error.expect("an error").reason.en,
+        "the run is over at step 4"
+    );
     assert_eq!(t.steps.len(), t.path.len() + 1);
 }
 

@@ -20,6 +20,7 @@
 //! order 17 (step 1), COMMIT (step 2), crash the order service (step 3), restart it, handle
 //! order 18; the run goes quiet with order 17 committed and `e-17` never published.
 
+use crate::sim::kit::Proc;
 use crate::sim::{
     AnyScenario, Arrow, ArrowKind, Bounds, InvKind, Invariant, LaneView, Mark, MarkKind, Model,
     Report, RowView, ScenarioMeta, StateView, StepInfo, TableView, Text, Trace, VariantMeta,
@@ -68,8 +69,9 @@ enum Reply {
 }
 
 /// Where the order service is in handling its current request (volatile).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
 enum SvcPc {
+    #[default]
     Idle,
     InTx,
     /// publish-then-commit: published while the transaction is still open.
@@ -80,12 +82,16 @@ enum SvcPc {
     Replying(bool),
 }
 
+/// The order service's memory: where it is, and which order (index into ORDERS) it handles.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+struct SvcMem {
+    pc: SvcPc,
+    req: u8,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct DwState {
-    svc_up: bool,
-    svc_pc: SvcPc,
-    /// The order (index into ORDERS) the service is handling.
-    svc_req: u8,
+    svc: Proc<SvcMem>,
     /// The next client request to arrive.
     next_req: u8,
     // Durable: the database.
@@ -95,9 +101,8 @@ pub struct DwState {
     // inventory consumer has read it.
     log: Vec<u8>,
     delivered: u8,
-    // Volatile: the relay's event in hand (published, not yet marked sent).
-    relay_up: bool,
-    relay_hold: Option<u8>,
+    // The relay; in memory, the event in hand (published, not yet marked sent).
+    relay: Proc<Option<u8>>,
     replies: [Reply; N],
     faults: u8,
 }
@@ -167,10 +172,10 @@ impl DualWriteModel {
 
     fn svc_step(&self, s: &DwState) -> Option<DwAct> {
         use DwVariant::*;
-        if !s.svc_up {
+        if !s.svc.up {
             return None;
         }
-        match (s.svc_pc, self.variant) {
+        match (s.svc.mem.pc, self.variant) {
             (SvcPc::Idle, _) if (s.next_req as usize) < N => Some(DwAct::SvcBegin),
             (SvcPc::InTx, CommitThenPublish | Outbox) => Some(DwAct::SvcCommit),
             (SvcPc::InTx, PublishThenCommit) => Some(DwAct::SvcPublish),
@@ -188,16 +193,13 @@ impl Model for DualWriteModel {
 
     fn init(&self) -> DwState {
         DwState {
-            svc_up: true,
-            svc_pc: SvcPc::Idle,
-            svc_req: 0,
+            svc: Proc::new(),
             next_req: 0,
             orders: [Row::Absent; N],
             outbox: [OutboxRow::Absent; N],
             log: Vec::new(),
             delivered: 0,
-            relay_up: true,
-            relay_hold: None,
+            relay: Proc::new(),
             replies: [Reply::Waiting; N],
             faults: 0,
         }
@@ -209,34 +211,34 @@ impl Model for DualWriteModel {
             out.push(DwAct::BrokerDeliver);
         }
         out.extend(self.svc_step(s));
-        if !s.svc_up {
+        if !s.svc.up {
             out.push(DwAct::SvcRestart);
         }
-        let relay_idle = outbox && s.relay_up && s.relay_hold.is_none();
+        let relay_idle = outbox && s.relay.up && s.relay.mem.is_none();
         let pending = Self::next_pending(s).filter(|_| relay_idle);
         if outbox {
-            if let (true, Some(i)) = (s.relay_up, s.relay_hold) {
+            if let (true, Some(i)) = (s.relay.up, s.relay.mem) {
                 out.push(DwAct::RelayMarkSent(i));
             }
             out.extend(pending.map(DwAct::RelayPublish));
-            if !s.relay_up {
+            if !s.relay.up {
                 out.push(DwAct::RelayRestart);
             }
         }
         if !self.budget_left(s) {
             return;
         }
-        let mid_request = s.svc_up && s.svc_pc != SvcPc::Idle;
+        let mid_request = s.svc.up && s.svc.mem.pc != SvcPc::Idle;
         if mid_request {
             out.push(DwAct::SvcCrash);
         }
-        if s.svc_up && matches!(s.svc_pc, SvcPc::InTx | SvcPc::Published) {
+        if s.svc.up && matches!(s.svc.mem.pc, SvcPc::InTx | SvcPc::Published) {
             out.push(DwAct::SvcRollback);
         }
         if self.svc_step(s) == Some(DwAct::SvcPublish) {
             out.push(DwAct::SvcBrokerDown);
         }
-        if outbox && s.relay_up && s.relay_hold.is_some() {
+        if outbox && s.relay.up && s.relay.mem.is_some() {
             out.push(DwAct::RelayCrash);
         }
         if pending.is_some() {
@@ -257,67 +259,67 @@ impl Model for DualWriteModel {
 
     fn next(&self, s: &DwState, a: &DwAct) -> DwState {
         let mut n = s.clone();
-        let i = s.svc_req as usize;
+        let i = s.svc.mem.req as usize;
         if self.is_fault(a) {
             n.faults += 1;
         }
         match *a {
             DwAct::BrokerDeliver => n.delivered += 1,
             DwAct::SvcBegin => {
-                n.svc_req = s.next_req;
+                n.svc.mem.req = s.next_req;
                 n.next_req += 1;
                 n.orders[s.next_req as usize] = Row::Uncommitted;
                 if self.variant == DwVariant::Outbox {
                     n.outbox[s.next_req as usize] = OutboxRow::Uncommitted;
                 }
-                n.svc_pc = SvcPc::InTx;
+                n.svc.mem.pc = SvcPc::InTx;
             }
             DwAct::SvcCommit => {
                 n.orders[i] = Row::Committed;
                 if n.outbox[i] == OutboxRow::Uncommitted {
                     n.outbox[i] = OutboxRow::Pending;
                 }
-                n.svc_pc = match self.variant {
+                n.svc.mem.pc = match self.variant {
                     DwVariant::CommitThenPublish => SvcPc::Committed,
                     _ => SvcPc::Replying(true),
                 };
             }
             DwAct::SvcPublish => {
-                n.log.push(s.svc_req);
-                n.svc_pc = match self.variant {
+                n.log.push(s.svc.mem.req);
+                n.svc.mem.pc = match self.variant {
                     DwVariant::PublishThenCommit => SvcPc::Published,
                     _ => SvcPc::Replying(true),
                 };
             }
             DwAct::SvcReply => {
-                let ok = s.svc_pc == SvcPc::Replying(true);
+                let ok = s.svc.mem.pc == SvcPc::Replying(true);
                 n.replies[i] = if ok { Reply::Created } else { Reply::Failed };
-                n.svc_pc = SvcPc::Idle;
+                // The request is done: nothing of it stays in memory.
+                n.svc.mem = SvcMem::default();
             }
-            DwAct::SvcRestart => n.svc_up = true,
+            DwAct::SvcRestart => n.svc.restart(),
             DwAct::RelayPublish(e) => {
                 n.log.push(e);
-                n.relay_hold = Some(e);
+                n.relay.mem = Some(e);
             }
             DwAct::RelayMarkSent(e) => {
                 n.outbox[e as usize] = OutboxRow::Sent;
-                n.relay_hold = None;
+                n.relay.mem = None;
             }
-            DwAct::RelayRestart => n.relay_up = true,
+            DwAct::RelayRestart => n.relay.restart(),
             DwAct::SvcCrash => {
                 // The connection drops, so the database aborts the open transaction; the
                 // request in hand is forgotten and the client sees an error.
                 abort_tx(&mut n, i);
-                n.svc_up = false;
-                n.svc_pc = SvcPc::Idle;
+                n.svc.crash();
                 n.replies[i] = Reply::Failed;
             }
             DwAct::SvcRollback => {
                 abort_tx(&mut n, i);
-                n.svc_pc = SvcPc::Replying(false);
+                n.svc.mem.pc = SvcPc::Replying(false);
             }
             DwAct::SvcBrokerDown => {
-                n.svc_pc = match self.variant {
+                n.svc.mem.pc = match self.variant {
                     // The handler catches the error, logs it and still answers 201: the order
                     // is committed and there is nothing left that would publish it.
                     DwVariant::CommitThenPublish => SvcPc::Replying(true),
@@ -328,10 +330,7 @@ impl Model for DualWriteModel {
                     }
                 };
             }
-            DwAct::RelayCrash => {
-                n.relay_up = false;
-                n.relay_hold = None;
-            }
+            DwAct::RelayCrash => n.relay.crash(),
             DwAct::RelayBrokerDown => {}
         }
         n
@@ -362,7 +361,7 @@ impl Model for DualWriteModel {
 
     fn label(&self, s: &DwState, a: &DwAct) -> Text {
         let next = order_id(s.next_req.min(N as u8 - 1));
-        let cur = order_id(s.svc_req);
+        let cur = order_id(s.svc.mem.req);
         match *a {
             DwAct::BrokerDeliver => {
                 let e = event(s.log[s.delivered as usize]);
@@ -410,11 +409,11 @@ impl Model for DualWriteModel {
     fn view(&self, s: &DwState) -> StateView {
         let outbox = self.variant == DwVariant::Outbox;
         let mut lanes = vec![
-            lane("Order service", "订单服务", false, !s.svc_up),
+            lane("Order service", "订单服务", false, !s.svc.up),
             lane("Database", "数据库", true, false),
         ];
         if outbox {
-            lanes.push(lane("Relay", "中继", false, !s.relay_up));
+            lanes.push(lane("Relay", "中继", false, !s.relay.up));
         }
         lanes.push(lane("Broker", "消息代理", true, false));
         lanes.push(lane("Inventory", "库存服务", false, false));
@@ -595,10 +594,10 @@ impl DualWriteModel {
             false,
         );
         t.columns = vec![Text::new("request", "请求"), Text::new("next", "下一步")];
-        t.lost = !s.svc_up;
+        t.lost = !s.svc.up;
         t.empty = Text::new("(idle)", "（空闲）");
-        let o = order_id(s.svc_req);
-        let next = match s.svc_pc {
+        let o = order_id(s.svc.mem.req);
+        let next = match s.svc.mem.pc {
             SvcPc::Idle => None,
             SvcPc::InTx if self.variant == DwVariant::PublishThenCommit => {
                 Some(Text::new(format!("publish e-{o}"), format!("发布 e-{o}")))
@@ -626,9 +625,9 @@ impl DualWriteModel {
             false,
         );
         t.columns = vec![Text::new("in hand", "处理中"), Text::new("next", "下一步")];
-        t.lost = !s.relay_up;
+        t.lost = !s.relay.up;
         t.empty = Text::new("(polling)", "（轮询中）");
-        if let Some(e) = s.relay_hold {
+        if let Some(e) = s.relay.mem {
             t.rows.push(row(
                 "hold".into(),
                 vec![Text::same(event(e)), Text::new("mark sent", "标记为已发送")],
@@ -703,7 +702,7 @@ mod narrate {
     ) -> StepInfo {
         let (svc, db, broker) = (m.lane(Lane::Svc), m.lane(Lane::Db), m.lane(Lane::Broker));
         let (relay, consumer) = (m.lane(Lane::Relay), m.lane(Lane::Consumer));
-        let o = order_id(b.svc_req);
+        let o = order_id(b.svc.mem.req);
         let mut info = StepInfo {
             lane: svc,
             ..StepInfo::default()
@@ -828,7 +827,7 @@ mod narrate {
                 };
             }
             DwAct::SvcReply => {
-                let ok = b.svc_pc == SvcPc::Replying(true);
+                let ok = b.svc.mem.pc == SvcPc::Replying(true);
                 info.title = if ok {
                     Text::new("reply 201", "回复 201")
                 } else {
@@ -930,7 +929,7 @@ mod narrate {
                 info.title = Text::new("⚡ crash order service", "⚡ 订单服务崩溃");
                 info.marks.push(mark(svc, MarkKind::Crash, "crash", "崩溃"));
                 info.narration = crash_narration(m, b, o);
-                if b.orders[b.svc_req as usize] == Row::Uncommitted {
+                if b.orders[b.svc.mem.req as usize] == Row::Uncommitted {
                     info.marks
                         .push(mark(db, MarkKind::Rollback, "aborted", "中止"));
                 }
@@ -942,7 +941,7 @@ mod narrate {
                 info.marks
                     .push(mark(db, MarkKind::Rollback, "rollback", "回滚"));
                 info.code = Some("ROLLBACK;".into());
-                info.narration = if b.log.contains(&b.svc_req) {
+                info.narration = if b.log.contains(&b.svc.mem.req) {
                     Text::new(
                         format!("The transaction rolls back: order {o} never existed, but e-{o} is already in the broker. Consumers will act on an order that does not exist."),
                         format!("事务回滚：订单 {o} 从未存在，但 e-{o} 已经在消息代理中。消费者会处理一个并不存在的订单。"),
@@ -973,7 +972,7 @@ mod narrate {
                 };
             }
             DwAct::RelayCrash => {
-                let ev = event(b.relay_hold.unwrap_or(0));
+                let ev = event(b.relay.mem.unwrap_or(0));
                 info.lane = relay;
                 info.title = Text::new("⚡ crash relay", "⚡ 中继崩溃");
                 info.marks
@@ -1007,8 +1006,8 @@ mod narrate {
     }
 
     fn crash_narration(m: &DualWriteModel, b: &DwState, o: u32) -> Text {
-        let i = b.svc_req as usize;
-        let published = b.log.contains(&b.svc_req);
+        let i = b.svc.mem.req as usize;
+        let published = b.log.contains(&b.svc.mem.req);
         match (b.orders[i], published, m.variant) {
             (Row::Committed, false, DwVariant::CommitThenPublish) => Text::new(
                 format!("The order service crashes after COMMIT and before publishing. Order {o} exists; the event e-{o} was only in memory, and nobody will hear of it."),

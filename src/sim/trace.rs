@@ -85,7 +85,10 @@ pub fn replay<M: Model>(model: &M, path: &[u8]) -> Trace {
         let Some(action) = actions.get(choice as usize) else {
             let (n, c) = (actions.len(), choice as usize + 1);
             let reason = if n == 0 {
-                Text::new(format!("the run is over at step {at}"), format!("运行在第 {at} 步已结束"))
+                Text::new(
+                    format!("the run is over at step {at}"),
+                    format!("运行在第 {at} 步已结束"),
+                )
             } else {
                 Text::new(
                     format!("step {at} offers {n} choices, not choice {c}"),
