@@ -11,6 +11,15 @@ const CTP: DwVariant = DwVariant::CommitThenPublish;
 const PTC: DwVariant = DwVariant::PublishThenCommit;
 const OUTBOX: DwVariant = DwVariant::Outbox;
 
+/// Order 17 inserted and committed, then `fault`.
+fn after_commit(fault: &str) -> [&str; 3] {
+    [
+        "Order service: insert order 17",
+        "Order service: commit order 17",
+        fault,
+    ]
+}
+
 fn model(v: DwVariant) -> effectively_once::scenarios::DualWriteModel {
     DualWrite::model(v, DualWrite::FAULT_BUDGET)
 }
@@ -18,14 +27,7 @@ fn model(v: DwVariant) -> effectively_once::scenarios::DualWriteModel {
 #[test]
 fn commit_then_publish_loses_the_event_when_the_service_crashes_after_commit() {
     let m = model(CTP);
-    let path = by_labels(
-        &m,
-        &[
-            "Order service: insert order 17",
-            "Order service: commit order 17",
-            "Crash order service",
-        ],
-    );
+    let path = by_labels(&m, &after_commit("Crash order service"));
     let trace = replay(&m, &path);
     // Right after the crash the event is only pending: the run can still make progress.
     assert_eq!(verdict(&trace, 3, "no lost event").status, Status::Pending);
@@ -54,14 +56,7 @@ fn commit_then_publish_loses_the_event_when_the_service_crashes_after_commit() {
 #[test]
 fn commit_then_publish_loses_the_event_when_the_broker_is_unavailable() {
     let m = model(CTP);
-    let path = by_labels(
-        &m,
-        &[
-            "Order service: insert order 17",
-            "Order service: commit order 17",
-            "Broker unavailable",
-        ],
-    );
+    let path = by_labels(&m, &after_commit("Broker unavailable"));
     let trace = replay(&m, &path);
     assert_eq!(
         verdict(&trace, trace.last(), "no lost event").status,
@@ -111,14 +106,7 @@ fn publish_then_commit_invents_an_event_when_the_transaction_rolls_back() {
 #[test]
 fn the_outbox_survives_the_same_crash() {
     let m = model(OUTBOX);
-    let path = by_labels(
-        &m,
-        &[
-            "Order service: insert order 17",
-            "Order service: commit order 17",
-            "Crash order service",
-        ],
-    );
+    let path = by_labels(&m, &after_commit("Crash order service"));
     let trace = replay(&m, &path);
     for v in &trace.steps[trace.last()].verdicts {
         assert_eq!(v.status, Status::Holds, "{}: {}", v.name.en, v.why.en);

@@ -64,6 +64,18 @@ pub fn data_attr(ev: &web_sys::MouseEvent, name: &str) -> Option<String> {
         .get_attribute(name)
 }
 
+/// Focuses the first element matching `selector` once the DOM has been updated (a redraw
+/// through `inner_html` would otherwise drop keyboard focus on the body).
+pub fn focus_after_render(selector: &'static str) {
+    request_animation_frame(move || {
+        if let Some(el) = document().query_selector(selector).ok().flatten() {
+            if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
+                let _ = el.focus();
+            }
+        }
+    });
+}
+
 pub fn set_document_lang(code: &str) {
     if let Some(root) = document().document_element() {
         let _ = root.set_attribute("lang", code);

@@ -12,8 +12,9 @@ pub fn Controls() -> impl IntoView {
     let ctx = use_ctx();
     let cursor = move || ctx.cursor.get();
     let btn = move |label: fn(&super::i18n::Ui) -> &'static str, glyph: Icon, ev: PlayerEvent| {
+        let id = (ev == PlayerEvent::StepForward).then_some("step-forward");
         view! {
-            <button type="button" class="ctl" aria-label=move || label(ctx.t()) title=move || label(ctx.t())
+            <button type="button" class="ctl" id=id aria-label=move || label(ctx.t()) title=move || label(ctx.t())
                 on:click=move |_| ctx.dispatch(ev)>
                 {icon(glyph)}
             </button>

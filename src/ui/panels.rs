@@ -160,24 +160,18 @@ pub fn Notices() -> impl IntoView {
 pub fn Narration() -> impl IntoView {
     let ctx = use_ctx();
     let step = move || ctx.cursor.get().step;
-    let text = move || {
+    // A text of the current step's `StepInfo`, in the current language.
+    let info_text = move |pick: fn(&crate::sim::StepInfo) -> &crate::sim::Text| {
         let lang = ctx.lang.get();
         ctx.trace.with(|t| {
             t.steps
                 .get(step())
-                .map(|s| s.info.narration.get(lang).to_string())
+                .map(|s| pick(&s.info).get(lang).to_string())
                 .unwrap_or_default()
         })
     };
-    let title = move || {
-        let lang = ctx.lang.get();
-        ctx.trace.with(|t| {
-            t.steps
-                .get(step())
-                .map(|s| s.info.title.get(lang).to_string())
-                .unwrap_or_default()
-        })
-    };
+    let text = move || info_text(|i| &i.narration);
+    let title = move || info_text(|i| &i.title);
     let code = move || {
         ctx.trace
             .with(|t| t.steps.get(step()).and_then(|s| s.info.code.clone()))
@@ -214,6 +208,8 @@ pub fn Choices() -> impl IntoView {
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if let Some(index) = browser::data_attr(&ev, "data-choice").and_then(|v| v.parse().ok()) {
             ctx.choose(index);
+            // The buttons are redrawn for the new step: keep keyboard focus in the panel.
+            browser::focus_after_render(".choices button, #step-forward");
         }
     };
     view! {
@@ -269,6 +265,7 @@ pub fn Invariants() -> impl IntoView {
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if let Some(k) = browser::data_attr(&ev, "data-seek").and_then(|v| v.parse().ok()) {
             ctx.dispatch(PlayerEvent::Seek(k));
+            browser::focus_after_render(".scrubber input");
         }
     };
     view! {

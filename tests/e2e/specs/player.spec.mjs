@@ -237,3 +237,21 @@ test('the site works from a sub-path (relative asset URLs)', async ({ page, prob
   await expect(page.locator('link[rel=icon]')).toHaveAttribute('href', /^(\.\/)?favicon\.svg$/);
   expectNoConsoleErrors(problems);
 });
+
+test('keyboard focus stays in the panel after a fault or a jump', async ({ page, problems }) => {
+  await open(page);
+  await page.getByRole('button', { name: 'Step forward' }).click();
+  await page.getByRole('button', { name: 'Step forward' }).click();
+  await page.getByRole('button', { name: 'Crash order service' }).focus();
+  await page.keyboard.press('Enter');
+  await stepIs(page, 3);
+  await expect(page.locator('.choices button').first()).toBeFocused();
+  await page.keyboard.press('Enter'); // the first move of step 3: restart the order service
+  await stepIs(page, 4);
+  await page.getByRole('button', { name: 'Go to end' }).click();
+  await page.getByRole('button', { name: 'Jump to step 3' }).focus();
+  await page.keyboard.press('Enter');
+  await stepIs(page, 3);
+  await expect(page.getByRole('slider', { name: 'Timeline position' })).toBeFocused();
+  expectNoConsoleErrors(problems);
+});
