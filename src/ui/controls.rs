@@ -101,6 +101,7 @@ fn Scrubber() -> impl IntoView {
             <input type="range" min="0" step="1"
                 aria-label=move || ctx.t().position
                 aria-valuetext=value_text
+                title=value_text
                 prop:max=move || ctx.cursor.get().last.to_string()
                 prop:value=move || ctx.cursor.get().step.to_string()
                 on:input=move |ev| {
