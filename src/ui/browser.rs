@@ -93,10 +93,11 @@ pub fn remove_shell() {
     }
 }
 
-/// Replaces a dead page with a visible message and a reload link, then logs the panic.
+/// Replaces a dead page with a visible message and a reload link, and logs the panic's message
+/// and location to the console (a stack trace would name nothing: the release build has no names).
 pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
-        console_error_panic_hook::hook(info);
+        web_sys::console::error_1(&JsValue::from_str(&info.to_string()));
         if let Some(body) = web_sys::window()
             .and_then(|w| w.document())
             .and_then(|d| d.body())
