@@ -76,6 +76,12 @@ pub fn focus_after_render(selector: &'static str) {
     });
 }
 
+/// Like [`data_attr`], for the element a key was pressed on.
+pub fn key_target_attr(ev: &web_sys::KeyboardEvent, name: &str) -> Option<String> {
+    let target = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
+    target.get_attribute(name)
+}
+
 pub fn set_document_lang(code: &str) {
     if let Some(root) = document().document_element() {
         let _ = root.set_attribute("lang", code);

@@ -14,8 +14,8 @@ pub enum Icon {
     Link,
 }
 
-pub fn icon(which: Icon) -> impl IntoView {
-    let d = match which {
+fn path(which: Icon) -> &'static str {
+    match which {
         Icon::Start => "M6 5h2v14H6zM20 5v14L9 12z",
         Icon::Back => "M18 5v14L7 12z",
         Icon::Play => "M8 5v14l11-7z",
@@ -23,7 +23,25 @@ pub fn icon(which: Icon) -> impl IntoView {
         Icon::Forward => "M6 5v14l11-7zM17 5h2v14h-2z",
         Icon::End => "M4 5v14l11-7zM16 5h2v14h-2z",
         Icon::Link => "M10 14a4 4 0 0 0 5.7 0l3-3a4 4 0 0 0-5.7-5.7l-1 1M14 10a4 4 0 0 0-5.7 0l-3 3a4 4 0 0 0 5.7 5.7l1-1",
+    }
+}
+
+/// The same icon as markup, for parts rendered as HTML strings.
+pub fn markup(which: Icon) -> String {
+    let (fill, stroke) = if matches!(which, Icon::Link) {
+        ("none", "currentColor")
+    } else {
+        ("currentColor", "none")
     };
+    format!(
+        "<svg class=\"icon\" viewBox=\"0 0 24 24\" width=\"20\" height=\"20\" aria-hidden=\"true\" focusable=\"false\">\
+         <path d=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"2\" stroke-linecap=\"round\"/></svg>",
+        path(which)
+    )
+}
+
+pub fn icon(which: Icon) -> impl IntoView {
+    let d = path(which);
     let stroke = matches!(which, Icon::Link);
     view! {
         <svg class="icon" viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" focusable="false">

@@ -1,4 +1,8 @@
 //! The header, notices, narration, the scheduler's choices and the invariants panel.
+//!
+//! Parts that change only as a whole (the header, the buttons, the invariants) are built as
+//! markup by pure functions and handled by delegation: a fraction of the bundle cost of typed
+//! views (see ARCHITECTURE.md).
 
 use super::app::use_ctx;
 use super::browser;
@@ -14,118 +18,121 @@ use std::fmt::Write;
 #[component]
 pub fn Header() -> impl IntoView {
     let ctx = use_ctx();
-    let copy = move |_| {
-        browser::copy_text(&browser::location_href(), move |ok| {
-            let t = ctx.t();
-            ctx.status
-                .set(Some(if ok { t.link_copied } else { t.copy_failed }));
-        });
+    let html = move || {
+        let (lang, scenario, variant) = (ctx.lang.get(), ctx.scenario.get(), ctx.variant.get());
+        header_html(lang, ctx.t(), scenario, variant)
     };
-    let variants = move || {
-        let lang = ctx.lang.get();
-        let meta = ctx.scenario_ref().meta();
-        meta.variants
-            .into_iter()
-            .enumerate()
-            .map(|(i, v)| {
-                let checked = move || ctx.variant.get() == i;
-                view! {
-                    <button
-                        type="button"
-                        role="radio"
-                        class="seg"
-                        aria-checked=move || if checked() { "true" } else { "false" }
-                        tabindex=move || if checked() { "0" } else { "-1" }
-                        title=v.blurb.get(lang).to_string()
-                        on:click=move |_| ctx.set_variant(i)
-                        on:keydown=move |ev| radio_keys(ev, i, ctx)
-                    >
-                        {v.name.get(lang).to_string()}
-                        {v.fixed.then(|| view! { <span class="tag">{move || ctx.t().fixed}</span> })}
-                    </button>
-                }
-            })
-            .collect_view()
-    };
-    let scenario_options = move || {
-        let lang = ctx.lang.get();
-        scenarios::all()
-            .iter()
-            .enumerate()
-            .map(|(i, s)| {
-                let meta = s.meta();
-                view! { <option value=i.to_string() selected=move || ctx.scenario.get() == i>{meta.title.get(lang).to_string()}</option> }
-            })
-            .collect_view()
-    };
-    let lang_button = move |lang: Lang, label: &'static str| {
-        view! {
-            <button
-                type="button"
-                class="seg"
-                lang=if lang == Lang::Zh { "zh-Hans" } else { "en" }
-                aria-pressed=move || if ctx.lang.get() == lang { "true" } else { "false" }
-                on:click=move |_| ctx.lang.set(lang)
-            >
-                {label}
-            </button>
+    // The header is markup (it changes only with the language, scenario or variant); its
+    // controls are handled here by delegation.
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if let Some(v) = browser::data_attr(&ev, "data-variant").and_then(|v| v.parse().ok()) {
+            ctx.set_variant(v);
+            browser::focus_after_render(".top [role=radio][aria-checked=true]");
+        } else if let Some(lang) =
+            browser::data_attr(&ev, "data-lang").and_then(|l| Lang::parse(&l))
+        {
+            ctx.lang.set(lang);
+            browser::focus_after_render(".top [data-lang][aria-pressed=true]");
+        } else if browser::data_attr(&ev, "data-copy").is_some() {
+            browser::copy_text(&browser::location_href(), move |ok| {
+                let t = ctx.t();
+                ctx.status
+                    .set(Some(if ok { t.link_copied } else { t.copy_failed }));
+            });
         }
     };
+    let on_change = move |ev: leptos::ev::Event| {
+        if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+            ctx.set_scenario(i);
+        }
+    };
+    // Arrow keys move between the variant radios, as in any radio group.
+    let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
+        let Some(i) =
+            browser::key_target_attr(&ev, "data-variant").and_then(|v| v.parse::<usize>().ok())
+        else {
+            return;
+        };
+        let n = ctx.scenario_ref().meta().variants.len();
+        let next = match ev.key().as_str() {
+            "ArrowRight" | "ArrowDown" => (i + 1) % n,
+            "ArrowLeft" | "ArrowUp" => (i + n - 1) % n,
+            _ => return,
+        };
+        ev.prevent_default();
+        ev.stop_propagation();
+        ctx.set_variant(next);
+        browser::focus_after_render(".top [role=radio][aria-checked=true]");
+    };
     view! {
-        <header class="top">
-            <div class="brand">
-                <h1>"Effectively Once"</h1>
-                <p class="tagline">{move || ctx.t().tagline}</p>
-            </div>
-            <label class="field">
-                <span class="field-label">{move || ctx.t().scenario}</span>
-                <select
-                    on:change=move |ev| {
-                        if let Ok(i) = event_target_value(&ev).parse::<usize>() {
-                            ctx.set_scenario(i);
-                        }
-                    }
-                >
-                    {scenario_options}
-                </select>
-            </label>
-            <div class="segmented" role="radiogroup" aria-label=move || ctx.t().variant>
-                {variants}
-            </div>
-            <div class="segmented" role="group" aria-label=move || ctx.t().language>
-                {lang_button(Lang::En, "English")}
-                {lang_button(Lang::Zh, "中文")}
-            </div>
-            <button type="button" class="btn" on:click=copy>
-                {super::icons::icon(super::icons::Icon::Link)}
-                {move || ctx.t().copy_link}
-            </button>
+        <header class="top" on:click=on_click on:change=on_change on:keydown=on_keydown>
+            <div class="top-inner" inner_html=html></div>
             <p class="sr-status" role="status">{move || ctx.status.get()}</p>
         </header>
     }
 }
 
-/// Arrow keys move between the variant radios, as in any radio group.
-fn radio_keys(ev: leptos::ev::KeyboardEvent, i: usize, ctx: super::app::Ctx) {
-    let n = ctx.scenario_ref().meta().variants.len();
-    let next = match ev.key().as_str() {
-        "ArrowRight" | "ArrowDown" => (i + 1) % n,
-        "ArrowLeft" | "ArrowUp" => (i + n - 1) % n,
-        _ => return,
-    };
-    ev.prevent_default();
-    ev.stop_propagation();
-    ctx.set_variant(next);
-    if let Some(el) = document()
-        .query_selector(&format!(
-            ".segmented[role=radiogroup] button:nth-child({})",
-            next + 1
-        ))
-        .ok()
-        .flatten()
-    {
-        let _ = wasm_bindgen::JsCast::dyn_ref::<web_sys::HtmlElement>(&el).map(|e| e.focus());
+/// The header's markup: title, scenario picker, variant radios, language switch, Copy link.
+pub fn header_html(lang: Lang, t: &Ui, scenario: usize, variant: usize) -> String {
+    let mut s = String::with_capacity(2048);
+    let _ = write!(
+        s,
+        "<div class=\"brand\"><h1>Effectively Once</h1><p class=\"tagline\">{}</p></div>\
+         <label class=\"field\"><span class=\"field-label\">{}</span><select>",
+        t.tagline, t.scenario
+    );
+    for (i, sc) in scenarios::all().iter().enumerate() {
+        let selected = if i == scenario { " selected" } else { "" };
+        let _ = write!(
+            s,
+            "<option value=\"{i}\"{selected}>{}</option>",
+            escape(sc.meta().title.get(lang))
+        );
     }
+    let _ = write!(
+        s,
+        "</select></label><div class=\"segmented\" role=\"radiogroup\" aria-label=\"{}\">",
+        t.variant
+    );
+    let meta = scenarios::all()[scenario.min(scenarios::all().len() - 1)].meta();
+    for (i, v) in meta.variants.iter().enumerate() {
+        let (checked, tabindex) = if i == variant {
+            ("true", 0)
+        } else {
+            ("false", -1)
+        };
+        let _ = write!(
+            s,
+            "<button type=\"button\" role=\"radio\" class=\"seg\" aria-checked=\"{checked}\" tabindex=\"{tabindex}\" \
+             title=\"{}\" data-variant=\"{i}\">{}",
+            escape(v.blurb.get(lang)),
+            escape(v.name.get(lang))
+        );
+        if v.fixed {
+            let _ = write!(s, " <span class=\"tag\">{}</span>", t.fixed);
+        }
+        s.push_str("</button>");
+    }
+    let _ = write!(
+        s,
+        "</div><div class=\"segmented\" role=\"group\" aria-label=\"{}\">",
+        t.language
+    );
+    for (l, code, label) in [(Lang::En, "en", "English"), (Lang::Zh, "zh-Hans", "中文")] {
+        let pressed = if l == lang { "true" } else { "false" };
+        let _ = write!(
+            s,
+            "<button type=\"button\" class=\"seg\" lang=\"{code}\" aria-pressed=\"{pressed}\" data-lang=\"{}\">{label}</button>",
+            l.code()
+        );
+    }
+    let _ = write!(
+        s,
+        "</div><button type=\"button\" class=\"btn\" data-copy=\"\">{}{}</button>",
+        super::icons::markup(super::icons::Icon::Link),
+        t.copy_link
+    );
+    s
 }
 
 /// One sentence on what the current scenario teaches.
@@ -307,4 +314,33 @@ pub fn invariants_html(verdicts: &[Verdict], step: usize, lang: Lang, t: &Ui) ->
         s.push_str("</li>");
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ui::i18n::{EN, ZH};
+
+    #[test]
+    fn header_marks_exactly_one_variant_and_one_language() {
+        let html = header_html(Lang::Zh, &ZH, 0, 2);
+        assert_eq!(html.matches("aria-checked=\"true\"").count(), 1);
+        assert!(html.contains("aria-checked=\"true\" tabindex=\"0\" title=\"订单与发件箱记录同一事务写入；中继发布后再标记已发送。\" data-variant=\"2\""));
+        assert_eq!(html.matches("aria-pressed=\"true\"").count(), 1);
+        assert!(html.contains("aria-pressed=\"true\" data-lang=\"zh\""));
+        assert!(header_html(Lang::En, &EN, 0, 0)
+            .contains("<option value=\"0\" selected>Dual write vs transactional outbox</option>"));
+    }
+
+    #[test]
+    fn choices_split_faults_from_moves_and_say_when_there_is_no_fault() {
+        let trace = scenarios::all()[0].trace(0, &[]);
+        let faults = choices_html(&trace.steps[2].choices, true, Lang::En, &EN);
+        assert!(faults.contains("Crash order service") && faults.contains("Broker unavailable"));
+        assert!(!faults.contains("publish e-17"));
+        let moves = choices_html(&trace.steps[2].choices, false, Lang::En, &EN);
+        assert!(moves.contains("publish e-17") && moves.contains("default"));
+        let none = choices_html(&trace.steps[0].choices, true, Lang::En, &EN);
+        assert!(none.contains("No fault can be injected"));
+    }
 }

@@ -48,7 +48,9 @@ pub fn tables_html(tables: &[TableView], lang: Lang, ui: &Ui) -> String {
             escape(table.title.get(lang))
         );
         for c in &table.columns {
-            let _ = write!(s, "<th scope=\"col\">{}</th>", escape(c.get(lang)));
+            // Column names like `aggregate_id` may break after the underscore, nowhere else.
+            let name = escape(c.get(lang)).replace('_', "_<wbr>");
+            let _ = write!(s, "<th scope=\"col\">{name}</th>");
         }
         s.push_str("</tr></thead><tbody>");
         let span = table.columns.len().max(1);
