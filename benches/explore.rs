@@ -1,5 +1,5 @@
 //! Explores every registered scenario variant and prints states, runs, verdicts and timings.
-//! Run with `cargo run --release --example explore`; the numbers go into BENCHMARKS.md.
+//! Run with `cargo bench --bench explore`; the numbers go into BENCHMARKS.md.
 
 use effectively_once::scenarios::{self, DualWrite, DwVariant};
 use effectively_once::sim::{encode_path, explore, Bounds};
