@@ -2,6 +2,7 @@
 mod app;
 mod browser;
 mod controls;
+mod dom;
 pub mod i18n;
 mod icons;
 mod panels;

@@ -66,3 +66,24 @@ fn the_ui_knows_no_particular_scenario() {
         }
     }
 }
+
+/// No HTML is ever parsed from a string: everything is built as elements and text nodes, so no
+/// text from the engine, the URL or a file can become markup.
+#[test]
+fn no_html_is_parsed_from_strings() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&root, &mut files);
+    for file in files {
+        let text = fs::read_to_string(&file).unwrap();
+        for word in [
+            "inner_html",
+            "innerHTML",
+            "outer_html",
+            "insert_adjacent_html",
+            "document_write",
+        ] {
+            assert!(!text.contains(word), "{} uses {word}", file.display());
+        }
+    }
+}

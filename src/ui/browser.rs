@@ -65,7 +65,7 @@ pub fn data_attr(ev: &web_sys::MouseEvent, name: &str) -> Option<String> {
 }
 
 /// Focuses the first element matching `selector` once the DOM has been updated (a redraw
-/// through `inner_html` would otherwise drop keyboard focus on the body).
+/// would otherwise drop keyboard focus on the body).
 pub fn focus_after_render(selector: &'static str) {
     request_animation_frame(move || {
         if let Some(el) = document().query_selector(selector).ok().flatten() {
@@ -104,15 +104,25 @@ pub fn remove_shell() {
 pub fn install_panic_hook() {
     std::panic::set_hook(Box::new(|info| {
         web_sys::console::error_1(&JsValue::from_str(&info.to_string()));
-        if let Some(body) = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.body())
-        {
-            body.set_inner_html(
-                "<main class=\"crashed\" role=\"alert\"><h1>Something went wrong</h1>\
-                 <p>The app stopped because of a bug. 出错了，应用因程序错误而停止。</p>\
-                 <p><a href=\"\">Reload the page · 重新加载</a></p></main>",
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let Some(body) = doc.body() else { return };
+        let screen = crate::ui::dom::Node::el("main")
+            .attr("class", "crashed")
+            .attr("role", "alert")
+            .child(crate::ui::dom::Node::el("h1").text("Something went wrong · 出错了"))
+            .child(
+                crate::ui::dom::Node::el("p")
+                    .text("The app stopped because of a bug. 应用因程序错误而停止。"),
+            )
+            .child(
+                crate::ui::dom::Node::el("p").child(
+                    crate::ui::dom::Node::el("a")
+                        .attr("href", "")
+                        .text("Reload the page · 重新加载"),
+                ),
             );
-        }
+        crate::ui::dom::mount(&body, &[screen]);
     }));
 }

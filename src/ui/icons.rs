@@ -1,5 +1,6 @@
 //! Transport icons as inline SVG, so they render the same everywhere (no font fallback).
 
+use super::dom::Node;
 use leptos::prelude::*;
 
 /// The icons the transport bar uses.
@@ -26,18 +27,28 @@ fn path(which: Icon) -> &'static str {
     }
 }
 
-/// The same icon as markup, for parts rendered as HTML strings.
-pub fn markup(which: Icon) -> String {
+/// The same icon as an element tree, for parts drawn with `ui::dom`.
+pub fn node(which: Icon) -> Node {
     let (fill, stroke) = if matches!(which, Icon::Link) {
         ("none", "currentColor")
     } else {
         ("currentColor", "none")
     };
-    format!(
-        "<svg class=\"icon\" viewBox=\"0 0 24 24\" width=\"20\" height=\"20\" aria-hidden=\"true\" focusable=\"false\">\
-         <path d=\"{}\" fill=\"{fill}\" stroke=\"{stroke}\" stroke-width=\"2\" stroke-linecap=\"round\"/></svg>",
-        path(which)
-    )
+    Node::svg("svg")
+        .attr("class", "icon")
+        .attr("viewBox", "0 0 24 24")
+        .attr("width", 20)
+        .attr("height", 20)
+        .attr("aria-hidden", "true")
+        .attr("focusable", "false")
+        .child(
+            Node::svg("path")
+                .attr("d", path(which))
+                .attr("fill", fill)
+                .attr("stroke", stroke)
+                .attr("stroke-width", 2)
+                .attr("stroke-linecap", "round"),
+        )
 }
 
 pub fn icon(which: Icon) -> impl IntoView {

@@ -6,21 +6,21 @@
 
 use super::app::use_ctx;
 use super::browser;
+use super::dom::{drawn, Node};
 use super::i18n::Ui;
 use super::i18n::{jump_to, violated_at};
-use super::timeline::escape;
+use super::icons::{node as icon_node, Icon};
 use crate::player::PlayerEvent;
 use crate::scenarios;
 use crate::sim::{Choice, InvKind, Lang, Status, Verdict};
 use leptos::prelude::*;
-use std::fmt::Write;
 
 #[component]
 pub fn Header() -> impl IntoView {
     let ctx = use_ctx();
-    let html = move || {
+    let draw = move || {
         let (lang, scenario, variant) = (ctx.lang.get(), ctx.scenario.get(), ctx.variant.get());
-        header_html(lang, ctx.t(), scenario, variant)
+        header(lang, ctx.t(), scenario, variant)
     };
     // The header is markup (it changes only with the language, scenario or variant); its
     // controls are handled here by delegation.
@@ -66,34 +66,38 @@ pub fn Header() -> impl IntoView {
     };
     view! {
         <header class="top" on:click=on_click on:change=on_change on:keydown=on_keydown>
-            <div class="top-inner" inner_html=html></div>
+            {drawn("top-inner", draw)}
             <p class="sr-status" role="status">{move || ctx.status.get()}</p>
         </header>
     }
 }
 
-/// The header's markup: title, scenario picker, variant radios, language switch, Copy link.
-pub fn header_html(lang: Lang, t: &Ui, scenario: usize, variant: usize) -> String {
-    let mut s = String::with_capacity(2048);
-    let _ = write!(
-        s,
-        "<div class=\"brand\"><h1>Effectively Once</h1><p class=\"tagline\">{}</p></div>\
-         <label class=\"field\"><span class=\"field-label\">{}</span><select>",
-        t.tagline, t.scenario
-    );
+/// The header: title, scenario picker, variant radios, language switch, Copy link.
+pub fn header(lang: Lang, t: &Ui, scenario: usize, variant: usize) -> Vec<Node> {
+    let brand = Node::el("div")
+        .attr("class", "brand")
+        .child(Node::el("h1").text("Effectively Once"))
+        .child(Node::el("p").attr("class", "tagline").text(t.tagline));
+    let mut select = Node::el("select");
     for (i, sc) in scenarios::all().iter().enumerate() {
-        let selected = if i == scenario { " selected" } else { "" };
-        let _ = write!(
-            s,
-            "<option value=\"{i}\"{selected}>{}</option>",
-            escape(sc.meta().title.get(lang))
-        );
+        let mut option = Node::el("option").attr("value", i);
+        if i == scenario {
+            option = option.attr("selected", "");
+        }
+        select.push(option.text(sc.meta().title.get(lang)));
     }
-    let _ = write!(
-        s,
-        "</select></label><div class=\"segmented\" role=\"radiogroup\" aria-label=\"{}\">",
-        t.variant
-    );
+    let picker = Node::el("label")
+        .attr("class", "field")
+        .child(
+            Node::el("span")
+                .attr("class", "field-label")
+                .text(t.scenario),
+        )
+        .child(select);
+    let mut radios = Node::el("div")
+        .attr("class", "segmented")
+        .attr("role", "radiogroup")
+        .attr("aria-label", t.variant);
     let meta = scenarios::all()[scenario.min(scenarios::all().len() - 1)].meta();
     for (i, v) in meta.variants.iter().enumerate() {
         let (checked, tabindex) = if i == variant {
@@ -101,38 +105,45 @@ pub fn header_html(lang: Lang, t: &Ui, scenario: usize, variant: usize) -> Strin
         } else {
             ("false", -1)
         };
-        let _ = write!(
-            s,
-            "<button type=\"button\" role=\"radio\" class=\"seg\" aria-checked=\"{checked}\" tabindex=\"{tabindex}\" \
-             title=\"{}\" data-variant=\"{i}\">{}",
-            escape(v.blurb.get(lang)),
-            escape(v.name.get(lang))
-        );
+        let mut b = button("seg")
+            .attr("role", "radio")
+            .attr("aria-checked", checked)
+            .attr("tabindex", tabindex)
+            .attr("title", v.blurb.get(lang))
+            .attr("data-variant", i)
+            .text(v.name.get(lang));
         if v.fixed {
-            let _ = write!(s, " <span class=\"tag\">{}</span>", t.fixed);
+            b = b
+                .text(" ")
+                .child(Node::el("span").attr("class", "tag").text(t.fixed));
         }
-        s.push_str("</button>");
+        radios.push(b);
     }
-    let _ = write!(
-        s,
-        "</div><div class=\"segmented\" role=\"group\" aria-label=\"{}\">",
-        t.language
-    );
+    let mut langs = Node::el("div")
+        .attr("class", "segmented")
+        .attr("role", "group")
+        .attr("aria-label", t.language);
     for (l, code, label) in [(Lang::En, "en", "English"), (Lang::Zh, "zh-Hans", "中文")] {
         let pressed = if l == lang { "true" } else { "false" };
-        let _ = write!(
-            s,
-            "<button type=\"button\" class=\"seg\" lang=\"{code}\" aria-pressed=\"{pressed}\" data-lang=\"{}\">{label}</button>",
-            l.code()
+        langs.push(
+            button("seg")
+                .attr("lang", code)
+                .attr("aria-pressed", pressed)
+                .attr("data-lang", l.code())
+                .text(label),
         );
     }
-    let _ = write!(
-        s,
-        "</div><button type=\"button\" class=\"btn\" data-copy=\"\">{}{}</button>",
-        super::icons::markup(super::icons::Icon::Link),
-        t.copy_link
-    );
-    s
+    let copy = button("btn")
+        .attr("data-copy", "")
+        .child(icon_node(Icon::Link))
+        .text(t.copy_link);
+    vec![brand, picker, radios, langs, copy]
+}
+
+fn button(class: &'static str) -> Node {
+    Node::el("button")
+        .attr("type", "button")
+        .attr("class", class)
 }
 
 /// One sentence on what the current scenario teaches.
@@ -203,12 +214,12 @@ pub fn Narration() -> impl IntoView {
 #[component]
 pub fn Choices() -> impl IntoView {
     let ctx = use_ctx();
-    let html = move |faults: bool| {
+    let draw = move |faults: bool| {
         let (lang, t) = (ctx.lang.get(), ctx.t());
         ctx.trace.with(|tr| {
             tr.steps
                 .get(ctx.cursor.get().step)
-                .map(|s| choices_html(&s.choices, faults, lang, t))
+                .map(|s| choices(&s.choices, faults, lang, t))
                 .unwrap_or_default()
         })
     };
@@ -222,50 +233,46 @@ pub fn Choices() -> impl IntoView {
     view! {
         <section class="card choices" aria-labelledby="faults-h" on:click=on_click>
             <h2 id="faults-h">{move || ctx.t().faults}</h2>
-            <div class="buttons" inner_html=move || html(true)></div>
+            {drawn("buttons", move || draw(true))}
             <h2 id="moves-h">{move || ctx.t().next_moves}</h2>
             <p class="muted">{move || ctx.t().next_moves_hint}</p>
-            <div class="buttons" role="group" aria-labelledby="moves-h" inner_html=move || html(false)></div>
+            <div role="group" aria-labelledby="moves-h">{drawn("buttons", move || draw(false))}</div>
         </section>
     }
 }
 
 /// The buttons for the faults (or the ordinary moves) enabled at a step.
-pub fn choices_html(choices: &[Choice], faults: bool, lang: Lang, t: &Ui) -> String {
-    let mut s = String::new();
-    let mut first = true;
+pub fn choices(choices: &[Choice], faults: bool, lang: Lang, t: &Ui) -> Vec<Node> {
+    let mut out = Vec::new();
     for c in choices.iter().filter(|c| c.fault == faults) {
-        let class = if faults { "btn fault" } else { "btn move" };
-        let _ = write!(
-            s,
-            "<button type=\"button\" class=\"{class}\" data-choice=\"{}\">",
-            c.index
-        );
+        let mut b =
+            button(if faults { "btn fault" } else { "btn move" }).attr("data-choice", c.index);
         if faults {
-            s.push_str("<span aria-hidden=\"true\">⚡ </span>");
+            b.push(Node::el("span").attr("aria-hidden", "true").text("⚡ "));
         }
-        s.push_str(&escape(c.label.get(lang)));
-        if !faults && first {
-            let _ = write!(s, " <span class=\"tag\">{}</span>", t.default_move);
+        b.push_text(c.label.get(lang));
+        if !faults && out.is_empty() {
+            b = b
+                .text(" ")
+                .child(Node::el("span").attr("class", "tag").text(t.default_move));
         }
-        s.push_str("</button>");
-        first = false;
+        out.push(b);
     }
-    if faults && first {
-        let _ = write!(s, "<p class=\"muted\">{}</p>", t.faults_none);
+    if faults && out.is_empty() {
+        out.push(Node::el("p").attr("class", "muted").text(t.faults_none));
     }
-    s
+    out
 }
 
 #[component]
 pub fn Invariants() -> impl IntoView {
     let ctx = use_ctx();
-    let html = move || {
+    let draw = move || {
         let (lang, t, step) = (ctx.lang.get(), ctx.t(), ctx.cursor.get().step);
         ctx.trace.with(|tr| {
             tr.steps
                 .get(step)
-                .map(|s| invariants_html(&s.verdicts, step, lang, t))
+                .map(|s| vec![invariants(&s.verdicts, step, lang, t)])
                 .unwrap_or_default()
         })
     };
@@ -278,75 +285,87 @@ pub fn Invariants() -> impl IntoView {
     view! {
         <section class="card invariants" aria-labelledby="inv-h">
             <h2 id="inv-h">{move || ctx.t().invariants}</h2>
-            <ul aria-live="polite" on:click=on_click inner_html=html></ul>
+            <div aria-live="polite" on:click=on_click>{drawn("inv-list", draw)}</div>
         </section>
     }
 }
 
 /// Each invariant with its status as an icon *and* a word, why, and where it broke.
-pub fn invariants_html(verdicts: &[Verdict], step: usize, lang: Lang, t: &Ui) -> String {
-    let mut s = String::new();
+pub fn invariants(verdicts: &[Verdict], step: usize, lang: Lang, t: &Ui) -> Node {
+    let mut list = Node::el("ul");
     for v in verdicts {
         let (icon, class, word) = match v.status {
-            Status::Holds => ("✓", "holds", t.holds.to_string()),
-            Status::Pending => ("⏳", "pending", t.pending.to_string()),
-            Status::Violated => ("✗", "violated", violated_at(lang, v.since.unwrap_or(step))),
+            Status::Holds => ("✓", "inv holds", t.holds.to_string()),
+            Status::Pending => ("⏳", "inv pending", t.pending.to_string()),
+            Status::Violated => (
+                "✗",
+                "inv violated",
+                violated_at(lang, v.since.unwrap_or(step)),
+            ),
         };
         let kind = match v.kind {
             InvKind::Always => t.always,
             InvKind::Eventually => t.eventually,
         };
-        let _ = write!(
-            s,
-            "<li class=\"inv {class}\"><div class=\"inv-head\"><span class=\"inv-icon\" aria-hidden=\"true\">{icon}</span>\
-             <span class=\"inv-name\">{}</span><span class=\"inv-kind\">{kind}</span><span class=\"inv-status\">{word}</span></div>\
-             <p class=\"inv-why\">{}</p>",
-            escape(v.name.get(lang)),
-            escape(v.why.get(lang))
-        );
+        let span =
+            |class: &'static str, text: &str| Node::el("span").attr("class", class).text(text);
+        let head = Node::el("div")
+            .attr("class", "inv-head")
+            .child(span("inv-icon", icon).attr("aria-hidden", "true"))
+            .child(span("inv-name", v.name.get(lang)))
+            .child(span("inv-kind", kind))
+            .child(span("inv-status", &word));
+        let mut item = Node::el("li")
+            .attr("class", class)
+            .child(head)
+            .child(Node::el("p").attr("class", "inv-why").text(v.why.get(lang)));
         if let Some(k) = v.cause {
-            let _ = write!(
-                s,
-                "<button type=\"button\" class=\"btn link\" data-seek=\"{k}\">{}</button>",
-                jump_to(lang, k)
+            item.push(
+                button("btn link")
+                    .attr("data-seek", k)
+                    .text(jump_to(lang, k)),
             );
         }
-        s.push_str("</li>");
+        list.push(item);
     }
-    s
+    list
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ui::dom::html;
     use crate::ui::i18n::{EN, ZH};
 
     #[test]
     fn header_marks_exactly_one_variant_and_one_language() {
         let meta = scenarios::all()[0].meta();
         let last = meta.variants.len() - 1;
-        let html = header_html(Lang::Zh, &ZH, 0, last);
-        assert_eq!(html.matches("aria-checked=\"true\"").count(), 1);
+        let out = html(&header(Lang::Zh, &ZH, 0, last));
+        assert_eq!(out.matches("aria-checked=\"true\"").count(), 1);
         let checked = format!(
             "aria-checked=\"true\" tabindex=\"0\" title=\"{}\" data-variant=\"{last}\"",
             meta.variants[last].blurb.zh
         );
-        assert!(html.contains(&checked), "{html}");
-        assert_eq!(html.matches("aria-pressed=\"true\"").count(), 1);
-        assert!(html.contains("aria-pressed=\"true\" data-lang=\"zh\""));
-        let option = format!("<option value=\"0\" selected>{}</option>", meta.title.en);
-        assert!(header_html(Lang::En, &EN, 0, 0).contains(&option));
+        assert!(out.contains(&checked), "{out}");
+        assert_eq!(out.matches("aria-pressed=\"true\"").count(), 1);
+        assert!(out.contains("aria-pressed=\"true\" data-lang=\"zh\""));
+        let option = format!(
+            "<option value=\"0\" selected=\"\">{}</option>",
+            meta.title.en
+        );
+        assert!(html(&header(Lang::En, &EN, 0, 0)).contains(&option));
     }
 
     #[test]
     fn choices_split_faults_from_moves_and_say_when_there_is_no_fault() {
         let trace = scenarios::all()[0].trace(0, &[]);
-        let faults = choices_html(&trace.steps[2].choices, true, Lang::En, &EN);
+        let faults = html(&choices(&trace.steps[2].choices, true, Lang::En, &EN));
         assert!(faults.contains("Crash order service") && faults.contains("Broker unavailable"));
         assert!(!faults.contains("publish e-17"));
-        let moves = choices_html(&trace.steps[2].choices, false, Lang::En, &EN);
+        let moves = html(&choices(&trace.steps[2].choices, false, Lang::En, &EN));
         assert!(moves.contains("publish e-17") && moves.contains("default"));
-        let none = choices_html(&trace.steps[0].choices, true, Lang::En, &EN);
+        let none = html(&choices(&trace.steps[0].choices, true, Lang::En, &EN));
         assert!(none.contains("No fault can be injected"));
     }
 }

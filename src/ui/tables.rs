@@ -1,117 +1,149 @@
 //! State tables: databases and logs (solid border), process memory (dashed), rows changed by
 //! the current step highlighted, a crashed process's memory shown as lost.
 //!
-//! The tables are static markup for each step, so they are built as an HTML string by the
-//! pure [`tables_html`]: cheap to render, small in the bundle, testable natively.
+//! Built by the pure [`tables`] as an element tree (see `ui::dom`): cheap to render, small in
+//! the bundle, testable natively.
 
 use super::app::use_ctx;
+use super::dom::{drawn, Node};
 use super::i18n::Ui;
-use super::timeline::escape;
 use crate::sim::{Lang, TableView};
 use leptos::prelude::*;
-use std::fmt::Write;
 
 #[component]
 pub fn Tables() -> impl IntoView {
     let ctx = use_ctx();
-    let html = move || {
-        let (step, lang) = (ctx.cursor.get().step, ctx.lang.get());
-        ctx.trace.with(|t| {
-            t.steps
+    let draw = move || {
+        let (step, lang, t) = (ctx.cursor.get().step, ctx.lang.get(), ctx.t());
+        ctx.trace.with(|tr| {
+            tr.steps
                 .get(step)
-                .map(|s| tables_html(&s.view.tables, lang, ctx.t()))
+                .map(|s| tables(&s.view.tables, lang, t))
                 .unwrap_or_default()
         })
     };
     view! {
         <section class="card state" aria-labelledby="state-h">
             <h2 id="state-h">{move || ctx.t().state}</h2>
-            <div class="tables" inner_html=html></div>
+            {drawn("tables", draw)}
         </section>
     }
 }
 
-pub fn tables_html(tables: &[TableView], lang: Lang, ui: &Ui) -> String {
-    let mut s = String::with_capacity(4096);
-    for table in tables {
-        let kind = if table.durable { "durable" } else { "volatile" };
-        let lost = if table.lost { " lost" } else { "" };
-        let label = if table.durable {
-            ui.durable
-        } else {
-            ui.volatile
-        };
-        let _ = write!(
-            s,
-            "<figure class=\"tbl {kind}{lost}\"><table><caption><span class=\"cap\">\
-             <span class=\"tbl-title\">{}</span><span class=\"tbl-kind\">{label}</span></span></caption><thead><tr>",
-            escape(table.title.get(lang))
-        );
-        for c in &table.columns {
-            // Column names like `aggregate_id` may break after the underscore, nowhere else.
-            let name = escape(c.get(lang)).replace('_', "_<wbr>");
-            let _ = write!(s, "<th scope=\"col\">{name}</th>");
-        }
-        s.push_str("</tr></thead><tbody>");
-        let span = table.columns.len().max(1);
-        if table.lost {
-            let _ = write!(
-                s,
-                "<tr class=\"lost-row\"><td colspan=\"{span}\">{}</td></tr>",
-                ui.lost
-            );
-        } else if table.rows.is_empty() {
-            let _ = write!(
-                s,
-                "<tr class=\"empty-row\"><td colspan=\"{span}\">{}</td></tr>",
-                escape(table.empty.get(lang))
-            );
-        }
-        for r in table.rows.iter().filter(|_| !table.lost) {
-            let class = match (r.changed, r.faint) {
-                (true, true) => "changed faint",
-                (true, false) => "changed",
-                (false, true) => "faint",
-                (false, false) => "",
-            };
-            let _ = write!(s, "<tr class=\"{class}\">");
-            for (i, c) in r.cells.iter().enumerate() {
-                s.push_str("<td>");
-                if i == 0 && r.changed {
-                    let _ = write!(
-                        s,
-                        "<span class=\"chg\" title=\"{0}\" aria-hidden=\"true\">●</span><span class=\"sr-only\">({0}) </span>",
-                        ui.changed
-                    );
-                }
-                s.push_str(&escape(c.get(lang)));
-                s.push_str("</td>");
+pub fn tables(views: &[TableView], lang: Lang, ui: &Ui) -> Vec<Node> {
+    views.iter().map(|t| table(t, lang, ui)).collect()
+}
+
+fn table(t: &TableView, lang: Lang, ui: &Ui) -> Node {
+    let kind = if t.durable { "durable" } else { "volatile" };
+    let class = if t.lost {
+        format!("tbl {kind} lost")
+    } else {
+        format!("tbl {kind}")
+    };
+    let label = if t.durable { ui.durable } else { ui.volatile };
+    let caption = Node::el("caption").child(
+        Node::el("span")
+            .attr("class", "cap")
+            .child(
+                Node::el("span")
+                    .attr("class", "tbl-title")
+                    .text(t.title.get(lang)),
+            )
+            .child(Node::el("span").attr("class", "tbl-kind").text(label)),
+    );
+    let mut head = Node::el("tr");
+    for c in &t.columns {
+        // Column names like `aggregate_id` may break after the underscore, nowhere else.
+        let mut th = Node::el("th").attr("scope", "col");
+        let name = c.get(lang);
+        for (i, part) in name.split('_').enumerate() {
+            if i > 0 {
+                th.push_text("_");
+                th.push(Node::el("wbr"));
             }
-            s.push_str("</tr>");
+            th.push_text(part);
         }
-        s.push_str("</tbody></table></figure>");
+        head.push(th);
     }
-    s
+    let span = t.columns.len().max(1);
+    let mut body = Node::el("tbody");
+    let note = |class: &'static str, text: &str| {
+        Node::el("tr")
+            .attr("class", class)
+            .child(Node::el("td").attr("colspan", span).text(text))
+    };
+    if t.lost {
+        body.push(note("lost-row", ui.lost));
+    } else if t.rows.is_empty() {
+        body.push(note("empty-row", t.empty.get(lang)));
+    }
+    for r in t.rows.iter().filter(|_| !t.lost) {
+        let class = match (r.changed, r.faint) {
+            (true, true) => "changed faint",
+            (true, false) => "changed",
+            (false, true) => "faint",
+            (false, false) => "",
+        };
+        let mut tr = Node::el("tr").attr("class", class);
+        for (i, c) in r.cells.iter().enumerate() {
+            let mut td = Node::el("td");
+            if i == 0 && r.changed {
+                td.push(
+                    Node::el("span")
+                        .attr("class", "chg")
+                        .attr("title", ui.changed)
+                        .attr("aria-hidden", "true")
+                        .text("●"),
+                );
+                td.push(
+                    Node::el("span")
+                        .attr("class", "sr-only")
+                        .text(format!("({}) ", ui.changed)),
+                );
+            }
+            td.push_text(c.get(lang));
+            tr.push(td);
+        }
+        body.push(tr);
+    }
+    Node::el("figure").attr("class", class).child(
+        Node::el("table")
+            .child(caption)
+            .child(Node::el("thead").child(head))
+            .child(body),
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::scenarios;
+    use crate::ui::dom::html;
     use crate::ui::i18n::{EN, ZH};
 
     #[test]
     fn changed_rows_are_marked_in_words_too_and_lost_memory_says_so() {
         let t = scenarios::all()[0].trace(0, &[0, 0, 1]);
-        let html = tables_html(&t.steps[1].view.tables, Lang::En, &EN);
+        let out = html(&tables(&t.steps[1].view.tables, Lang::En, &EN));
         assert!(
-            html.contains("<tr class=\"changed faint\">"),
+            out.contains("<tr class=\"changed faint\">"),
             "the uncommitted insert"
         );
-        assert!(html.contains("(changed)"));
-        let html = tables_html(&t.steps[3].view.tables, Lang::En, &EN);
-        assert!(html.contains("lost in the crash"));
-        let html = tables_html(&t.steps[3].view.tables, Lang::Zh, &ZH);
-        assert!(html.contains("随崩溃丢失"));
+        assert!(out.contains("(changed)"));
+        let out = html(&tables(&t.steps[3].view.tables, Lang::En, &EN));
+        assert!(out.contains("lost in the crash"));
+        let out = html(&tables(&t.steps[3].view.tables, Lang::Zh, &ZH));
+        assert!(out.contains("随崩溃丢失"));
+    }
+
+    #[test]
+    fn column_names_break_only_after_underscores() {
+        let t = scenarios::all()[0].trace(0, &[]);
+        let out = html(&tables(&t.steps[3].view.tables, Lang::En, &EN));
+        assert!(
+            out.contains("<th scope=\"col\">event_<wbr></wbr>id</th>"),
+            "{out}"
+        );
     }
 }

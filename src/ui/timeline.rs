@@ -7,11 +7,11 @@
 //! Coordinates are whole pixels: integer formatting is all the drawing needs.
 
 use super::app::use_ctx;
+use super::dom::{drawn, Node};
 use crate::player::PlayerEvent;
 use crate::sim::{ArrowKind, Lang, Step, Trace};
 use leptos::html::Div;
 use leptos::prelude::*;
-use std::fmt::Write;
 
 const LANE_H: i32 = 52;
 const TOP: i32 = 26;
@@ -56,7 +56,7 @@ pub fn Timeline() -> impl IntoView {
     let drawing = move || {
         let c = ctx.cursor.get();
         let (frac, lang) = (ctx.frac.get(), ctx.lang.get());
-        ctx.trace.with(|t| svg(t, c.step, frac, lang))
+        vec![ctx.trace.with(|t| svg(t, c.step, frac, lang))]
     };
     let label = move || {
         let c = ctx.cursor.get();
@@ -66,24 +66,28 @@ pub fn Timeline() -> impl IntoView {
             super::i18n::step_of(ctx.lang.get(), c.step, c.last)
         )
     };
-    let drawing_el = NodeRef::<Div>::new();
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        let Some(el) = drawing_el.get() else { return };
+        let Some(el) = document().query_selector(".tl-svg").ok().flatten() else {
+            return;
+        };
         let px = ev.client_x() - el.get_bounding_client_rect().left() as i32;
         ctx.dispatch(PlayerEvent::Seek(step_at(
             px,
             ctx.cursor.get_untracked().last,
         )));
     };
-    // Keep the current step in view while playing or stepping.
+    // Keep the current step in view while playing or stepping. After the next frame, so that
+    // the drawing (another effect) has its full width when the scroll position is set.
     Effect::new(move |_| {
         let step = ctx.cursor.get().step;
-        if let Some(el) = scroller.get() {
-            let (left, width) = (el.scroll_left(), el.client_width());
-            if x(step) > left + width - COL_W || x(step) < left + COL_W {
-                el.set_scroll_left((x(step) - width * 3 / 5).max(0));
+        request_animation_frame(move || {
+            if let Some(el) = scroller.get_untracked() {
+                let (left, width) = (el.scroll_left(), el.client_width());
+                if x(step) > left + width - COL_W || x(step) < left + COL_W {
+                    el.set_scroll_left((x(step) - width * 3 / 5).max(0));
+                }
             }
-        }
+        });
     });
     view! {
         <section class="card timeline" aria-labelledby="timeline-h">
@@ -91,7 +95,7 @@ pub fn Timeline() -> impl IntoView {
             <div class="tl">
                 <ul class="lanes">{lanes}</ul>
                 <div class="tl-scroll" node_ref=scroller tabindex="0" role="img" aria-label=label on:click=on_click>
-                    <div class="tl-svg" node_ref=drawing_el inner_html=drawing></div>
+                    {drawn("tl-svg", drawing)}
                 </div>
             </div>
         </section>
@@ -99,32 +103,53 @@ pub fn Timeline() -> impl IntoView {
 }
 
 /// The whole drawing for `step`, with the current step's messages `frac` of the way along.
-pub fn svg(t: &Trace, step: usize, frac: f64, lang: Lang) -> String {
+pub fn svg(t: &Trace, step: usize, frac: f64, lang: Lang) -> Node {
     let step = step.min(t.last());
     let lanes = &t.steps[0].view.lanes;
     let (w, h) = (x(t.last()) + COL_W, TOP + lanes.len() as i32 * LANE_H + 6);
-    let mut s = String::with_capacity(8 * 1024);
-    let _ = write!(
-        s,
-        "<svg width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" aria-hidden=\"true\">\
-         <defs><pattern id=\"hatch\" width=\"8\" height=\"8\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">\
-         <rect width=\"8\" height=\"8\" class=\"hatch-bg\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"8\" class=\"hatch-line\"/></pattern>\
-         <marker id=\"head\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\">\
-         <path d=\"M0,0 L10,5 L0,10 z\" class=\"head\"/></marker></defs>"
-    );
+    let hatch = Node::svg("pattern")
+        .attr("id", "hatch")
+        .attr("width", 8)
+        .attr("height", 8)
+        .attr("patternUnits", "userSpaceOnUse")
+        .attr("patternTransform", "rotate(45)")
+        .child(
+            Node::svg("rect")
+                .attr("width", 8)
+                .attr("height", 8)
+                .attr("class", "hatch-bg"),
+        )
+        .child(line(0, 0, 0, 8).attr("class", "hatch-line"));
+    let head = Node::svg("marker")
+        .attr("id", "head")
+        .attr("viewBox", "0 0 10 10")
+        .attr("refX", 9)
+        .attr("refY", 5)
+        .attr("markerWidth", 7)
+        .attr("markerHeight", 7)
+        .attr("orient", "auto-start-reverse")
+        .child(
+            Node::svg("path")
+                .attr("d", "M0,0 L10,5 L0,10 z")
+                .attr("class", "head"),
+        );
+    let mut svg = Node::svg("svg")
+        .attr("width", w)
+        .attr("height", h)
+        .attr("viewBox", format!("0 0 {w} {h}"))
+        .attr("aria-hidden", "true")
+        .child(Node::svg("defs").child(hatch).child(head));
     for (l, lane) in lanes.iter().enumerate() {
         let band = if l % 2 == 0 { "band" } else { "band alt" };
-        let line = if lane.durable { "durable" } else { "volatile" };
-        let top = TOP + l as i32 * LANE_H;
-        let _ = write!(
-            s,
-            "<rect x=\"0\" y=\"{top}\" width=\"{w}\" height=\"{LANE_H}\" class=\"{band}\"/>\
-             <line x1=\"0\" x2=\"{w}\" y1=\"{}\" y2=\"{}\" class=\"lane-line {line}\"/>",
-            y(l),
-            y(l)
-        );
+        let kind = if lane.durable {
+            "lane-line durable"
+        } else {
+            "lane-line volatile"
+        };
+        svg.push(rect(0, TOP + l as i32 * LANE_H, w, LANE_H).attr("class", band));
+        svg.push(line(0, y(l), w, y(l)).attr("class", kind));
     }
-    down_intervals(&mut s, t, lanes.len(), step);
+    down_intervals(&mut svg, t, lanes.len(), step);
     for k in 0..=t.last() {
         let class = if k == step {
             "col current"
@@ -133,30 +158,51 @@ pub fn svg(t: &Trace, step: usize, frac: f64, lang: Lang) -> String {
         } else {
             "col"
         };
-        let _ = write!(
-            s,
-            "<g class=\"{class}\"><rect x=\"{}\" y=\"0\" width=\"{COL_W}\" height=\"{h}\" class=\"hit\"/>\
-             <text x=\"{}\" y=\"17\" class=\"tick\">{k}</text><title>{k}: {}</title></g>",
-            x(k) - COL_W / 2,
-            x(k),
-            escape(t.steps[k].info.title.get(lang))
+        let title = format!("{k}: {}", t.steps[k].info.title.get(lang));
+        svg.push(
+            Node::svg("g")
+                .attr("class", class)
+                .child(rect(x(k) - COL_W / 2, 0, COL_W, h).attr("class", "hit"))
+                .child(
+                    Node::svg("text")
+                        .attr("x", x(k))
+                        .attr("y", 17)
+                        .attr("class", "tick")
+                        .text(k.to_string()),
+                )
+                .child(Node::svg("title").text(title)),
         );
     }
     for k in 1..=step {
         step_marks(
-            &mut s,
+            &mut svg,
             &t.steps[k],
             k,
             if k == step { frac } else { 1.0 },
             lang,
         );
     }
-    s.push_str("</svg>");
-    s
+    svg
+}
+
+fn rect(x: i32, y: i32, w: i32, h: i32) -> Node {
+    Node::svg("rect")
+        .attr("x", x)
+        .attr("y", y)
+        .attr("width", w)
+        .attr("height", h)
+}
+
+fn line(x1: i32, y1: i32, x2: i32, y2: i32) -> Node {
+    Node::svg("line")
+        .attr("x1", x1)
+        .attr("y1", y1)
+        .attr("x2", x2)
+        .attr("y2", y2)
 }
 
 /// Hatched bands over a lane while its actor is down, up to the current step.
-fn down_intervals(s: &mut String, t: &Trace, lanes: usize, step: usize) {
+fn down_intervals(svg: &mut Node, t: &Trace, lanes: usize, step: usize) {
     for l in 0..lanes {
         let mut start = None;
         for k in 0..=step + 1 {
@@ -164,14 +210,12 @@ fn down_intervals(s: &mut String, t: &Trace, lanes: usize, step: usize) {
             match (down, start) {
                 (true, None) => start = Some(k),
                 (false, Some(a)) => {
-                    let b = k.min(step);
-                    let width = (x(b) - x(a)).max(14);
+                    let width = (x(k.min(step)) - x(a)).max(14);
                     let top = TOP + l as i32 * LANE_H + 4;
-                    let _ = write!(
-                        s,
-                        "<rect x=\"{}\" y=\"{top}\" width=\"{width}\" height=\"{}\" class=\"down\" fill=\"url(#hatch)\"/>",
-                        x(a),
-                        LANE_H - 8
+                    svg.push(
+                        rect(x(a), top, width, LANE_H - 8)
+                            .attr("class", "down")
+                            .attr("fill", "url(#hatch)"),
                     );
                     start = None;
                 }
@@ -183,7 +227,7 @@ fn down_intervals(s: &mut String, t: &Trace, lanes: usize, step: usize) {
 
 /// One step's arrows and marks. `frac` < 1 draws the message part-way along its arrow and
 /// fades the marks in as it arrives.
-fn step_marks(s: &mut String, step: &Step, k: usize, frac: f64, lang: Lang) {
+fn step_marks(svg: &mut Node, step: &Step, k: usize, frac: f64, lang: Lang) {
     let ease = frac * frac * (3.0 - 2.0 * frac);
     let arrived = frac >= 1.0;
     for a in &step.info.arrows {
@@ -196,23 +240,28 @@ fn step_marks(s: &mut String, step: &Step, k: usize, frac: f64, lang: Lang) {
             ArrowKind::Duplicate => "msg dup",
             ArrowKind::Lost => "msg lost",
         };
-        let _ = write!(
-            s,
-            "<g class=\"{class}\"><line x1=\"{x1}\" y1=\"{y1}\" x2=\"{hx}\" y2=\"{hy}\""
-        );
+        let mut g = Node::svg("g").attr("class", class);
         if arrived {
             let (mx, my) = ((x1 + x2) / 2 + 4, (y1 + y2) / 2 - 4);
-            let _ = write!(
-                s,
-                " marker-end=\"url(#head)\"/><text x=\"{mx}\" y=\"{my}\" class=\"msg-label\">{}</text></g>",
-                escape(&a.label)
+            g.push(line(x1, y1, hx, hy).attr("marker-end", "url(#head)"));
+            g.push(
+                Node::svg("text")
+                    .attr("x", mx)
+                    .attr("y", my)
+                    .attr("class", "msg-label")
+                    .text(a.label.clone()),
             );
         } else {
-            let _ = write!(
-                s,
-                "/><circle cx=\"{hx}\" cy=\"{hy}\" r=\"5\" class=\"dot\"/></g>"
+            g.push(line(x1, y1, hx, hy));
+            g.push(
+                Node::svg("circle")
+                    .attr("cx", hx)
+                    .attr("cy", hy)
+                    .attr("r", 5)
+                    .attr("class", "dot"),
             );
         }
+        svg.push(g);
     }
     // Marks appear as the message lands: invisible for the first 60 % of the motion.
     let percent = if arrived {
@@ -221,42 +270,36 @@ fn step_marks(s: &mut String, step: &Step, k: usize, frac: f64, lang: Lang) {
         (((frac - 0.6) / 0.4).clamp(0.0, 1.0) * 100.0) as i32
     };
     for m in &step.info.marks {
-        let _ = write!(
-            s,
-            "<g class=\"mark {}\" opacity=\"{}.{:02}\"><circle cx=\"{}\" cy=\"{}\" r=\"11\"/>\
-             <text x=\"{}\" y=\"{}\" class=\"glyph\">{}</text><title>{}</title></g>",
-            m.kind.css(),
-            percent / 100,
-            percent % 100,
-            x(k),
-            y(m.lane),
-            x(k),
-            y(m.lane) + 5,
-            m.kind.glyph(),
-            escape(m.label.get(lang))
+        svg.push(
+            Node::svg("g")
+                .attr("class", format!("mark {}", m.kind.css()))
+                .attr("opacity", format!("{}.{:02}", percent / 100, percent % 100))
+                .child(
+                    Node::svg("circle")
+                        .attr("cx", x(k))
+                        .attr("cy", y(m.lane))
+                        .attr("r", 11),
+                )
+                .child(
+                    Node::svg("text")
+                        .attr("x", x(k))
+                        .attr("y", y(m.lane) + 5)
+                        .attr("class", "glyph")
+                        .text(m.kind.glyph()),
+                )
+                .child(Node::svg("title").text(m.label.get(lang))),
         );
     }
-}
-
-/// Escapes text for use inside SVG markup.
-pub fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            _ => out.push(c),
-        }
-    }
-    out
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::scenarios;
+
+    fn draw(t: &Trace, step: usize, frac: f64) -> String {
+        crate::ui::dom::html(&[svg(t, step, frac, Lang::En)])
+    }
 
     fn trace() -> Trace {
         scenarios::all()[0].trace(0, &[0, 0, 1])
@@ -265,17 +308,13 @@ mod tests {
     #[test]
     fn drawing_is_a_pure_function_of_step_and_fraction() {
         let t = trace();
-        assert_eq!(svg(&t, 3, 0.5, Lang::En), svg(&t, 3, 0.5, Lang::En));
-        assert_ne!(
-            svg(&t, 3, 0.5, Lang::En),
-            svg(&t, 3, 1.0, Lang::En),
-            "motion shows"
-        );
+        assert_eq!(draw(&t, 3, 0.5), draw(&t, 3, 0.5));
+        assert_ne!(draw(&t, 3, 0.5), draw(&t, 3, 1.0), "motion shows");
         // A finished step draws the same whether reached by playing or by scrubbing back.
-        assert_eq!(svg(&t, 3, 1.0, Lang::En), svg(&t, 3, 1.0, Lang::En));
-        assert!(svg(&t, 3, 1.0, Lang::En).contains("class=\"mark crash\""));
+        assert_eq!(draw(&t, 3, 1.0), draw(&t, 3, 1.0));
+        assert!(draw(&t, 3, 1.0).contains("class=\"mark crash\""));
         assert!(
-            !svg(&t, 2, 1.0, Lang::En).contains("class=\"mark crash\""),
+            !draw(&t, 2, 1.0).contains("class=\"mark crash\""),
             "the future is not drawn"
         );
     }
@@ -283,8 +322,8 @@ mod tests {
     #[test]
     fn a_down_actor_is_hatched_until_it_restarts() {
         let t = trace();
-        assert!(svg(&t, 3, 1.0, Lang::En).contains("class=\"down\""));
-        assert!(!svg(&t, 2, 1.0, Lang::En).contains("class=\"down\""));
+        assert!(draw(&t, 3, 1.0).contains("class=\"down\""));
+        assert!(!draw(&t, 2, 1.0).contains("class=\"down\""));
     }
 
     #[test]
@@ -293,10 +332,5 @@ mod tests {
         assert_eq!(step_at(x(3), 10), 3);
         assert_eq!(step_at(x(3) + COL_W / 2 - 1, 10), 3);
         assert_eq!(step_at(x(99), 10), 10);
-    }
-
-    #[test]
-    fn markup_is_escaped() {
-        assert_eq!(escape("<a & \"b\">"), "&lt;a &amp; &quot;b&quot;&gt;");
     }
 }

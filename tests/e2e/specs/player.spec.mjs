@@ -255,3 +255,17 @@ test('keyboard focus stays in the panel after a fault or a jump', async ({ page,
   await expect(page.getByRole('slider', { name: 'Timeline position' })).toBeFocused();
   expectNoConsoleErrors(problems);
 });
+
+test('the current step is scrolled into view, also on a deep link to the end', async ({ page, problems }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await open(page, '?s=dual-write&v=outbox&t=12&lang=en');
+  const scroller = await page.getByRole('img', { name: /^Timeline/ }).boundingBox();
+  const current = page.locator('.tl-svg .col.current text');
+  await expect(current).toHaveText('12');
+  await expect(async () => {
+    const col = await current.boundingBox();
+    expect(col.x).toBeGreaterThanOrEqual(scroller.x);
+    expect(col.x + col.width).toBeLessThanOrEqual(scroller.x + scroller.width);
+  }).toPass({ timeout: 3000 });
+  expectNoConsoleErrors(problems);
+});
