@@ -173,13 +173,16 @@ pub fn svg(t: &Trace, step: usize, frac: f64, lang: Lang) -> Node {
                 .child(Node::svg("title").text(title)),
         );
     }
+    // Only the current step's marks move (a crash shakes once); past ones stay still.
     for k in 1..=step {
+        let current = k == step;
         step_marks(
             &mut svg,
             &t.steps[k],
             k,
-            if k == step { frac } else { 1.0 },
+            if current { frac } else { 1.0 },
             lang,
+            current,
         );
     }
     svg
@@ -227,7 +230,7 @@ fn down_intervals(svg: &mut Node, t: &Trace, lanes: usize, step: usize) {
 
 /// One step's arrows and marks. `frac` < 1 draws the message part-way along its arrow and
 /// fades the marks in as it arrives.
-fn step_marks(svg: &mut Node, step: &Step, k: usize, frac: f64, lang: Lang) {
+fn step_marks(svg: &mut Node, step: &Step, k: usize, frac: f64, lang: Lang, current: bool) {
     let ease = frac * frac * (3.0 - 2.0 * frac);
     let arrived = frac >= 1.0;
     for a in &step.info.arrows {
@@ -272,7 +275,10 @@ fn step_marks(svg: &mut Node, step: &Step, k: usize, frac: f64, lang: Lang) {
     for m in &step.info.marks {
         svg.push(
             Node::svg("g")
-                .attr("class", format!("mark {}", m.kind.css()))
+                .attr(
+                    "class",
+                    format!("mark {}{}", m.kind.css(), if current { " now" } else { "" }),
+                )
                 .attr("opacity", format!("{}.{:02}", percent / 100, percent % 100))
                 .child(
                     Node::svg("circle")
@@ -312,7 +318,14 @@ mod tests {
         assert_ne!(draw(&t, 3, 0.5), draw(&t, 3, 1.0), "motion shows");
         // A finished step draws the same whether reached by playing or by scrubbing back.
         assert_eq!(draw(&t, 3, 1.0), draw(&t, 3, 1.0));
-        assert!(draw(&t, 3, 1.0).contains("class=\"mark crash\""));
+        assert!(
+            draw(&t, 3, 1.0).contains("class=\"mark crash now\""),
+            "the crash step's mark moves"
+        );
+        assert!(
+            draw(&t, 4, 1.0).contains("class=\"mark crash\""),
+            "and is still afterwards"
+        );
         assert!(
             !draw(&t, 2, 1.0).contains("class=\"mark crash\""),
             "the future is not drawn"
