@@ -1,7 +1,8 @@
 //! The pure playback reducer and the URL codec. No browser types: everything here is
 //! unit-tested natively, and the UI only dispatches events and renders the result.
 
-use crate::sim::{Lang, Text};
+use crate::scenarios;
+use crate::sim::{decode_path, Lang, Text};
 
 /// Playback speeds offered by the speed control.
 pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 1.5, 2.0, 4.0];
@@ -212,6 +213,103 @@ fn percent_decode(s: &str) -> String {
         i += 1;
     }
     String::from_utf8_lossy(&out).into_owned()
+}
+
+/// A valid starting state resolved from a URL, with a notice for each thing that was wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    pub lang: Lang,
+    pub scenario: usize,
+    pub variant: usize,
+    /// The valid prefix of the requested path.
+    pub path: Vec<u8>,
+    pub step: Option<usize>,
+    pub notices: Vec<Text>,
+}
+
+/// Resolves a query string (and the browser's language, used when the URL names none) to the
+/// nearest valid state. Never panics, whatever the input.
+pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
+    let query = parse_query(search);
+    let mut notices = query.problems.clone();
+    let lang = query
+        .lang
+        .or_else(|| browser_lang.and_then(Lang::parse))
+        .unwrap_or_default();
+    let all = scenarios::all();
+    let scenario = match query.scenario.as_deref() {
+        None | Some("") => 0,
+        Some(slug) => scenarios::index_of(slug).unwrap_or_else(|| {
+            notices.push(Text::new(
+                format!(
+                    "There is no scenario '{slug}'; showing {}.",
+                    all[0].meta().title.en
+                ),
+                format!(
+                    "没有名为“{slug}”的场景；改为显示{}。",
+                    all[0].meta().title.zh
+                ),
+            ));
+            0
+        }),
+    };
+    let meta = all[scenario].meta();
+    let variant = match query.variant.as_deref() {
+        None | Some("") => 0,
+        Some(slug) => meta
+            .variants
+            .iter()
+            .position(|v| v.slug == slug)
+            .unwrap_or_else(|| {
+                notices.push(Text::new(
+                    format!(
+                        "There is no variant '{slug}'; showing {}.",
+                        meta.variants[0].name.en
+                    ),
+                    format!(
+                        "没有名为“{slug}”的方案；改为显示{}。",
+                        meta.variants[0].name.zh
+                    ),
+                ));
+                0
+            }),
+    };
+    let (mut path, error) = decode_path(query.path.as_deref().unwrap_or(""));
+    let trace = all[scenario].trace(variant, &path);
+    if let Some(err) = error.or(trace.error) {
+        path.truncate(err.at);
+        notices.push(Text::new(
+            format!(
+                "The link's path stops being valid at step {}: {}. Showing the run up to there.",
+                err.at, err.reason.en
+            ),
+            format!(
+                "链接中的路径在第 {} 步失效：{}。只重放到那里。",
+                err.at, err.reason.zh
+            ),
+        ));
+    }
+    path.truncate(trace.given);
+    let last = all[scenario].trace(variant, &path).last();
+    let step = query.step.map(|t| {
+        if t > last {
+            notices.push(Text::new(
+                format!(
+                    "The link asks for step {t}, but this run has {last} steps; showing the last."
+                ),
+                format!("链接要求第 {t} 步，但这次运行只有 {last} 步；显示最后一步。"),
+            ));
+        }
+        t.min(last)
+    });
+    Resolved {
+        lang,
+        scenario,
+        variant,
+        path,
+        step,
+        notices,
+    }
 }
 
 #[cfg(test)]

@@ -90,8 +90,9 @@ pub fn replay<M: Model>(model: &M, path: &[u8]) -> Trace {
                     format!("运行在第 {at} 步已结束"),
                 )
             } else {
+                let noun = if n == 1 { "choice" } else { "choices" };
                 Text::new(
-                    format!("step {at} offers {n} choices, not choice {c}"),
+                    format!("step {at} offers {n} {noun}, not choice {c}"),
                     format!("第 {at} 步只有 {n} 个选项，没有第 {c} 个"),
                 )
             };

@@ -8,9 +8,9 @@ use super::i18n::ui;
 use super::panels::{Choices, Header, Invariants, Narration, Notices, Summary};
 use super::tables::Tables;
 use super::timeline::Timeline;
-use crate::player::{build_query, parse_query, reduce, Cursor, PlayerEvent};
+use crate::player::{build_query, reduce, resolve, Cursor, PlayerEvent};
 use crate::scenarios::{self, Registered};
-use crate::sim::{decode_path, encode_path, Lang, Text, Trace};
+use crate::sim::{encode_path, Lang, Text, Trace};
 use leptos::prelude::*;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -164,86 +164,14 @@ impl Ctx {
     }
 }
 
-/// Reads the URL once at start-up and resolves it to a valid state, collecting notices.
-fn initial_state() -> (Lang, usize, usize, Vec<u8>, Option<usize>, Vec<Text>) {
-    let query = parse_query(&browser::location_search());
-    let mut notices = query.problems.clone();
-    let lang = query
-        .lang
-        .or_else(|| browser::browser_language().and_then(|l| Lang::parse(&l)))
-        .unwrap_or_default();
-    let all = scenarios::all();
-    let scenario = match query.scenario.as_deref() {
-        None | Some("") => 0,
-        Some(slug) => scenarios::index_of(slug).unwrap_or_else(|| {
-            notices.push(Text::new(
-                format!(
-                    "There is no scenario '{slug}'; showing {}.",
-                    all[0].meta().title.en
-                ),
-                format!(
-                    "没有名为“{slug}”的场景；改为显示{}。",
-                    all[0].meta().title.zh
-                ),
-            ));
-            0
-        }),
-    };
-    let meta = all[scenario].meta();
-    let variant = match query.variant.as_deref() {
-        None | Some("") => 0,
-        Some(slug) => meta
-            .variants
-            .iter()
-            .position(|v| v.slug == slug)
-            .unwrap_or_else(|| {
-                notices.push(Text::new(
-                    format!(
-                        "There is no variant '{slug}'; showing {}.",
-                        meta.variants[0].name.en
-                    ),
-                    format!(
-                        "没有名为“{slug}”的方案；改为显示{}。",
-                        meta.variants[0].name.zh
-                    ),
-                ));
-                0
-            }),
-    };
-    let (mut path, error) = decode_path(query.path.as_deref().unwrap_or(""));
-    let trace = all[scenario].trace(variant, &path);
-    if let Some(err) = error.or(trace.error) {
-        path.truncate(err.at);
-        notices.push(Text::new(
-            format!(
-                "The link's path stops being valid at step {}: {}. Showing the run up to there.",
-                err.at, err.reason.en
-            ),
-            format!(
-                "链接中的路径在第 {} 步失效：{}。只重放到那里。",
-                err.at, err.reason.zh
-            ),
-        ));
-    }
-    path.truncate(trace.given);
-    let last = all[scenario].trace(variant, &path).last();
-    let step = query.step.map(|t| {
-        if t > last {
-            notices.push(Text::new(
-                format!(
-                    "The link asks for step {t}, but this run has {last} steps; showing the last."
-                ),
-                format!("链接要求第 {t} 步，但这次运行只有 {last} 步；显示最后一步。"),
-            ));
-        }
-        t.min(last)
-    });
-    (lang, scenario, variant, path, step, notices)
-}
-
 #[component]
 pub fn App() -> impl IntoView {
-    let (lang0, scenario0, variant0, path0, step0, notices0) = initial_state();
+    let start = resolve(
+        &browser::location_search(),
+        browser::browser_language().as_deref(),
+    );
+    let (lang0, scenario0, variant0) = (start.lang, start.scenario, start.variant);
+    let (path0, step0, notices0) = (start.path, start.step, start.notices);
     let lang = RwSignal::new(lang0);
     let scenario = RwSignal::new(scenario0);
     let variant = RwSignal::new(variant0);

@@ -1,0 +1,155 @@
+//! The URL resolver against random and mutated inputs: it never panics, always lands on a valid
+//! state, and says something whenever it had to change what was asked for. The number of inputs
+//! is `URL_FUZZ_CASES` (default 5,000 for the test suite; a full run uses 1,000,000).
+
+use effectively_once::player::{build_query, resolve};
+use effectively_once::scenarios;
+use effectively_once::sim::Lang;
+
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+const PIECES: &[&str] = &[
+    "s=",
+    "v=",
+    "p=",
+    "t=",
+    "lang=",
+    "&",
+    "=",
+    "?",
+    "%",
+    "%2",
+    "%zz",
+    "%E2%9C%93",
+    "%00",
+    "+",
+    "dual-write",
+    "outbox",
+    "commit-then-publish",
+    "zh",
+    "en",
+    "0",
+    "1",
+    "z",
+    "Z",
+    "9999999999999999999999",
+    "-1",
+    "<script>",
+    "\"",
+    "'",
+    "中文",
+    "⚡",
+    "\u{0}",
+    "#",
+    "//",
+    "..",
+    " ",
+];
+
+fn mutate(rng: &mut Lcg, base: &str) -> String {
+    let mut s: Vec<char> = base.chars().collect();
+    for _ in 0..1 + rng.below(4) {
+        let at = if s.is_empty() {
+            0
+        } else {
+            rng.below(s.len() + 1)
+        };
+        match rng.below(3) {
+            0 => s
+                .splice(at..at, PIECES[rng.below(PIECES.len())].chars())
+                .for_each(drop),
+            1 if at < s.len() => {
+                s.remove(at);
+            }
+            _ => s.insert(
+                at,
+                char::from_u32(rng.next() as u32 % 0x3000).unwrap_or('x'),
+            ),
+        }
+    }
+    s.into_iter().collect()
+}
+
+#[test]
+fn the_resolver_survives_random_and_mutated_urls() {
+    let cases: usize = std::env::var("URL_FUZZ_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(5_000);
+    let mut rng = Lcg(0xfeed);
+    let valid = build_query("dual-write", "outbox", "0010", 5, Lang::Zh);
+    for i in 0..cases {
+        let search = if i % 2 == 0 {
+            mutate(&mut rng, &valid)
+        } else {
+            (0..rng.below(8))
+                .map(|_| PIECES[rng.below(PIECES.len())])
+                .collect()
+        };
+        let r = resolve(&search, Some("fr-FR"));
+        let all = scenarios::all();
+        assert!(r.scenario < all.len(), "{search:?}");
+        assert!(
+            r.variant < all[r.scenario].meta().variants.len(),
+            "{search:?}"
+        );
+        let trace = all[r.scenario].trace(r.variant, &r.path);
+        assert_eq!(trace.error, None, "the resolved path is valid: {search:?}");
+        assert_eq!(trace.given, r.path.len());
+        if let Some(t) = r.step {
+            assert!(t <= trace.last(), "{search:?}");
+        }
+    }
+}
+
+#[test]
+fn a_valid_url_resolves_to_itself_without_notices() {
+    let r = resolve(
+        &build_query("dual-write", "outbox", "0010", 3, Lang::Zh),
+        Some("en-US"),
+    );
+    assert_eq!(
+        (r.scenario, r.variant, r.path.clone(), r.step, r.lang),
+        (0, 2, vec![0, 0, 1, 0], Some(3), Lang::Zh)
+    );
+    assert!(r.notices.is_empty(), "{:?}", r.notices);
+    assert_eq!(
+        resolve("", Some("zh-TW")).lang,
+        Lang::Zh,
+        "the browser's language when the URL has none"
+    );
+}
+
+#[test]
+fn every_kind_of_bad_value_gets_a_notice() {
+    let cases = [
+        ("?s=nope", "no scenario 'nope'"),
+        ("?v=nope", "no variant 'nope'"),
+        ("?p=0!", "character '!' at position 2"),
+        ("?p=9", "step 0 offers 1 choice, not choice 10"),
+        ("?t=x", "'t=x' is not a number"),
+        ("?t=99999", "asks for step 99999"),
+        ("?lang=fr", "'lang=fr' is not supported"),
+    ];
+    for (search, expected) in cases {
+        let r = resolve(search, None);
+        let all: Vec<String> = r.notices.iter().map(|n| n.en.clone()).collect();
+        assert!(
+            all.iter().any(|n| n.contains(expected)),
+            "{search}: {all:?}"
+        );
+    }
+}
