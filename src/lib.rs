@@ -2,6 +2,9 @@
 //!
 //! Layering (see ARCHITECTURE.md): `sim` is the pure engine, `scenarios` are models built on it,
 //! `player` is the pure playback reducer, and `ui` renders plain view data with Leptos.
+// Input must never panic the page (panic = "abort"): no unwrap/expect outside tests.
+#![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
+
 pub mod player;
 pub mod scenarios;
 pub mod sim;

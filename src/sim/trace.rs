@@ -106,7 +106,7 @@ pub fn replay<M: Model>(model: &M, path: &[u8]) -> Trace {
     let given = taken.len();
 
     while taken.len() < MAX_STEPS {
-        let state = states.last().expect("at least the initial state");
+        let Some(state) = states.last() else { break };
         actions.clear();
         model.actions(state, &mut actions);
         let Some(index) = actions.iter().position(|a| !model.is_fault(a)) else {

@@ -25,3 +25,24 @@ for (const s of states) {
     expectNoConsoleErrors(problems);
   });
 }
+
+// Every variant of every scenario, in both languages and both colour schemes, at a step where
+// something has happened (a crash, where the variant offers one).
+const variants = ['commit-then-publish', 'publish-then-commit', 'outbox'];
+for (const v of variants) {
+  for (const lang of ['en', 'zh']) {
+    for (const scheme of ['light', 'dark']) {
+      test(`no axe violations: dual-write/${v}, ${lang}, ${scheme}`, async ({ page, problems }) => {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto(`?s=dual-write&v=${v}&p=001&t=3&lang=${lang}`);
+        await expect(page.locator('.counter')).toBeVisible();
+        const results = await new AxeBuilder({ page }).analyze();
+        const summary = results.violations.map(
+          (x) => `${x.id} (${x.impact}): ${x.help} — ${x.nodes.map((n) => n.target.join(' ')).join(', ')}`,
+        );
+        expect(summary, 'axe violations').toEqual([]);
+        expectNoConsoleErrors(problems);
+      });
+    }
+  }
+}
