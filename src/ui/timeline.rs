@@ -1,7 +1,7 @@
 //! The timeline: one swimlane per actor, steps along the time axis, messages as arrows from
 //! sender to receiver, marks for commit, publish, rollback, crash and the rest.
 //!
-//! The SVG is built as a string by [`svg`], a pure function of (trace, step, frac, lang), so
+//! The SVG is built by [`base`] and [`moving`], pure functions of (trace, step, frac, lang), so
 //! playing and scrubbing draw the same frames and the drawing is testable natively. Building
 //! markup directly (rather than hundreds of typed view nodes) also keeps the bundle small.
 //! Coordinates are whole pixels: integer formatting is all the drawing needs.
@@ -53,10 +53,13 @@ pub fn Timeline() -> impl IntoView {
                 .collect_view()
             })
         };
-    let drawing = move || {
-        let c = ctx.cursor.get();
-        let (frac, lang) = (ctx.frac.get(), ctx.lang.get());
-        vec![ctx.trace.with(|t| svg(t, c.step, frac, lang))]
+    let still = move || {
+        let (step, lang) = (ctx.cursor.get().step, ctx.lang.get());
+        vec![ctx.trace.with(|t| base(t, step, lang))]
+    };
+    let motion = move || {
+        let (step, frac, lang) = (ctx.cursor.get().step, ctx.frac.get(), ctx.lang.get());
+        vec![ctx.trace.with(|t| moving(t, step, frac, lang))]
     };
     let label = move || {
         let c = ctx.cursor.get();
@@ -95,18 +98,35 @@ pub fn Timeline() -> impl IntoView {
             <div class="tl">
                 <ul class="lanes">{lanes}</ul>
                 <div class="tl-scroll" node_ref=scroller tabindex="0" role="img" aria-label=label on:click=on_click>
-                    {drawn("tl-svg", drawing)}
+                    <div class="tl-stack">
+                        {drawn("tl-svg", still)}
+                        {drawn("tl-move", motion)}
+                    </div>
                 </div>
             </div>
         </section>
     }
 }
 
-/// The whole drawing for `step`, with the current step's messages `frac` of the way along.
-pub fn svg(t: &Trace, step: usize, frac: f64, lang: Lang) -> Node {
+fn size(t: &Trace) -> (i32, i32) {
+    let lanes = t.steps[0].view.lanes.len() as i32;
+    (x(t.last()) + COL_W, TOP + lanes * LANE_H + 6)
+}
+
+fn canvas(w: i32, h: i32) -> Node {
+    Node::svg("svg")
+        .attr("width", w)
+        .attr("height", h)
+        .attr("viewBox", format!("0 0 {w} {h}"))
+        .attr("aria-hidden", "true")
+}
+
+/// Everything that stays still during step `step`'s motion: lanes, down intervals, the axis and
+/// every earlier step. Redrawn when the step changes, not on every animation frame.
+pub fn base(t: &Trace, step: usize, lang: Lang) -> Node {
     let step = step.min(t.last());
     let lanes = &t.steps[0].view.lanes;
-    let (w, h) = (x(t.last()) + COL_W, TOP + lanes.len() as i32 * LANE_H + 6);
+    let (w, h) = size(t);
     let hatch = Node::svg("pattern")
         .attr("id", "hatch")
         .attr("width", 8)
@@ -133,12 +153,7 @@ pub fn svg(t: &Trace, step: usize, frac: f64, lang: Lang) -> Node {
                 .attr("d", "M0,0 L10,5 L0,10 z")
                 .attr("class", "head"),
         );
-    let mut svg = Node::svg("svg")
-        .attr("width", w)
-        .attr("height", h)
-        .attr("viewBox", format!("0 0 {w} {h}"))
-        .attr("aria-hidden", "true")
-        .child(Node::svg("defs").child(hatch).child(head));
+    let mut svg = canvas(w, h).child(Node::svg("defs").child(hatch).child(head));
     for (l, lane) in lanes.iter().enumerate() {
         let band = if l % 2 == 0 { "band" } else { "band alt" };
         let kind = if lane.durable {
@@ -173,17 +188,20 @@ pub fn svg(t: &Trace, step: usize, frac: f64, lang: Lang) -> Node {
                 .child(Node::svg("title").text(title)),
         );
     }
-    // Only the current step's marks move (a crash shakes once); past ones stay still.
-    for k in 1..=step {
-        let current = k == step;
-        step_marks(
-            &mut svg,
-            &t.steps[k],
-            k,
-            if current { frac } else { 1.0 },
-            lang,
-            current,
-        );
+    for k in 1..step {
+        step_marks(&mut svg, &t.steps[k], k, 1.0, lang, false);
+    }
+    svg
+}
+
+/// The current step's messages, `frac` of the way along, and its marks fading in; laid over
+/// [`base`] and redrawn on every animation frame (a handful of elements).
+pub fn moving(t: &Trace, step: usize, frac: f64, lang: Lang) -> Node {
+    let step = step.min(t.last());
+    let (w, h) = size(t);
+    let mut svg = canvas(w, h);
+    if step > 0 {
+        step_marks(&mut svg, &t.steps[step], step, frac, lang, true);
     }
     svg
 }
@@ -304,7 +322,7 @@ mod tests {
     use crate::scenarios;
 
     fn draw(t: &Trace, step: usize, frac: f64) -> String {
-        crate::ui::dom::html(&[svg(t, step, frac, Lang::En)])
+        crate::ui::dom::html(&[base(t, step, Lang::En), moving(t, step, frac, Lang::En)])
     }
 
     fn trace() -> Trace {
@@ -330,6 +348,20 @@ mod tests {
             !draw(&t, 2, 1.0).contains("class=\"mark crash\""),
             "the future is not drawn"
         );
+    }
+
+    #[test]
+    fn only_the_current_step_is_redrawn_per_frame() {
+        let t = trace();
+        let still = crate::ui::dom::html(&[base(&t, 3, Lang::En)]);
+        assert!(
+            !still.contains("mark crash"),
+            "the moving step is not in the still layer"
+        );
+        assert!(still.contains("COMMIT"), "earlier steps are");
+        let frame = crate::ui::dom::html(&[moving(&t, 3, 0.9, Lang::En)]);
+        assert!(frame.contains("mark crash now") && !frame.contains("COMMIT"));
+        assert!(!crate::ui::dom::html(&[moving(&t, 0, 0.5, Lang::En)]).contains("<g"));
     }
 
     #[test]

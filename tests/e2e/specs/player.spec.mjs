@@ -224,8 +224,8 @@ test('reduced motion jumps instead of animating', async ({ page, problems }) => 
   await open(page);
   await page.getByRole('button', { name: 'Step forward' }).click();
   // With reduced motion the arrow is complete at once: no travelling dot is ever drawn.
-  await expect(page.locator('.tl-svg .dot')).toHaveCount(0);
-  await expect(page.locator('.tl-svg .msg line[marker-end]')).toHaveCount(1);
+  await expect(page.locator('.tl-stack .dot')).toHaveCount(0);
+  await expect(page.locator('.tl-stack .msg line[marker-end]')).toHaveCount(1);
   expectNoConsoleErrors(problems);
 });
 
