@@ -1,8 +1,10 @@
 //! The scenario registry: slug → scenario. Adding a scenario is one file and one line here.
 
 mod dual_write;
+mod outbox_relay;
 
 pub use dual_write::{DualWrite, DualWriteModel, DwAct, DwVariant};
+pub use outbox_relay::{OrAct, OrVariant, OutboxRelay, OutboxRelayModel};
 
 use crate::sim::{AnyScenario, Bounds, Report};
 
@@ -10,7 +12,7 @@ use crate::sim::{AnyScenario, Bounds, Report};
 pub type Registered = &'static (dyn AnyScenario + Sync);
 
 /// Every scenario, in the order the picker shows them. The first is the default.
-static ALL: [Registered; 1] = [&DualWrite];
+static ALL: [Registered; 2] = [&DualWrite, &OutboxRelay];
 
 pub fn all() -> &'static [Registered] {
     &ALL
@@ -27,6 +29,7 @@ pub fn index_of(slug: &str) -> Option<usize> {
 pub fn explore(index: usize, variant: usize, bounds: Bounds) -> Option<Report> {
     match index {
         0 => Some(DualWrite::explore(variant, bounds)),
+        1 => Some(OutboxRelay::explore(variant, bounds)),
         _ => None,
     }
 }

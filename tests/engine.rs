@@ -86,6 +86,7 @@ impl Model for Toy {
         StateView {
             lanes: Vec::new(),
             tables: Vec::new(),
+            metrics: Vec::new(),
         }
     }
     fn describe(&self, _: &ToyState, a: &ToyAct, _: &ToyState) -> StepInfo {

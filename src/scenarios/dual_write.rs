@@ -428,7 +428,11 @@ impl Model for DualWriteModel {
         }
         tables.push(self.broker_table(s));
         tables.push(self.consumer_table(s));
-        StateView { lanes, tables }
+        StateView {
+            lanes,
+            tables,
+            metrics: Vec::new(),
+        }
     }
 
     fn describe(&self, b: &DwState, a: &DwAct, s: &DwState) -> StepInfo {

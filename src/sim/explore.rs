@@ -32,7 +32,7 @@ pub struct InvariantReport {
     /// Distinct states in which the property is broken (for `eventually`: quiet states).
     pub violating_states: usize,
     /// Runs that pass through such a state.
-    pub violating_runs: u64,
+    pub violating_runs: u128,
     /// A shortest path (choice indices) to a violating state.
     pub counterexample: Option<Vec<u8>>,
 }
@@ -41,7 +41,7 @@ pub struct InvariantReport {
 pub struct Report {
     pub states: usize,
     /// Maximal paths from the initial state (saturating).
-    pub runs: u64,
+    pub runs: u128,
     pub quiet_states: usize,
     /// The bounds cut the exploration short: verdicts cover only what was reached.
     pub truncated: bool,
@@ -162,11 +162,11 @@ fn path_to(parent: &[(u32, u8)], mut id: u32) -> Vec<u8> {
 
 /// Counts maximal paths from state 0, in total and through a broken state per invariant, by an
 /// iterative post-order walk of the graph (memoised, so each state is visited once).
-fn count_runs(graph: &Graph) -> (u64, Vec<u64>, bool) {
+fn count_runs(graph: &Graph) -> (u128, Vec<u128>, bool) {
     let n = graph.edges.len();
     let k = graph.bad.len();
-    let mut total = vec![0u64; n];
-    let mut through = vec![0u64; n * k];
+    let mut total = vec![0u128; n];
+    let mut through = vec![0u128; n * k];
     // 0 = unvisited, 1 = on the stack, 2 = done.
     let mut color = vec![0u8; n];
     let mut cyclic = false;
@@ -189,8 +189,8 @@ fn count_runs(graph: &Graph) -> (u64, Vec<u64>, bool) {
         stack.pop();
         color[id as usize] = 2;
         let u = id as usize;
-        let mut sum = if edges.is_empty() { 1 } else { 0u64 };
-        let mut sums = vec![0u64; k];
+        let mut sum = if edges.is_empty() { 1 } else { 0u128 };
+        let mut sums = vec![0u128; k];
         for &succ in edges {
             let s = succ as usize;
             if color[s] != 2 {

@@ -1,6 +1,6 @@
 //! Replaying a path into a trace: one snapshot per step, with the invariants judged at each.
 
-use super::{InvKind, Model, PathError, StateView, StepInfo, Text};
+use super::{InvKind, MetricValue, Model, PathError, StateView, StepInfo, Text};
 
 /// Runs longer than this are cut off; every model reaches quiet long before.
 pub const MAX_STEPS: usize = 200;
@@ -172,6 +172,7 @@ fn snapshots<M: Model>(model: &M, states: &[M::State], path: &[u8]) -> Vec<Step>
         if let Some(prev) = steps.last() {
             mark_changes(&prev.view, &mut view);
         }
+        date_waits(steps.last().map(|s| &s.view), &mut view, t);
         steps.push(Step {
             view,
             info,
@@ -192,6 +193,29 @@ fn mark_changes(prev: &StateView, view: &mut StateView) {
             let old = before.and_then(|t| t.rows.iter().find(|r| r.key == row.key));
             row.changed = old.is_none_or(|old| old.cells != row.cells || old.faint != row.faint);
         }
+    }
+}
+
+/// Fills in when each waiting item of an `Oldest` metric started waiting: the step it first
+/// appeared in an unbroken run of steps that list it.
+fn date_waits(prev: Option<&StateView>, view: &mut StateView, step: usize) {
+    for (i, metric) in view.metrics.iter_mut().enumerate() {
+        let MetricValue::Oldest { keys, since } = &mut metric.value else {
+            continue;
+        };
+        let before = prev.and_then(|p| match p.metrics.get(i).map(|m| &m.value) {
+            Some(MetricValue::Oldest { keys, since }) => Some((keys, since)),
+            _ => None,
+        });
+        *since = keys
+            .iter()
+            .map(|k| {
+                before
+                    .and_then(|(ks, ss)| ks.iter().position(|x| x == k).and_then(|j| ss.get(j)))
+                    .copied()
+                    .unwrap_or(step)
+            })
+            .collect();
     }
 }
 
@@ -216,7 +240,15 @@ fn judge<M: Model>(model: &M, states: &[M::State], steps: &mut [Step]) {
                         } else {
                             unmet_since.unwrap_or(t)
                         };
-                        let cause = (opened.max(1)..=t).rev().find(|&j| steps[j].fault);
+                        // The latest fault that could have opened the gap: for a safety
+                        // property any earlier fault (a crash long before the duplicate it
+                        // causes), for a liveness property one since it became unmet.
+                        let from = if inv.kind == InvKind::Always {
+                            1
+                        } else {
+                            opened.max(1)
+                        };
+                        let cause = (from..=t).rev().find(|&j| steps[j].fault);
                         let why = match cause {
                             Some(j) => why.clone().then(&Text::new(
                                 format!("Cause: step {j}, {}.", steps[j].info.title.en),

@@ -41,6 +41,45 @@ pub struct TableView {
 pub struct StateView {
     pub lanes: Vec<LaneView>,
     pub tables: Vec<TableView>,
+    /// Live operational numbers shown beside the tables (pending rows, duplicates, …).
+    pub metrics: Vec<Metric>,
+}
+
+/// A live number: a plain count, or how long the oldest of some items has been waiting.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Metric {
+    pub name: Text,
+    pub value: MetricValue,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MetricValue {
+    Count(u32),
+    /// The items (stable keys) waiting now. A model has no clock, so the trace fills in
+    /// `since` (the step each item started waiting) and the age follows from the step.
+    Oldest {
+        keys: Vec<String>,
+        since: Vec<usize>,
+    },
+}
+
+impl MetricValue {
+    pub fn oldest(keys: Vec<String>) -> MetricValue {
+        MetricValue::Oldest {
+            keys,
+            since: Vec::new(),
+        }
+    }
+
+    /// The number shown at step `step`; `None` when nothing is waiting.
+    pub fn at(&self, step: usize) -> Option<u32> {
+        match self {
+            MetricValue::Count(n) => Some(*n),
+            MetricValue::Oldest { since, .. } => {
+                since.iter().min().map(|&s| step.saturating_sub(s) as u32)
+            }
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -7,7 +7,7 @@
 use super::app::use_ctx;
 use super::dom::{drawn, Node};
 use super::i18n::Ui;
-use crate::sim::{Lang, TableView};
+use crate::sim::{Lang, Metric, TableView};
 use leptos::prelude::*;
 
 #[component]
@@ -18,7 +18,11 @@ pub fn Tables() -> impl IntoView {
         ctx.trace.with(|tr| {
             tr.steps
                 .get(step)
-                .map(|s| tables(&s.view.tables, lang, t))
+                .map(|s| {
+                    let mut nodes = metrics(&s.view.metrics, step, lang);
+                    nodes.extend(tables(&s.view.tables, lang, t));
+                    nodes
+                })
                 .unwrap_or_default()
         })
     };
@@ -28,6 +32,23 @@ pub fn Tables() -> impl IntoView {
             {drawn("tables", draw)}
         </section>
     }
+}
+
+/// The live numbers as a definition list; nothing when the scenario has none.
+pub fn metrics(metrics: &[Metric], step: usize, lang: Lang) -> Vec<Node> {
+    if metrics.is_empty() {
+        return Vec::new();
+    }
+    let mut dl = Node::el("dl").attr("class", "metrics");
+    for m in metrics {
+        let value = m.value.at(step).map_or("–".to_string(), |n| n.to_string());
+        dl.push(
+            Node::el("div")
+                .child(Node::el("dt").text(m.name.get(lang)))
+                .child(Node::el("dd").text(value)),
+        );
+    }
+    vec![dl]
 }
 
 pub fn tables(views: &[TableView], lang: Lang, ui: &Ui) -> Vec<Node> {

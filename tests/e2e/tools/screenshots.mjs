@@ -15,6 +15,9 @@ const shots = [
   { name: 'wide-light-outbox', width: 1280, height: 800, scheme: 'light', q: '?s=dual-write&v=outbox&p=00000001&t=12&lang=en' },
   { name: 'phone-light-en', width: 390, height: 844, scheme: 'light', q: '?s=dual-write&v=publish-then-commit&p=002&t=3&lang=en' },
   { name: 'phone-dark-zh', width: 390, height: 844, scheme: 'dark', q: '?s=dual-write&v=outbox&t=8&lang=zh' },
+  { name: 'relay-wide-light-en', width: 1280, height: 800, scheme: 'light', q: '?s=outbox-relay&v=no-dedup&p=00003&t=17&lang=en' },
+  { name: 'relay-wide-dark-zh', width: 1280, height: 800, scheme: 'dark', q: '?s=outbox-relay&v=skip-locked&t=13&lang=zh' },
+  { name: 'relay-phone-light-en', width: 390, height: 844, scheme: 'light', q: '?s=outbox-relay&v=inbox&p=00003&t=17&lang=en' },
 ];
 for (const s of shots) {
   const page = await browser.newPage({ viewport: { width: s.width, height: s.height }, colorScheme: s.scheme, reducedMotion: 'reduce' });

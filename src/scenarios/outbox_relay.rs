@@ -1,0 +1,1081 @@
+//! # Outbox relay: at-least-once delivery, duplicates, and the inbox
+//!
+//! **Setting.** Order 17 is created and then cancelled. Each change commits, in one local
+//! transaction with it, an outbox row: `e-1` (`OrderCreated`, version 1) and `e-2`
+//! (`OrderCancelled`, version 2). A relay claims a pending row, publishes it to the broker (keyed
+//! by order id) and marks it sent. The inventory consumer reserves a unit of stock on v1 and
+//! releases it on v2; a notification consumer sends an email per message.
+//!
+//! **The bugs.** Publishing and marking sent are two writes to two systems: a relay that dies
+//! between them (or never hears the broker's acknowledgement) publishes again, so delivery is
+//! at-least-once. `no-dedup` reserves stock twice. `inbox-separate-tx` records the event as
+//! processed in its own transaction: a crash before the business change loses the effect.
+//! `delete-after-publish` deletes the row without waiting for the acknowledgement: a publish
+//! the broker never stored is gone for good. `two-relays` take the same row with a plain
+//! `SELECT`.
+//!
+//! **The fixes.** `inbox`: `INSERT INTO processed_messages … ON CONFLICT DO NOTHING` and the
+//! business change in *one* consumer transaction, so a duplicate changes nothing. `skip-locked`:
+//! relays claim rows with `FOR UPDATE SKIP LOCKED`, which divides rows between them — but not one
+//! order's events, so v2 can overtake v1; the consumer's version guard makes the late v1 a no-op.
+//!
+//! **Worked counterexample** (`no-dedup`): create and cancel commit, the relay claims and
+//! publishes `e-1`, crashes before marking it sent, restarts and publishes `e-1` again; the
+//! inventory consumer applies both deliveries and reserves order 17's stock twice.
+
+use crate::sim::kit::Proc;
+use crate::sim::{
+    AnyScenario, Arrow, ArrowKind, Bounds, InvKind, Invariant, LaneView, Mark, MarkKind, Metric,
+    MetricValue, Model, Report, RowView, ScenarioMeta, StateView, StepInfo, TableView, Text, Trace,
+    VariantMeta,
+};
+
+/// The order whose events flow through the system.
+pub const ORDER: u32 = 17;
+/// Events of the order: index 0 is `e-1` (version 1), index 1 is `e-2` (version 2).
+const EVENTS: usize = 2;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum OrVariant {
+    NoDedup,
+    Inbox,
+    InboxSeparateTx,
+    DeleteAfterPublish,
+    TwoRelays,
+    SkipLocked,
+}
+
+impl OrVariant {
+    pub const ALL: [OrVariant; 6] = [
+        OrVariant::NoDedup,
+        OrVariant::Inbox,
+        OrVariant::InboxSeparateTx,
+        OrVariant::DeleteAfterPublish,
+        OrVariant::TwoRelays,
+        OrVariant::SkipLocked,
+    ];
+
+    fn relays(self) -> usize {
+        if matches!(self, OrVariant::TwoRelays | OrVariant::SkipLocked) {
+            2
+        } else {
+            1
+        }
+    }
+
+    fn inbox(self) -> bool {
+        self != OrVariant::NoDedup
+    }
+
+    fn guard(self) -> bool {
+        self == OrVariant::SkipLocked
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Ob {
+    Absent,
+    Pending,
+    Sent,
+    Deleted,
+}
+
+/// A relay's volatile memory: the row in hand (an event index), and whether it is published.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Hand {
+    ev: u8,
+    published: bool,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+enum CPc {
+    #[default]
+    Idle,
+    /// A delivery in hand, nothing committed yet.
+    Got,
+    /// `inbox-separate-tx`: the inbox row committed, the business change not yet.
+    Marked,
+    /// The consumer's transaction committed; the offset not yet.
+    Done,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+struct CMem {
+    pc: CPc,
+    /// The broker offset of the delivery in hand.
+    off: u8,
+}
+
+/// What the inventory consumer's committed transaction did with a delivery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Outcome {
+    Applied,
+    /// The inbox already held the event id: nothing changed.
+    Absorbed,
+    /// The version guard found a newer version applied: nothing changed.
+    Stale,
+    /// `inbox-separate-tx`: recorded as processed, business change still to come.
+    MarkedOnly,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct OrState {
+    /// Order transactions committed so far (0..=2): create, then cancel.
+    svc: u8,
+    outbox: [Ob; EVENTS],
+    relays: [Proc<Option<Hand>>; 2],
+    /// The broker's log for partition "order 17": one event index per offset.
+    log: Vec<u8>,
+    /// The inventory group's committed offset, and the notification group's.
+    acked: u8,
+    notified: u8,
+    cons: Proc<CMem>,
+    /// Inventory database: processed_messages, and what each committed delivery did.
+    inbox: [bool; EVENTS],
+    history: Vec<(u8, Outcome)>,
+    /// Events delivered to inventory at least once (to count duplicates).
+    seen: [bool; EVENTS],
+    dups: u8,
+    faults: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OrAct {
+    SvcCreate,
+    SvcCancel,
+    Claim(u8),
+    Publish(u8),
+    MarkSent(u8),
+    RelayRestart(u8),
+    Deliver,
+    InboxTx,
+    ApplyTx,
+    Ack,
+    ConsRestart,
+    Notify,
+    // Faults.
+    PublishLost(u8),
+    AckLost(u8),
+    RelayCrash(u8),
+    ConsCrash,
+    Redeliver,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct OutboxRelayModel {
+    pub variant: OrVariant,
+    pub fault_budget: u8,
+}
+
+fn ev_id(e: u8) -> String {
+    format!("e-{}", e + 1)
+}
+
+fn ev_type(e: u8) -> &'static str {
+    if e == 0 {
+        "OrderCreated"
+    } else {
+        "OrderCancelled"
+    }
+}
+
+fn relay_name(r: u8) -> char {
+    (b'A' + r) as char
+}
+
+/// What follows "relay" in a name: " A" or " B" when there are two relays, else nothing.
+fn suffix(m: &OutboxRelayModel, r: u8) -> String {
+    if m.relays() > 1 {
+        format!(" {}", relay_name(r))
+    } else {
+        String::new()
+    }
+}
+
+/// Stock reserved for order 17 after these committed deliveries, and how many reservations
+/// were made: v1 reserves a unit, v2 releases what is reserved.
+fn stock(history: &[(u8, Outcome)]) -> (u8, u8) {
+    let (mut reserved, mut made) = (0u8, 0u8);
+    for &(e, o) in history {
+        if o == Outcome::Applied {
+            if e == 0 {
+                reserved += 1;
+                made += 1;
+            } else {
+                reserved = reserved.saturating_sub(1);
+            }
+        }
+    }
+    (reserved, made)
+}
+
+/// The highest version the inventory has applied (the version guard's column).
+fn version(s: &OrState) -> u8 {
+    s.history
+        .iter()
+        .filter(|h| h.1 == Outcome::Applied)
+        .map(|h| h.0 + 1)
+        .max()
+        .unwrap_or(0)
+}
+
+impl OutboxRelayModel {
+    fn relays(&self) -> u8 {
+        self.variant.relays() as u8
+    }
+
+    fn lane_broker(&self) -> usize {
+        2 + self.variant.relays()
+    }
+
+    /// The row a relay's SELECT returns, if any: the first pending one by version; with SKIP
+    /// LOCKED, rows another relay holds are skipped.
+    fn claimable(&self, s: &OrState, r: u8) -> Option<u8> {
+        let other = s.relays[usize::from(1 - r)].mem.map(|h| h.ev);
+        (0..EVENTS as u8).find(|&e| {
+            s.outbox[e as usize] == Ob::Pending
+                && !(self.variant == OrVariant::SkipLocked && other == Some(e) && self.relays() > 1)
+        })
+    }
+
+    fn hand(s: &OrState, r: u8) -> Option<Hand> {
+        let p = &s.relays[r as usize];
+        p.mem.filter(|_| p.up)
+    }
+
+    fn delivery(s: &OrState) -> u8 {
+        s.log[s.cons.mem.off as usize]
+    }
+}
+
+impl Model for OutboxRelayModel {
+    type State = OrState;
+    type Act = OrAct;
+
+    fn init(&self) -> OrState {
+        OrState {
+            svc: 0,
+            outbox: [Ob::Absent; EVENTS],
+            relays: [Proc::new(), Proc::new()],
+            log: Vec::new(),
+            acked: 0,
+            notified: 0,
+            cons: Proc::new(),
+            inbox: [false; EVENTS],
+            history: Vec::new(),
+            seen: [false; EVENTS],
+            dups: 0,
+            faults: 0,
+        }
+    }
+
+    fn actions(&self, s: &OrState, out: &mut Vec<OrAct>) {
+        match s.svc {
+            0 => out.push(OrAct::SvcCreate),
+            1 => out.push(OrAct::SvcCancel),
+            _ => {}
+        }
+        let relays = 0..self.relays();
+        for r in relays.clone() {
+            if s.relays[r as usize].up
+                && s.relays[r as usize].mem.is_none()
+                && self.claimable(s, r).is_some()
+            {
+                out.push(OrAct::Claim(r));
+            }
+        }
+        // The last relay publishes first, so two relays show their race by default.
+        for r in relays.clone().rev() {
+            if Self::hand(s, r).is_some_and(|h| !h.published) {
+                out.push(OrAct::Publish(r));
+            }
+        }
+        for r in relays.clone() {
+            if Self::hand(s, r).is_some_and(|h| h.published) {
+                out.push(OrAct::MarkSent(r));
+            }
+            if !s.relays[r as usize].up {
+                out.push(OrAct::RelayRestart(r));
+            }
+        }
+        let c = &s.cons;
+        match (c.up, c.mem.pc) {
+            (false, _) => out.push(OrAct::ConsRestart),
+            (true, CPc::Idle) if (s.acked as usize) < s.log.len() => out.push(OrAct::Deliver),
+            (true, CPc::Got) if self.variant == OrVariant::InboxSeparateTx => {
+                out.push(OrAct::InboxTx)
+            }
+            (true, CPc::Got | CPc::Marked) => out.push(OrAct::ApplyTx),
+            (true, CPc::Done) => out.push(OrAct::Ack),
+            _ => {}
+        }
+        if (s.notified as usize) < s.log.len() {
+            out.push(OrAct::Notify);
+        }
+        if s.faults >= self.fault_budget {
+            return;
+        }
+        for r in relays {
+            match Self::hand(s, r) {
+                Some(Hand {
+                    published: false, ..
+                }) => out.push(OrAct::PublishLost(r)),
+                Some(Hand {
+                    published: true, ..
+                }) => {
+                    out.push(OrAct::RelayCrash(r));
+                    out.push(OrAct::AckLost(r));
+                }
+                None => {}
+            }
+        }
+        if c.up && c.mem.pc != CPc::Idle {
+            out.push(OrAct::ConsCrash);
+        }
+        if c.up && c.mem.pc == CPc::Idle && s.acked > 0 {
+            out.push(OrAct::Redeliver);
+        }
+    }
+
+    fn is_fault(&self, a: &OrAct) -> bool {
+        matches!(
+            a,
+            OrAct::PublishLost(_)
+                | OrAct::AckLost(_)
+                | OrAct::RelayCrash(_)
+                | OrAct::ConsCrash
+                | OrAct::Redeliver
+        )
+    }
+
+    fn next(&self, s: &OrState, a: &OrAct) -> OrState {
+        let mut n = s.clone();
+        if self.is_fault(a) {
+            n.faults += 1;
+        }
+        let delete = self.variant == OrVariant::DeleteAfterPublish;
+        match *a {
+            OrAct::SvcCreate | OrAct::SvcCancel => {
+                n.outbox[s.svc as usize] = Ob::Pending;
+                n.svc += 1;
+            }
+            OrAct::Claim(r) => {
+                n.relays[r as usize].mem = self.claimable(s, r).map(|ev| Hand {
+                    ev,
+                    published: false,
+                });
+            }
+            OrAct::Publish(r) => {
+                if let Some(h) = Self::hand(s, r) {
+                    n.log.push(h.ev);
+                    n.relays[r as usize].mem = if delete {
+                        n.outbox[h.ev as usize] = Ob::Deleted;
+                        None
+                    } else {
+                        Some(Hand {
+                            published: true,
+                            ..h
+                        })
+                    };
+                }
+            }
+            OrAct::MarkSent(r) => {
+                if let Some(h) = Self::hand(s, r) {
+                    if n.outbox[h.ev as usize] == Ob::Pending {
+                        n.outbox[h.ev as usize] = Ob::Sent;
+                    }
+                }
+                n.relays[r as usize].mem = None;
+            }
+            OrAct::RelayRestart(r) => n.relays[r as usize].restart(),
+            OrAct::Deliver => {
+                let e = s.log[s.acked as usize];
+                if s.seen[e as usize] {
+                    n.dups += 1;
+                }
+                n.seen[e as usize] = true;
+                n.cons.mem = CMem {
+                    pc: CPc::Got,
+                    off: s.acked,
+                };
+            }
+            OrAct::InboxTx => {
+                let e = Self::delivery(s);
+                let outcome = if s.inbox[e as usize] {
+                    n.cons.mem.pc = CPc::Done;
+                    Outcome::Absorbed
+                } else {
+                    n.inbox[e as usize] = true;
+                    n.cons.mem.pc = CPc::Marked;
+                    Outcome::MarkedOnly
+                };
+                n.history.push((e, outcome));
+            }
+            OrAct::ApplyTx => {
+                let e = Self::delivery(s);
+                let outcome = if s.cons.mem.pc == CPc::Marked {
+                    n.history.pop();
+                    Outcome::Applied
+                } else if self.variant.inbox() && s.inbox[e as usize] {
+                    Outcome::Absorbed
+                } else if self.variant.guard() && version(s) > e {
+                    n.inbox[e as usize] = true;
+                    Outcome::Stale
+                } else {
+                    n.inbox[e as usize] = self.variant.inbox();
+                    Outcome::Applied
+                };
+                n.history.push((e, outcome));
+                n.cons.mem.pc = CPc::Done;
+            }
+            OrAct::Ack => {
+                n.acked = s.cons.mem.off + 1;
+                n.cons.mem = CMem::default();
+            }
+            OrAct::ConsRestart => n.cons.restart(),
+            OrAct::Notify => n.notified += 1,
+            OrAct::PublishLost(r) => {
+                if let (true, Some(h)) = (delete, Self::hand(s, r)) {
+                    n.outbox[h.ev as usize] = Ob::Deleted;
+                }
+                n.relays[r as usize].mem = None;
+            }
+            OrAct::AckLost(r) => n.relays[r as usize].mem = None,
+            OrAct::RelayCrash(r) => n.relays[r as usize].crash(),
+            OrAct::ConsCrash => n.cons.crash(),
+            OrAct::Redeliver => n.acked -= 1,
+        }
+        n
+    }
+
+    fn invariants(&self) -> Vec<Invariant<OrState>> {
+        let mut v = vec![
+            Invariant {
+                name: Text::new(
+                    "inventory reserved once per order",
+                    "每个订单只预留一次库存",
+                ),
+                kind: InvKind::Always,
+                holds: Text::new(
+                    "Order 17's stock has been reserved at most once.",
+                    "订单 17 的库存至多被预留一次。",
+                ),
+                check: reserved_twice,
+            },
+            Invariant {
+                name: Text::new("no lost event", "不丢事件"),
+                kind: InvKind::Eventually,
+                holds: Text::new(
+                    "Every committed event has taken effect in the inventory.",
+                    "每个已提交的事件都已在库存服务中生效。",
+                ),
+                check: lost_event,
+            },
+            Invariant {
+                name: Text::new(
+                    "events of one order applied in version order",
+                    "同一订单的事件按版本顺序生效",
+                ),
+                kind: InvKind::Always,
+                holds: Text::new(
+                    "No version of order 17 took effect after a newer one.",
+                    "订单 17 没有任何旧版本在新版本之后生效。",
+                ),
+                check: out_of_order,
+            },
+        ];
+        if self.relays() > 1 {
+            v.push(Invariant {
+                name: Text::new(
+                    "each row published by one relay at a time",
+                    "每行同一时刻只由一个中继发布",
+                ),
+                kind: InvKind::Always,
+                holds: Text::new(
+                    "No outbox row is in the hands of both relays.",
+                    "没有任何发件箱记录同时在两个中继手里。",
+                ),
+                check: shared_row,
+            });
+        }
+        v
+    }
+
+    fn label(&self, s: &OrState, a: &OrAct) -> Text {
+        let hand = |r: u8| Self::hand(s, r).map(|h| ev_id(h.ev)).unwrap_or_default();
+        match *a {
+            OrAct::SvcCreate => {
+                Text::new("Order service: create order 17", "订单服务：创建订单 17")
+            }
+            OrAct::SvcCancel => {
+                Text::new("Order service: cancel order 17", "订单服务：取消订单 17")
+            }
+            OrAct::Claim(r) => {
+                let (x, e) = (
+                    suffix(self, r),
+                    self.claimable(s, r).map(ev_id).unwrap_or_default(),
+                );
+                Text::new(format!("Relay{x}: claim {e}"), format!("中继{x}：领取 {e}"))
+            }
+            OrAct::Publish(r) => {
+                let (x, e) = (suffix(self, r), hand(r));
+                Text::new(
+                    format!("Relay{x}: publish {e}"),
+                    format!("中继{x}：发布 {e}"),
+                )
+            }
+            OrAct::MarkSent(r) => {
+                let (x, e) = (suffix(self, r), hand(r));
+                Text::new(
+                    format!("Relay{x}: mark {e} sent"),
+                    format!("中继{x}：把 {e} 标记为已发送"),
+                )
+            }
+            OrAct::RelayRestart(r) => {
+                let x = suffix(self, r);
+                Text::new(format!("Restart relay{x}"), format!("重启中继{x}"))
+            }
+            OrAct::Deliver => {
+                let e = ev_id(s.log[s.acked as usize]);
+                Text::new(
+                    format!("Deliver {e} to inventory"),
+                    format!("把 {e} 投递给库存服务"),
+                )
+            }
+            OrAct::InboxTx => Text::new("Inventory: record in inbox", "库存服务：写入收件箱"),
+            OrAct::ApplyTx => Text::new("Inventory: commit", "库存服务：提交事务"),
+            OrAct::Ack => Text::new("Inventory: acknowledge", "库存服务：确认消息"),
+            OrAct::ConsRestart => Text::new("Restart inventory", "重启库存服务"),
+            OrAct::Notify => {
+                let e = ev_id(s.log[s.notified as usize]);
+                Text::new(
+                    format!("Deliver {e} to notification"),
+                    format!("把 {e} 投递给通知服务"),
+                )
+            }
+            OrAct::PublishLost(r) => {
+                let (x, e) = (suffix(self, r), hand(r));
+                Text::new(
+                    format!("Publish of {e} lost (relay{x})"),
+                    format!("{e} 的发布丢失（中继{x}）"),
+                )
+            }
+            OrAct::AckLost(r) => {
+                let x = suffix(self, r);
+                Text::new(
+                    format!("Broker ack lost (relay{x})"),
+                    format!("消息代理的确认丢失（中继{x}）"),
+                )
+            }
+            OrAct::RelayCrash(r) => {
+                let x = suffix(self, r);
+                Text::new(
+                    format!("Crash relay{x} after publish"),
+                    format!("中继{x} 发布后崩溃"),
+                )
+            }
+            OrAct::ConsCrash => Text::new("Crash inventory", "让库存服务崩溃"),
+            OrAct::Redeliver => {
+                let e = ev_id(s.log[s.acked as usize - 1]);
+                Text::new(
+                    format!("Broker redelivers {e}"),
+                    format!("消息代理重投 {e}"),
+                )
+            }
+        }
+    }
+
+    fn view(&self, s: &OrState) -> StateView {
+        view::view(self, s)
+    }
+
+    fn describe(&self, b: &OrState, a: &OrAct, s: &OrState) -> StepInfo {
+        narrate::describe(self, b, a, s)
+    }
+
+    fn intro(&self) -> Text {
+        let common = Text::new(
+            "Order 17 is created, then cancelled; each change commits an outbox row with it. ",
+            "订单 17 先创建、后取消；每次变更都在同一事务中写入一条发件箱记录。",
+        );
+        common.then(&match self.variant {
+            OrVariant::NoDedup => Text::new(
+                "The inventory consumer applies every delivery it gets. Crash the relay after it publishes e-1.",
+                "库存消费者对收到的每次投递都执行业务变更。试试在中继发布 e-1 之后让它崩溃。",
+            ),
+            OrVariant::Inbox => Text::new(
+                "The inventory consumer records each event id in processed_messages in the same transaction as the stock change.",
+                "库存消费者在修改库存的同一事务中把事件 ID 写入 processed_messages。",
+            ),
+            OrVariant::InboxSeparateTx => Text::new(
+                "The consumer records the event id in its own transaction first, then changes the stock in a second one. Crash it in between.",
+                "消费者先用单独的事务记录事件 ID，再用第二个事务修改库存。试试在两者之间让它崩溃。",
+            ),
+            OrVariant::DeleteAfterPublish => Text::new(
+                "The relay deletes each row as soon as its publish call returns, without waiting for the broker's acknowledgement.",
+                "中继在发布调用返回后立即删除记录，不等待消息代理的确认。",
+            ),
+            OrVariant::TwoRelays => Text::new(
+                "Two relays poll the outbox with a plain SELECT: nothing stops both from taking the same row.",
+                "两个中继用普通 SELECT 轮询发件箱：没有任何机制阻止它们拿到同一行。",
+            ),
+            OrVariant::SkipLocked => Text::new(
+                "Two relays claim rows with SELECT … FOR UPDATE SKIP LOCKED; the consumer keeps an inbox and a version guard.",
+                "两个中继用 SELECT … FOR UPDATE SKIP LOCKED 领取记录；消费者有收件箱和版本保护。",
+            ),
+        })
+    }
+}
+
+fn reserved_twice(s: &OrState) -> Option<Text> {
+    let (reserved, made) = stock(&s.history);
+    (made > 1).then(|| {
+        Text::new(
+            format!("Stock for order 17 was reserved {made} times (now {reserved} units reserved): e-1 took effect more than once."),
+            format!("订单 17 的库存被预留了 {made} 次（现在预留 {reserved} 件）：e-1 不止一次生效。"),
+        )
+    })
+}
+
+fn lost_event(s: &OrState) -> Option<Text> {
+    let e = (0..s.svc).find(|&e| {
+        !s.history
+            .iter()
+            .any(|h| h.0 == e && matches!(h.1, Outcome::Applied | Outcome::Stale))
+    })?;
+    let id = ev_id(e);
+    Some(if s.inbox[e as usize] {
+        Text::new(
+            format!("{id} is in processed_messages, but its stock change never committed: every redelivery is skipped as a duplicate."),
+            format!("{id} 已在 processed_messages 中，但它的库存变更从未提交：之后的每次重投都被当作重复跳过。"),
+        )
+    } else if s.outbox[e as usize] == Ob::Deleted && !s.log.contains(&e) {
+        Text::new(
+            format!("{id} was deleted from the outbox, but the broker never stored it: nothing is left to publish again."),
+            format!("{id} 已从发件箱删除，但消息代理从未存下它：再也没有东西可以重新发布。"),
+        )
+    } else {
+        Text::new(
+            format!("{id} is committed but has not taken effect in the inventory yet."),
+            format!("{id} 已提交，但尚未在库存服务中生效。"),
+        )
+    })
+}
+
+fn out_of_order(s: &OrState) -> Option<Text> {
+    let applied: Vec<u8> = s
+        .history
+        .iter()
+        .filter(|h| h.1 == Outcome::Applied)
+        .map(|h| h.0 + 1)
+        .collect();
+    let k = (1..applied.len()).find(|&k| applied[..k].iter().any(|&v| v > applied[k]))?;
+    let (late, newer) = (applied[k], applied[..k].iter().copied().max().unwrap_or(0));
+    Some(Text::new(
+        format!("Version {late} of order 17 took effect after version {newer}: the stock now reflects an older state of the order."),
+        format!("订单 17 的版本 {late} 在版本 {newer} 之后生效：库存反映的是订单的旧状态。"),
+    ))
+}
+
+fn shared_row(s: &OrState) -> Option<Text> {
+    let (a, b) = (OutboxRelayModel::hand(s, 0)?, OutboxRelayModel::hand(s, 1)?);
+    (a.ev == b.ev).then(|| {
+        let id = ev_id(a.ev);
+        Text::new(
+            format!("Relays A and B both hold outbox row {id}: both will publish it."),
+            format!("中继 A 和 B 都拿着发件箱记录 {id}：两者都会发布它。"),
+        )
+    })
+}
+
+mod view {
+    //! The projection of a state to tables and live numbers.
+    use super::*;
+
+    fn table(key: &'static str, title: Text, lane: usize, durable: bool) -> TableView {
+        TableView {
+            key,
+            title,
+            lane,
+            durable,
+            lost: false,
+            columns: Vec::new(),
+            rows: Vec::new(),
+            empty: Text::new("(empty)", "（空）"),
+        }
+    }
+
+    fn row(key: String, cells: Vec<Text>) -> RowView {
+        RowView {
+            key,
+            cells,
+            changed: false,
+            faint: false,
+        }
+    }
+
+    fn cols(names: &[&str]) -> Vec<Text> {
+        names.iter().map(|n| Text::same(*n)).collect()
+    }
+
+    fn lane(en: &str, zh: &str, durable: bool, down: bool) -> LaneView {
+        LaneView {
+            name: Text::new(en, zh),
+            durable,
+            down,
+        }
+    }
+
+    pub(super) fn view(m: &OutboxRelayModel, s: &OrState) -> StateView {
+        let v = m.variant;
+        let nr = m.relays();
+        let broker = m.lane_broker();
+        let (inv, notify) = (broker + 1, broker + 2);
+
+        let mut lanes = vec![
+            lane("Order service", "订单服务", false, false),
+            lane("Order DB", "订单数据库", true, false),
+        ];
+        for r in 0..nr {
+            let x = relay_name(r);
+            let (en, zh) = if nr > 1 {
+                (format!("Relay {x}"), format!("中继 {x}"))
+            } else {
+                ("Relay".into(), "中继".into())
+            };
+            lanes.push(lane(&en, &zh, false, !s.relays[r as usize].up));
+        }
+        lanes.push(lane("Broker", "消息代理", true, false));
+        lanes.push(lane("Inventory", "库存服务", false, !s.cons.up));
+        lanes.push(lane("Notification", "通知服务", false, false));
+
+        let mut tables = Vec::new();
+
+        let mut t = table("orders", Text::same("orders"), 1, true);
+        t.columns = cols(&["id", "status", "version"]);
+        if s.svc > 0 {
+            let status = if s.svc == 1 { "created" } else { "cancelled" };
+            t.rows.push(row(
+                "17".into(),
+                vec![
+                    Text::same(ORDER.to_string()),
+                    Text::same(status),
+                    Text::same(s.svc.to_string()),
+                ],
+            ));
+        }
+        tables.push(t);
+
+        let mut t = table("outbox", Text::same("outbox"), 1, true);
+        t.columns = cols(&["event_id", "version", "type", "status"]);
+        for (i, ob) in s.outbox.iter().enumerate() {
+            let status = match ob {
+                Ob::Absent | Ob::Deleted => continue,
+                Ob::Pending => "pending",
+                Ob::Sent => "sent",
+            };
+            let e = i as u8;
+            let mut status = Text::same(status);
+            let holders: Vec<String> = (0..nr)
+                .filter(|&r| OutboxRelayModel::hand(s, r).is_some_and(|h| h.ev == e))
+                .map(|r| relay_name(r).to_string())
+                .collect();
+            if !holders.is_empty() && v.relays() > 1 {
+                let by = holders.join("+");
+                let lock = if v == OrVariant::SkipLocked {
+                    Text::new(format!(" (locked by {by})"), format!("（{by} 持锁）"))
+                } else {
+                    Text::new(format!(" (read by {by})"), format!("（{by} 已读取）"))
+                };
+                status.en.push_str(&lock.en);
+                status.zh.push_str(&lock.zh);
+            }
+            t.rows.push(row(
+                ev_id(e),
+                vec![
+                    Text::same(ev_id(e)),
+                    Text::same((e + 1).to_string()),
+                    Text::same(ev_type(e)),
+                    status,
+                ],
+            ));
+        }
+        tables.push(t);
+
+        for r in 0..nr {
+            let x = relay_name(r);
+            let title = if nr > 1 {
+                Text::new(format!("Relay {x} memory"), format!("中继 {x} 内存"))
+            } else {
+                Text::new("Relay memory", "中继内存")
+            };
+            let mut t = table(
+                if r == 0 { "relay-a" } else { "relay-b" },
+                title,
+                2 + r as usize,
+                false,
+            );
+            t.columns = vec![Text::new("in hand", "处理中"), Text::new("next", "下一步")];
+            t.lost = !s.relays[r as usize].up;
+            t.empty = Text::new("(polling)", "（轮询中）");
+            if let Some(h) = OutboxRelayModel::hand(s, r) {
+                let next = if h.published {
+                    Text::new("mark sent", "标记为已发送")
+                } else {
+                    Text::new("publish", "发布")
+                };
+                t.rows
+                    .push(row("hand".into(), vec![Text::same(ev_id(h.ev)), next]));
+            }
+            tables.push(t);
+        }
+
+        let mut t = table(
+            "broker",
+            Text::new("Broker log", "消息代理日志"),
+            broker,
+            true,
+        );
+        t.columns = vec![
+            Text::same("offset"),
+            Text::same("event_id"),
+            Text::same("version"),
+            Text::new("inventory", "库存"),
+        ];
+        for (k, &e) in s.log.iter().enumerate() {
+            let state = if k < s.acked as usize {
+                Text::new("acked", "已确认")
+            } else if s.cons.up && s.cons.mem.pc != CPc::Idle && s.cons.mem.off as usize == k {
+                Text::new("in hand", "处理中")
+            } else {
+                Text::new("waiting", "等待")
+            };
+            t.rows.push(row(
+                k.to_string(),
+                vec![
+                    Text::same(k.to_string()),
+                    Text::same(ev_id(e)),
+                    Text::same((e + 1).to_string()),
+                    state,
+                ],
+            ));
+        }
+        tables.push(t);
+
+        let mut t = table(
+            "inv-memory",
+            Text::new("Inventory memory", "库存服务内存"),
+            inv,
+            false,
+        );
+        t.columns = vec![Text::new("in hand", "处理中"), Text::new("next", "下一步")];
+        t.lost = !s.cons.up;
+        t.empty = Text::new("(waiting)", "（等待中）");
+        if s.cons.up && s.cons.mem.pc != CPc::Idle {
+            let e = OutboxRelayModel::delivery(s);
+            let next = match s.cons.mem.pc {
+                CPc::Got if v == OrVariant::InboxSeparateTx => {
+                    Text::new("record in inbox", "写入收件箱")
+                }
+                CPc::Got | CPc::Marked => Text::new("change stock", "修改库存"),
+                _ => Text::new("acknowledge", "确认"),
+            };
+            let at = s.cons.mem.off;
+            t.rows.push(row(
+                "hand".into(),
+                vec![Text::same(format!("{} @{at}", ev_id(e))), next],
+            ));
+        }
+        tables.push(t);
+
+        let (reserved, _) = stock(&s.history);
+        let mut t = table("stock", Text::same("stock"), inv, true);
+        t.columns = cols(&["order_id", "reserved"]);
+        if v.guard() {
+            t.columns.push(Text::same("version"));
+        }
+        if !s.history.is_empty() {
+            let mut cells = vec![
+                Text::same(ORDER.to_string()),
+                Text::same(reserved.to_string()),
+            ];
+            if v.guard() {
+                cells.push(Text::same(version(s).to_string()));
+            }
+            t.rows.push(row("17".into(), cells));
+        }
+        tables.push(t);
+
+        if v.inbox() {
+            let mut t = table("inbox", Text::same("processed_messages"), inv, true);
+            t.columns = cols(&["event_id"]);
+            for e in (0..EVENTS as u8).filter(|&e| s.inbox[e as usize]) {
+                t.rows.push(row(ev_id(e), vec![Text::same(ev_id(e))]));
+            }
+            tables.push(t);
+        }
+
+        let mut t = table(
+            "handled",
+            Text::new("Inventory transactions", "库存服务事务"),
+            inv,
+            true,
+        );
+        t.columns = vec![
+            Text::same("#"),
+            Text::same("event_id"),
+            Text::new("effect", "效果"),
+        ];
+        for (k, &(e, o)) in s.history.iter().enumerate() {
+            let effect = match (o, e) {
+                (Outcome::Applied, 0) => Text::new("reserved 1", "预留 1 件"),
+                (Outcome::Applied, _) => Text::new("released", "释放"),
+                (Outcome::Absorbed, _) => Text::new("duplicate: no change", "重复：无变化"),
+                (Outcome::Stale, _) => Text::new("old version: no change", "旧版本：无变化"),
+                (Outcome::MarkedOnly, _) => Text::new("inbox only", "只写了收件箱"),
+            };
+            t.rows.push(row(
+                k.to_string(),
+                vec![
+                    Text::same((k + 1).to_string()),
+                    Text::same(ev_id(e)),
+                    effect,
+                ],
+            ));
+        }
+        tables.push(t);
+
+        let mut t = table(
+            "emails",
+            Text::new("Emails sent", "已发送邮件"),
+            notify,
+            true,
+        );
+        t.columns = vec![Text::same("#"), Text::new("email", "邮件")];
+        for (k, &e) in s.log.iter().take(s.notified as usize).enumerate() {
+            let mail = if e == 0 {
+                Text::new("Order 17 confirmed", "订单 17 已确认")
+            } else {
+                Text::new("Order 17 cancelled", "订单 17 已取消")
+            };
+            t.rows.push(row(
+                k.to_string(),
+                vec![Text::same((k + 1).to_string()), mail],
+            ));
+        }
+        tables.push(t);
+
+        let pending: Vec<String> = (0..EVENTS as u8)
+            .filter(|&e| s.outbox[e as usize] == Ob::Pending)
+            .map(ev_id)
+            .collect();
+        let absorbed = s
+            .history
+            .iter()
+            .filter(|h| matches!(h.1, Outcome::Absorbed | Outcome::Stale))
+            .count() as u32;
+        let metrics = vec![
+            Metric {
+                name: Text::new("outbox pending", "发件箱待发送"),
+                value: MetricValue::Count(pending.len() as u32),
+            },
+            Metric {
+                name: Text::new("oldest pending age (steps)", "最早待发送记录的等待（步）"),
+                value: MetricValue::oldest(pending),
+            },
+            Metric {
+                name: Text::new("duplicates delivered", "重复投递"),
+                value: MetricValue::Count(u32::from(s.dups)),
+            },
+            Metric {
+                name: Text::new("duplicates absorbed", "被吸收的重复"),
+                value: MetricValue::Count(absorbed),
+            },
+        ];
+        StateView {
+            lanes,
+            tables,
+            metrics,
+        }
+    }
+}
+
+mod narrate;
+
+/// The outbox-relay scenario: six variants of the relay and its consumers.
+pub struct OutboxRelay;
+
+impl OutboxRelay {
+    /// The fault budget in the player: three faults with one relay; two with two relays,
+    /// whose interleavings alone multiply the states (see the pinned counts in the tests).
+    pub fn budget(variant: OrVariant) -> u8 {
+        if variant.relays() > 1 {
+            2
+        } else {
+            3
+        }
+    }
+
+    pub fn model(variant: OrVariant, fault_budget: u8) -> OutboxRelayModel {
+        OutboxRelayModel {
+            variant,
+            fault_budget,
+        }
+    }
+
+    fn variant(index: usize) -> OrVariant {
+        OrVariant::ALL
+            .get(index)
+            .copied()
+            .unwrap_or(OrVariant::NoDedup)
+    }
+
+    pub fn explore(variant: usize, bounds: Bounds) -> Report {
+        let v = Self::variant(variant);
+        crate::sim::explore(&Self::model(v, Self::budget(v)), bounds)
+    }
+}
+
+impl AnyScenario for OutboxRelay {
+    fn meta(&self) -> ScenarioMeta {
+        let v = |slug, en_name: &str, zh_name: &str, en: &str, zh: &str, fixed| VariantMeta {
+            slug,
+            name: Text::new(en_name, zh_name),
+            blurb: Text::new(en, zh),
+            fixed,
+        };
+        ScenarioMeta {
+            slug: "outbox-relay",
+            title: Text::new("Outbox relay, duplicates and the inbox", "发件箱中继、重复投递与收件箱"),
+            summary: Text::new(
+                "A relay that crashes between publishing and marking sent publishes again: delivery is at-least-once, so consumers must deduplicate.",
+                "中继在发布与标记已发送之间崩溃就会再次发布：投递是至少一次，消费者必须去重。",
+            ),
+            variants: vec![
+                v("no-dedup", "No dedup", "不去重",
+                  "The consumer applies every delivery: a duplicate reserves stock twice.",
+                  "消费者处理每一次投递：重复消息会让库存预留两次。", false),
+                v("inbox", "Inbox, same transaction", "收件箱（同一事务）",
+                  "processed_messages and the stock change commit together: a duplicate changes nothing.",
+                  "processed_messages 与库存变更一起提交：重复消息不改变任何东西。", true),
+                v("inbox-separate-tx", "Inbox, separate transaction", "收件箱（分开的事务）",
+                  "The event id commits first, the stock change later: a crash in between loses the effect.",
+                  "先提交事件 ID，后修改库存：两者之间崩溃会丢失效果。", false),
+                v("delete-after-publish", "Delete after publish", "发布后删除",
+                  "The relay deletes the row without waiting for the ack: a lost publish is gone for good.",
+                  "中继不等确认就删除记录：丢失的发布再也找不回来。", false),
+                v("two-relays", "Two relays, plain SELECT", "两个中继（普通 SELECT）",
+                  "Both relays take the same row and publish it twice.",
+                  "两个中继拿到同一行并各发布一次。", false),
+                v("skip-locked", "Two relays, SKIP LOCKED", "两个中继（SKIP LOCKED）",
+                  "Relays claim disjoint rows; an inbox and a version guard handle duplicates and reordering.",
+                  "中继领取互不相交的记录；收件箱和版本保护处理重复与乱序。", true),
+            ],
+        }
+    }
+
+    fn trace(&self, variant: usize, path: &[u8]) -> Trace {
+        let v = Self::variant(variant);
+        crate::sim::replay(&Self::model(v, Self::budget(v)), path)
+    }
+}
