@@ -1,7 +1,7 @@
 //! Explores every registered scenario variant and prints states, runs, verdicts and timings.
 //! Run with `cargo bench --bench explore`; the numbers go into BENCHMARKS.md.
 
-use effectively_once::scenarios::{self, DualWrite, DwVariant};
+use effectively_once::scenarios::{self, DualWrite, DwVariant, OrVariant, OutboxRelay};
 use effectively_once::sim::{encode_path, explore, Bounds};
 use std::time::Instant;
 
@@ -16,7 +16,7 @@ fn main() {
             row(
                 meta.slug,
                 variant.slug,
-                DualWrite::FAULT_BUDGET,
+                variant.fault_budget,
                 &report,
                 start.elapsed().as_secs_f64(),
             );
@@ -28,6 +28,15 @@ fn main() {
         let model = DualWrite::model(variant, 2);
         let start = Instant::now();
         let report = explore(&model, Bounds::default());
+        row(meta.slug, m.slug, 2, &report, start.elapsed().as_secs_f64());
+    }
+    let meta = scenarios::all()[1].meta();
+    for (variant, m) in OrVariant::ALL.into_iter().zip(&meta.variants) {
+        if m.fault_budget == 2 {
+            continue;
+        }
+        let start = Instant::now();
+        let report = explore(&OutboxRelay::model(variant, 2), Bounds::default());
         row(meta.slug, m.slug, 2, &report, start.elapsed().as_secs_f64());
     }
 }

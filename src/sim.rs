@@ -29,6 +29,8 @@ pub struct VariantMeta {
     pub blurb: Text,
     /// A variant that is meant to hold every invariant (a fix, not a mistake).
     pub fixed: bool,
+    /// How many faults the player (and its explorer) allows in one run of this variant.
+    pub fault_budget: u8,
 }
 
 #[derive(Clone, Debug)]

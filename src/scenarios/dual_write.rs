@@ -1066,6 +1066,7 @@ impl AnyScenario for DualWrite {
             name: Text::new(en_name, zh_name),
             blurb: Text::new(en, zh),
             fixed,
+            fault_budget: Self::FAULT_BUDGET,
         };
         ScenarioMeta {
             slug: "dual-write",

@@ -1043,6 +1043,7 @@ impl AnyScenario for OutboxRelay {
             name: Text::new(en_name, zh_name),
             blurb: Text::new(en, zh),
             fixed,
+            fault_budget: 0,
         };
         ScenarioMeta {
             slug: "outbox-relay",
@@ -1051,7 +1052,7 @@ impl AnyScenario for OutboxRelay {
                 "A relay that crashes between publishing and marking sent publishes again: delivery is at-least-once, so consumers must deduplicate.",
                 "中继在发布与标记已发送之间崩溃就会再次发布：投递是至少一次，消费者必须去重。",
             ),
-            variants: vec![
+            variants: [
                 v("no-dedup", "No dedup", "不去重",
                   "The consumer applies every delivery: a duplicate reserves stock twice.",
                   "消费者处理每一次投递：重复消息会让库存预留两次。", false),
@@ -1070,7 +1071,14 @@ impl AnyScenario for OutboxRelay {
                 v("skip-locked", "Two relays, SKIP LOCKED", "两个中继（SKIP LOCKED）",
                   "Relays claim disjoint rows; an inbox and a version guard handle duplicates and reordering.",
                   "中继领取互不相交的记录；收件箱和版本保护处理重复与乱序。", true),
-            ],
+            ]
+            .into_iter()
+            .zip(OrVariant::ALL)
+            .map(|(m, v)| VariantMeta {
+                fault_budget: Self::budget(v),
+                ..m
+            })
+            .collect(),
         }
     }
 

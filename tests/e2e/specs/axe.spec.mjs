@@ -27,15 +27,21 @@ for (const s of states) {
 }
 
 // Every variant of every scenario, in both languages and both colour schemes, at a step where
-// something has happened (a crash, where the variant offers one).
-const variants = ['commit-then-publish', 'publish-then-commit', 'outbox'];
-for (const v of variants) {
+// something has happened (a crash, where the path offers one).
+const variants = [
+  ...['commit-then-publish', 'publish-then-commit', 'outbox'].map((v) => ['dual-write', v, 'p=001&t=3']),
+  ...['no-dedup', 'inbox', 'inbox-separate-tx', 'delete-after-publish', 'two-relays', 'skip-locked'].map(
+    (v) => ['outbox-relay', v, 't=5'],
+  ),
+];
+for (const [scenario, v, at] of variants) {
   for (const lang of ['en', 'zh']) {
     for (const scheme of ['light', 'dark']) {
-      test(`no axe violations: dual-write/${v}, ${lang}, ${scheme}`, async ({ page, problems }) => {
+      test(`no axe violations: ${scenario}/${v}, ${lang}, ${scheme}`, async ({ page, problems }) => {
         await page.emulateMedia({ colorScheme: scheme });
-        await page.goto(`?s=dual-write&v=${v}&p=001&t=3&lang=${lang}`);
+        await page.goto(`?s=${scenario}&v=${v}&${at}&lang=${lang}`);
         await expect(page.locator('.counter')).toBeVisible();
+        await expect(page.locator('.notice')).toHaveCount(0);
         const results = await new AxeBuilder({ page }).analyze();
         const summary = results.violations.map(
           (x) => `${x.id} (${x.impact}): ${x.help} — ${x.nodes.map((n) => n.target.join(' ')).join(', ')}`,
