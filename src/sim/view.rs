@@ -108,7 +108,7 @@ impl MarkKind {
             MarkKind::Rollback => "↺",
             MarkKind::Crash => "⚡",
             MarkKind::Restart => "⟳",
-            MarkKind::Duplicate => "⧉",
+            MarkKind::Duplicate => "⇉",
             MarkKind::Dedup => "⊘",
             MarkKind::Respond => "↩",
             MarkKind::Fail => "✕",
