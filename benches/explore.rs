@@ -12,7 +12,8 @@ fn main() {
         let meta = s.meta();
         for (v, variant) in meta.variants.iter().enumerate() {
             let start = Instant::now();
-            let report = scenarios::explore(i, v, Bounds::default()).expect("registered");
+            let report =
+                scenarios::explore(i, v, None, Bounds::default(), &mut |_| {}).expect("registered");
             row(
                 meta.slug,
                 variant.slug,

@@ -23,13 +23,20 @@ pub fn index_of(slug: &str) -> Option<usize> {
     all().iter().position(|s| s.meta().slug == slug)
 }
 
-/// Explores variant `variant` of the scenario at `index` exhaustively within `bounds`.
-/// A plain function rather than a trait method, so that a bundle that never explores does
-/// not carry the explorer.
-pub fn explore(index: usize, variant: usize, bounds: Bounds) -> Option<Report> {
+/// Explores variant `variant` of the scenario at `index` exhaustively with `budget` faults per
+/// run (the player's budget when `None`) within `bounds`, reporting progress (distinct states so
+/// far). A plain function rather than a trait method, so that the page, which never explores,
+/// does not carry the explorer: only the explorer's worker, the tests and the benchmark link it.
+pub fn explore(
+    index: usize,
+    variant: usize,
+    budget: Option<u8>,
+    bounds: Bounds,
+    progress: &mut dyn FnMut(usize),
+) -> Option<Report> {
     match index {
-        0 => Some(DualWrite::explore(variant, bounds)),
-        1 => Some(OutboxRelay::explore(variant, bounds)),
+        0 => Some(DualWrite::explore(variant, budget, bounds, progress)),
+        1 => Some(OutboxRelay::explore(variant, budget, bounds, progress)),
         _ => None,
     }
 }

@@ -11,7 +11,7 @@ mod text;
 mod trace;
 mod view;
 
-pub use explore::{explore, Bounds, InvariantReport, Report};
+pub use explore::{explore, explore_with, Bounds, InvariantReport, Report, PROGRESS_EVERY};
 pub use model::{InvKind, Invariant, Model};
 pub use path::{decode_path, encode_path, PathError, MAX_CHOICES};
 pub use text::{Lang, Text};
@@ -31,6 +31,8 @@ pub struct VariantMeta {
     pub fixed: bool,
     /// How many faults the player (and its explorer) allows in one run of this variant.
     pub fault_budget: u8,
+    /// For a mistake: the slug of the variant that fixes it (the explorer's "prove the fix").
+    pub fixed_by: Option<&'static str>,
 }
 
 #[derive(Clone, Debug)]

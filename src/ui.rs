@@ -3,6 +3,7 @@ mod app;
 mod browser;
 mod controls;
 mod dom;
+mod explore;
 pub mod i18n;
 mod icons;
 mod panels;

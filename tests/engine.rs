@@ -220,8 +220,21 @@ fn seed_sweep_never_panics() {
 fn every_registered_variant_explores_completely() {
     for (i, s) in scenarios::all().iter().enumerate() {
         for v in 0..s.meta().variants.len() {
-            let r = scenarios::explore(i, v, Bounds::default()).expect("every scenario explores");
+            let r = scenarios::explore(i, v, None, Bounds::default(), &mut |_| {})
+                .expect("every scenario explores");
             assert!(!r.truncated && !r.cyclic, "{} variant {v}", s.meta().slug);
+            let all = s.meta();
+            let meta = &all.variants[v];
+            assert!(meta.fault_budget > 0);
+            if let Some(fix) = meta.fixed_by {
+                let by = all.variants.iter().find(|m| m.slug == fix);
+                assert!(by.is_some_and(|m| m.fixed), "{fix} must be a fixed variant");
+            }
+            assert_eq!(
+                meta.fixed_by.is_none(),
+                meta.fixed,
+                "every mistake names its fix"
+            );
             let fixed = s.meta().variants[v].fixed;
             let broken = r.invariants.iter().any(|i| i.violating_runs > 0);
             assert_eq!(

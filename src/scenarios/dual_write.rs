@@ -1067,6 +1067,7 @@ impl AnyScenario for DualWrite {
             blurb: Text::new(en, zh),
             fixed,
             fault_budget: Self::FAULT_BUDGET,
+            fixed_by: (!fixed).then_some("outbox"),
         };
         ScenarioMeta {
             slug: "dual-write",
@@ -1098,10 +1099,13 @@ impl AnyScenario for DualWrite {
 }
 
 impl DualWrite {
-    pub fn explore(variant: usize, bounds: Bounds) -> Report {
-        crate::sim::explore(
-            &Self::model(Self::variant(variant), Self::FAULT_BUDGET),
-            bounds,
-        )
+    pub fn explore(
+        variant: usize,
+        budget: Option<u8>,
+        bounds: Bounds,
+        progress: &mut dyn FnMut(usize),
+    ) -> Report {
+        let model = Self::model(Self::variant(variant), budget.unwrap_or(Self::FAULT_BUDGET));
+        crate::sim::explore_with(&model, bounds, progress)
     }
 }

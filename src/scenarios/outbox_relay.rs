@@ -1030,9 +1030,15 @@ impl OutboxRelay {
             .unwrap_or(OrVariant::NoDedup)
     }
 
-    pub fn explore(variant: usize, bounds: Bounds) -> Report {
+    pub fn explore(
+        variant: usize,
+        budget: Option<u8>,
+        bounds: Bounds,
+        progress: &mut dyn FnMut(usize),
+    ) -> Report {
         let v = Self::variant(variant);
-        crate::sim::explore(&Self::model(v, Self::budget(v)), bounds)
+        let model = Self::model(v, budget.unwrap_or(Self::budget(v)));
+        crate::sim::explore_with(&model, bounds, progress)
     }
 }
 
@@ -1044,6 +1050,7 @@ impl AnyScenario for OutboxRelay {
             blurb: Text::new(en, zh),
             fixed,
             fault_budget: 0,
+            fixed_by: None,
         };
         ScenarioMeta {
             slug: "outbox-relay",
@@ -1076,6 +1083,11 @@ impl AnyScenario for OutboxRelay {
             .zip(OrVariant::ALL)
             .map(|(m, v)| VariantMeta {
                 fault_budget: Self::budget(v),
+                fixed_by: match v {
+                    OrVariant::Inbox | OrVariant::SkipLocked => None,
+                    OrVariant::TwoRelays => Some("skip-locked"),
+                    _ => Some("inbox"),
+                },
                 ..m
             })
             .collect(),

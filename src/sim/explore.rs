@@ -58,6 +58,19 @@ struct Graph {
 }
 
 pub fn explore<M: Model>(model: &M, bounds: Bounds) -> Report {
+    explore_with(model, bounds, &mut |_| {})
+}
+
+/// How many states are expanded between two calls of the progress callback.
+pub const PROGRESS_EVERY: usize = 8192;
+
+/// [`explore`], calling `progress` with the number of distinct states found so far every
+/// [`PROGRESS_EVERY`] expanded states (the explorer's worker reports it to the page).
+pub fn explore_with<M: Model>(
+    model: &M,
+    bounds: Bounds,
+    progress: &mut dyn FnMut(usize),
+) -> Report {
     let invariants = model.invariants();
     let mut index: BTreeMap<M::State, u32> = BTreeMap::new();
     let mut states: Vec<M::State> = Vec::new();
@@ -82,6 +95,9 @@ pub fn explore<M: Model>(model: &M, bounds: Bounds) -> Report {
     queue.push_back(0u32);
 
     while let Some(id) = queue.pop_front() {
+        if id as usize % PROGRESS_EVERY == PROGRESS_EVERY - 1 {
+            progress(states.len());
+        }
         let state = states[id as usize].clone();
         actions.clear();
         model.actions(&state, &mut actions);

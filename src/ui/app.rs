@@ -4,6 +4,7 @@
 
 use super::browser;
 use super::controls::Controls;
+use super::explore::Explorer;
 use super::i18n::ui;
 use super::panels::{Choices, Header, Invariants, Narration, Notices, Summary};
 use super::tables::Tables;
@@ -103,6 +104,14 @@ impl Ctx {
         self.variant.set(variant);
         self.path.set(Vec::new());
         self.retrace(self.cursor.get_untracked().step);
+    }
+
+    /// Loads `path` on `variant` at step 0, paused (the explorer's "Show me").
+    pub fn load(&self, variant: usize, path: Vec<u8>) {
+        self.dispatch(PlayerEvent::Pause);
+        self.variant.set(variant);
+        self.path.set(path);
+        self.retrace(0);
     }
 
     pub fn set_scenario(&self, scenario: usize) {
@@ -236,6 +245,7 @@ pub fn App() -> impl IntoView {
                     <Timeline/>
                     <Narration/>
                     <Choices/>
+                    <Explorer/>
                 </div>
                 <div class="right">
                     <Invariants/>

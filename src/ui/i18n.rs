@@ -41,6 +41,17 @@ pub struct Ui {
     pub default_move: &'static str,
     pub down: &'static str,
     pub keys: &'static str,
+    pub explorer: &'static str,
+    pub explorer_intro: &'static str,
+    pub faults_per_run: &'static str,
+    pub explore: &'static str,
+    pub exploring: &'static str,
+    pub cancel: &'static str,
+    pub show_me: &'static str,
+    pub prove_fix: &'static str,
+    pub truncated: &'static str,
+    pub explorer_failed: &'static str,
+    pub invariant: &'static str,
 }
 
 pub const EN: Ui = Ui {
@@ -82,6 +93,17 @@ pub const EN: Ui = Ui {
     default_move: "default",
     down: "down",
     keys: "Keys: Space play/pause · ←/→ step · Home/End · PageUp/PageDown",
+    explorer: "Explorer",
+    explorer_intro: "Checks every run of this variant — every interleaving, every crash point — up to 64 steps, with at most this many faults per run:",
+    faults_per_run: "Faults per run",
+    explore: "Explore every run",
+    exploring: "Exploring…",
+    cancel: "Cancel",
+    show_me: "Show me",
+    prove_fix: "Prove the fix:",
+    truncated: "The bounds cut the exploration short: the verdicts cover only the states reached.",
+    explorer_failed: "The explorer could not run:",
+    invariant: "Invariant",
 };
 
 pub const ZH: Ui = Ui {
@@ -123,6 +145,17 @@ pub const ZH: Ui = Ui {
     default_move: "默认",
     down: "已宕机",
     keys: "按键：空格 播放/暂停 · ←/→ 单步 · Home/End · PageUp/PageDown",
+    explorer: "穷举检查",
+    explorer_intro: "检查这个方案的每一次运行——每一种交错、每一个崩溃点——最多 64 步，每次运行最多注入这么多次故障：",
+    faults_per_run: "每次运行的故障数",
+    explore: "检查所有运行",
+    exploring: "正在检查…",
+    cancel: "取消",
+    show_me: "演示给我看",
+    prove_fix: "验证修复：",
+    truncated: "达到了探索上限：结论只覆盖已到达的状态。",
+    explorer_failed: "穷举检查无法运行：",
+    invariant: "不变量",
 };
 
 pub fn ui(lang: Lang) -> &'static Ui {
@@ -153,5 +186,116 @@ pub fn jump_to(lang: Lang, step: usize) -> String {
     match lang {
         Lang::En => format!("Jump to step {step}"),
         Lang::Zh => format!("跳到第 {step} 步"),
+    }
+}
+
+/// A count given as decimal digits, with thousands separators; beyond a trillion, as a power of
+/// ten ("1.7 × 10²²"). Digits rather than a number: run counts exceed 64 bits.
+pub fn count(digits: &str) -> String {
+    let n = digits.len();
+    if n > 12 {
+        const SUP: [char; 10] = ['⁰', '¹', '²', '³', '⁴', '⁵', '⁶', '⁷', '⁸', '⁹'];
+        let sup: String = (n - 1)
+            .to_string()
+            .bytes()
+            .map(|b| SUP[usize::from(b - b'0') % 10])
+            .collect();
+        return format!("{}.{} × 10{sup}", &digits[..1], &digits[1..2]);
+    }
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (n - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// "holds in all 1,024 runs" / "在全部 1,024 次运行中成立".
+pub fn holds_in_all(lang: Lang, runs: &str) -> String {
+    match lang {
+        Lang::En => format!("holds in all {} runs", count(runs)),
+        Lang::Zh => format!("在全部 {} 次运行中成立", count(runs)),
+    }
+}
+
+/// "violated in 3 of 41 runs (7.3 %)" / "41 次运行中有 3 次被违反（7.3 %）", the share given in
+/// tenths of a percent.
+pub fn violated_in(lang: Lang, bad: &str, runs: &str, permille: u16) -> String {
+    let share = if permille == 0 {
+        "< 0.1 %".to_string()
+    } else {
+        format!("{}.{} %", permille / 10, permille % 10)
+    };
+    match lang {
+        Lang::En => format!(
+            "violated in {} of {} runs ({share})",
+            count(bad),
+            count(runs)
+        ),
+        Lang::Zh => format!(
+            "{} 次运行中有 {} 次被违反（{share}）",
+            count(runs),
+            count(bad)
+        ),
+    }
+}
+
+/// "shortest counterexample: 9 steps" / "最短反例：9 步".
+pub fn shortest(lang: Lang, steps: usize) -> String {
+    match lang {
+        Lang::En => format!("shortest counterexample: {steps} steps"),
+        Lang::Zh => format!("最短反例：{steps} 步"),
+    }
+}
+
+/// "117,610 distinct states · 1.7 × 10²² runs · 0.42 s (280,024 states/s)".
+pub fn explored(lang: Lang, states: usize, runs: &str, ms: u64) -> String {
+    // Integer arithmetic only: formatting an f64 would pull the float printer into the bundle.
+    let secs = format!("{}.{:02}", ms / 1000, (ms % 1000) / 10);
+    let rate = match (states as u64).checked_mul(1000) {
+        Some(x) if ms > 0 => count(&(x / ms).to_string()),
+        _ => "–".into(),
+    };
+    let (s, r) = (count(&states.to_string()), count(runs));
+    match lang {
+        Lang::En => format!("{s} distinct states · {r} runs · {secs} s ({rate} states/s)"),
+        Lang::Zh => format!("{s} 个不同状态 · {r} 次运行 · {secs} 秒（每秒 {rate} 个状态）"),
+    }
+}
+
+/// "Exploring… 40,960 states" / "正在检查… 40,960 个状态".
+pub fn exploring(lang: Lang, states: usize) -> String {
+    match lang {
+        Lang::En => format!("Exploring… {} states", count(&states.to_string())),
+        Lang::Zh => format!("正在检查… {} 个状态", count(&states.to_string())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_read_well_in_both_languages() {
+        assert_eq!(count("0"), "0");
+        assert_eq!(count("117610"), "117,610");
+        assert_eq!(count("999999999999"), "999,999,999,999");
+        assert_eq!(count("17153454166888319289822"), "1.7 × 10²²");
+        assert_eq!(
+            violated_in(Lang::En, "3", "41", 73),
+            "violated in 3 of 41 runs (7.3 %)"
+        );
+        assert_eq!(
+            violated_in(Lang::Zh, "3", "41", 73),
+            "41 次运行中有 3 次被违反（7.3 %）"
+        );
+        assert!(violated_in(Lang::En, "1", "9999", 0).ends_with("(< 0.1 %)"));
+        assert!(explored(Lang::En, 1000, "5", 0).contains("– states/s"));
+        assert_eq!(
+            explored(Lang::En, 117_610, "5", 420),
+            "117,610 distinct states · 5 runs · 0.42 s (280,023 states/s)"
+        );
     }
 }

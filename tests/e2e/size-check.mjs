@@ -2,10 +2,12 @@
 // Size budget + wasm hygiene for a Trunk release build.
 //   node tests/e2e/size-check.mjs [distDir=dist]
 // Checks: the *_bg.wasm, its JS glue and the CSS exist; the wasm has no "name" custom section
-// (debug names: +40 % gzip); wasm + js + css gzip (zlib level 9) <= budget (150 KiB; override
-// with SIZE_BUDGET_KB). The goal is 120 KiB of first-load bytes; with every scenario compiled
-// into one wasm that stopped fitting at the second scenario (BENCHMARKS.md, "Bundle"), so this
-// ceiling holds the line until scenarios load on demand. Writes <repo>/target/size-report.json. Exit code 1 if any check fails.
+// (debug names: +40 % gzip); the page's wasm + js + css gzip (zlib level 9) <= budget (160 KiB;
+// override with SIZE_BUDGET_KB). The goal is 120 KiB of first-load bytes; with every scenario
+// compiled into one wasm that stopped fitting at the second scenario (BENCHMARKS.md, "Bundle"),
+// so this ceiling holds the line until scenarios load on demand. The explorer's Web Worker
+// (explorer_bg.wasm, explorer.js, explorer_loader.js) is fetched only when someone explores:
+// reported and held to its own budget (WORKER_BUDGET_KB, 48 KiB), not counted as first load. Writes <repo>/target/size-report.json. Exit code 1 if any check fails.
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +15,8 @@ import { constants, gzipSync } from 'node:zlib';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const distDir = resolve(process.argv[2] ?? join(root, 'dist'));
-const budgetKB = Number(process.env.SIZE_BUDGET_KB ?? 150);
+const budgetKB = Number(process.env.SIZE_BUDGET_KB ?? 160);
+const workerBudgetKB = Number(process.env.WORKER_BUDGET_KB ?? 48);
 const budget = budgetKB * 1024;
 
 const checks = [];
@@ -79,14 +82,17 @@ if (!check('dist directory exists', existsSync(distDir) && statSync(distDir).isD
   finish();
 }
 const files = walk(distDir);
-const wasmFiles = files.filter((f) => f.endsWith('_bg.wasm'));
-check('exactly one *_bg.wasm', wasmFiles.length === 1, wasmFiles.map((f) => relative(distDir, f)).join(', ') || 'none');
+const isWorker = (f) => /^explorer(_bg\.wasm|\.js|_loader\.js)$/.test(basename(f));
+const workerFiles = files.filter(isWorker);
+const wasmFiles = files.filter((f) => f.endsWith('_bg.wasm') && !isWorker(f));
+check('exactly one page *_bg.wasm', wasmFiles.length === 1, wasmFiles.map((f) => relative(distDir, f)).join(', ') || 'none');
+check('the explorer worker is built', workerFiles.length === 3, workerFiles.map((f) => relative(distDir, f)).join(', ') || 'none');
 const wasm = wasmFiles[0];
 
 // The JS glue is named like the wasm without `_bg` (Trunk: <name>-<hash>.js + <name>-<hash>_bg.wasm).
 let js = wasm && wasm.replace(/_bg\.wasm$/, '.js');
 if (!js || !existsSync(js)) {
-  const jsFiles = files.filter((f) => f.endsWith('.js'));
+  const jsFiles = files.filter((f) => f.endsWith('.js') && !isWorker(f));
   js = jsFiles.length === 1 ? jsFiles[0] : undefined;
 }
 check('wasm-bindgen JS glue found', js, js ? relative(distDir, js) : 'none');
@@ -143,6 +149,17 @@ check(
   `wasm + js + css gzip <= ${budgetKB} KiB`,
   rows.length > 0 && total.gzip <= budget,
   `${total.gzip} B = ${kb(total.gzip)} KiB (${((100 * total.gzip) / budget).toFixed(0)} % of budget)`,
+);
+
+// The explorer's worker, loaded on demand.
+const workerRows = workerFiles.map(sizes);
+const workerGzip = workerRows.reduce((t, s) => t + s.gzip, 0);
+for (const s of workerRows) console.log(`worker${kb(s.raw).padStart(10)}${kb(s.gzip).padStart(10)}  ${s.file}`);
+report.assets.worker = workerRows;
+check(
+  `explorer worker gzip <= ${workerBudgetKB} KiB (on demand)`,
+  workerRows.length > 0 && workerGzip <= workerBudgetKB * 1024,
+  `${workerGzip} B = ${kb(workerGzip)} KiB`,
 );
 
 finish();

@@ -1,0 +1,466 @@
+//! The explorer panel: exhaustive exploration of the current variant in a Web Worker, with
+//! progress, cancel, per-invariant verdicts over every run, "Show me" for the shortest
+//! counterexample, and "Prove the fix" (the same bounds on the variant that fixes this one,
+//! side by side).
+//!
+//! The worker (`explorer_loader.js`, built from `src/bin/explorer.rs`) is started on the first
+//! request, so the page never downloads it unless someone explores. Cancel terminates it.
+
+use super::app::use_ctx;
+use super::browser;
+use super::dom::{drawn, Node};
+use super::i18n::{self, Ui};
+use crate::explorer::{decode_reply, Reply, Request, Summary};
+use crate::sim::{decode_path, Lang, ScenarioMeta};
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use web_sys::{ErrorEvent, MessageEvent, Worker};
+
+/// One exploration as the panel knows it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Run {
+    #[default]
+    Idle,
+    Running {
+        id: u32,
+        states: usize,
+    },
+    Done(Summary),
+    Failed(String),
+}
+
+/// The panel's state: the run of this variant and of its fix, for one (scenario, variant,
+/// budget).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Panel {
+    pub budget: u8,
+    pub mine: Run,
+    pub fix: Run,
+}
+
+struct Handle {
+    worker: Worker,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(ErrorEvent)>,
+}
+
+#[component]
+pub fn Explorer() -> impl IntoView {
+    let ctx = use_ctx();
+    let panel = RwSignal::new(Panel::default());
+    let handle = StoredValue::new_local(None::<Handle>);
+    let next_id = StoredValue::new(0u32);
+
+    let stop = move || {
+        if let Some(h) = handle.try_update_value(Option::take).flatten() {
+            h.worker.terminate();
+        }
+    };
+    // A new scenario or variant starts a fresh panel (and stops what was running).
+    Effect::new(move |_| {
+        let budget = ctx
+            .scenario_ref()
+            .meta()
+            .variants
+            .get(ctx.variant.get())
+            .map_or(0, |v| v.fault_budget);
+        stop();
+        panel.set(Panel {
+            budget,
+            ..Panel::default()
+        });
+    });
+    on_cleanup(stop);
+
+    let on_reply = move |text: String| {
+        let Some(reply) = decode_reply(&text) else {
+            return;
+        };
+        panel.update(|p| {
+            for run in [&mut p.mine, &mut p.fix] {
+                let Run::Running { id, states } = run else {
+                    continue;
+                };
+                match &reply {
+                    Reply::Progress { id: r, states: n } if r == id => *states = *n,
+                    Reply::Done { id: r, summary } if r == id => *run = Run::Done(summary.clone()),
+                    Reply::Failed { id: r, reason } if r == id => {
+                        *run = Run::Failed(reason.clone())
+                    }
+                    _ => {}
+                }
+            }
+        });
+    };
+    let fail_all = move |reason: String| {
+        stop();
+        panel.update(|p| {
+            for run in [&mut p.mine, &mut p.fix] {
+                if matches!(run, Run::Running { .. }) {
+                    *run = Run::Failed(reason.clone());
+                }
+            }
+        });
+    };
+    let ensure_worker = move || -> bool {
+        if handle.with_value(Option::is_some) {
+            return true;
+        }
+        let worker = match Worker::new("./explorer_loader.js") {
+            Ok(w) => w,
+            Err(e) => {
+                fail_all(format!("{e:?}"));
+                return false;
+            }
+        };
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+            if let Some(text) = ev.data().as_string() {
+                on_reply(text);
+            }
+        });
+        let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |ev: ErrorEvent| {
+            fail_all(ev.message());
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        handle.set_value(Some(Handle {
+            worker,
+            _on_message: on_message,
+            _on_error: on_error,
+        }));
+        true
+    };
+    // Sends one request; returns the run that now waits for it.
+    let request = move |variant: usize, budget: u8| -> Run {
+        if !ensure_worker() {
+            return Run::Failed("Web Worker unavailable".into());
+        }
+        let id = next_id.get_value() + 1;
+        next_id.set_value(id);
+        let req = Request {
+            id,
+            scenario: ctx.scenario.get_untracked(),
+            variant,
+            budget,
+        };
+        let sent = handle.with_value(|h| {
+            h.as_ref()
+                .map(|h| h.worker.post_message(&JsValue::from_str(&req.encode())))
+        });
+        match sent {
+            Some(Ok(())) => Run::Running { id, states: 0 },
+            _ => Run::Failed("postMessage failed".into()),
+        }
+    };
+    let fix_index = move || {
+        let meta = ctx.scenario_ref().meta();
+        let slug = meta.variants.get(ctx.variant.get_untracked())?.fixed_by?;
+        meta.variants.iter().position(|v| v.slug == slug)
+    };
+
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let Some(act) = browser::data_attr(&ev, "data-explore") else {
+            return;
+        };
+        let budget = panel.with_untracked(|p| p.budget);
+        match act.as_str() {
+            "run" => {
+                let run = request(ctx.variant.get_untracked(), budget);
+                panel.update(|p| p.mine = run);
+                browser::focus_after_render(".explorer [data-explore=cancel]");
+            }
+            "fix" => {
+                if let Some(fix) = fix_index() {
+                    let run = request(fix, budget);
+                    panel.update(|p| p.fix = run);
+                }
+            }
+            "cancel" => {
+                stop();
+                panel.update(|p| {
+                    for run in [&mut p.mine, &mut p.fix] {
+                        if matches!(run, Run::Running { .. }) {
+                            *run = Run::Idle;
+                        }
+                    }
+                });
+                browser::focus_after_render(".explorer [data-explore=run]");
+            }
+            show => {
+                // "show:<variant>:<path>"
+                let mut parts = show.splitn(3, ':').skip(1);
+                let variant = parts.next().and_then(|v| v.parse().ok());
+                let path = parts.next().map(|p| decode_path(p).0);
+                if let (Some(v), Some(path)) = (variant, path) {
+                    ctx.load(v, path);
+                    browser::focus_after_render("#step-forward");
+                }
+            }
+        }
+    };
+    let on_change = move |ev: leptos::ev::Event| {
+        let value = event_target_value(&ev).parse().unwrap_or(0);
+        panel.update(|p| {
+            *p = Panel {
+                budget: value,
+                ..Panel::default()
+            }
+        });
+        stop();
+    };
+    let draw = move || {
+        let (lang, t) = (ctx.lang.get(), ctx.t());
+        let meta = ctx.scenario_ref().meta();
+        panel.with(|p| body(p, &meta, ctx.variant.get(), lang, t))
+    };
+    view! {
+        <section class="card explorer" aria-labelledby="exp-h" on:click=on_click on:change=on_change>
+            <h2 id="exp-h">{move || ctx.t().explorer}</h2>
+            {drawn("exp-body", draw)}
+        </section>
+    }
+}
+
+fn button(act: impl ToString, class: &'static str, text: &str) -> Node {
+    Node::el("button")
+        .attr("type", "button")
+        .attr("class", class)
+        .attr("data-explore", act)
+        .text(text)
+}
+
+/// The panel's content: bounds, the button or the progress, and the results.
+pub fn body(p: &Panel, meta: &ScenarioMeta, variant: usize, lang: Lang, t: &Ui) -> Vec<Node> {
+    let Some(v) = meta.variants.get(variant) else {
+        return Vec::new();
+    };
+    let mut select = Node::el("select")
+        .attr("aria-label", t.faults_per_run)
+        .attr("data-budget", "");
+    for b in 0..=v.fault_budget {
+        let mut o = Node::el("option").attr("value", b).text(b.to_string());
+        if b == p.budget {
+            o = o.attr("selected", "");
+        }
+        select.push(o);
+    }
+    let mut out = vec![Node::el("p")
+        .attr("class", "muted")
+        .text(t.explorer_intro)
+        .text(" ")
+        .child(select)];
+    let running = matches!(p.mine, Run::Running { .. }) || matches!(p.fix, Run::Running { .. });
+    let mut bar = Node::el("div").attr("class", "exp-bar");
+    if running {
+        bar.push(button("cancel", "btn", t.cancel));
+    } else {
+        bar.push(button("run", "btn primary", t.explore));
+    }
+    let fix = v
+        .fixed_by
+        .and_then(|slug| meta.variants.iter().position(|m| m.slug == slug));
+    if let (Some(f), false) = (fix, running) {
+        let name = meta.variants[f].name.get(lang);
+        bar.push(button("fix", "btn", &format!("{} {name}", t.prove_fix)));
+    }
+    out.push(bar);
+    let mut live = Node::el("div")
+        .attr("class", "exp-results")
+        .attr("aria-live", "polite");
+    live.push(run_summary(&p.mine, variant, lang, t, true));
+    if let (Some(f), false) = (fix, p.fix == Run::Idle) {
+        live.push(
+            Node::el("h3")
+                .attr("class", "exp-fix")
+                .text(meta.variants[f].name.get(lang)),
+        );
+        live.push(run_summary(&p.fix, f, lang, t, false));
+        if let (Run::Done(a), Run::Done(b)) = (&p.mine, &p.fix) {
+            live.push(side_by_side(
+                a,
+                b,
+                [v.name.get(lang), meta.variants[f].name.get(lang)],
+                lang,
+                t,
+            ));
+        }
+    }
+    out.push(live);
+    out
+}
+
+fn verdict(s: &Summary, i: usize, lang: Lang) -> (bool, String) {
+    let inv = &s.invariants[i];
+    if inv.violating_runs == "0" && inv.violating_states == 0 {
+        (true, i18n::holds_in_all(lang, &s.runs))
+    } else {
+        (
+            false,
+            i18n::violated_in(lang, &inv.violating_runs, &s.runs, inv.permille),
+        )
+    }
+}
+
+fn run_summary(run: &Run, variant: usize, lang: Lang, t: &Ui, show: bool) -> Node {
+    let mut div = Node::el("div").attr("class", "exp-run");
+    match run {
+        Run::Idle => {}
+        Run::Running { states, .. } => {
+            div.push(
+                Node::el("p")
+                    .attr("class", "exp-progress")
+                    .attr("role", "status")
+                    .text(i18n::exploring(lang, *states)),
+            );
+        }
+        Run::Failed(reason) => {
+            div.push(
+                Node::el("p")
+                    .attr("class", "exp-failed")
+                    .attr("role", "alert")
+                    .text(format!("{} {reason}", t.explorer_failed)),
+            );
+        }
+        Run::Done(s) => {
+            div.push(
+                Node::el("p")
+                    .attr("class", "exp-totals")
+                    .text(i18n::explored(lang, s.states, &s.runs, s.ms)),
+            );
+            if s.truncated {
+                div.push(Node::el("p").attr("class", "muted").text(t.truncated));
+            }
+            let mut ul = Node::el("ul").attr("class", "exp-list");
+            for (i, inv) in s.invariants.iter().enumerate() {
+                let (ok, word) = verdict(s, i, lang);
+                let mut li = Node::el("li")
+                    .attr("class", if ok { "inv holds" } else { "inv violated" })
+                    .child(
+                        Node::el("span")
+                            .attr("class", "inv-icon")
+                            .attr("aria-hidden", "true")
+                            .text(if ok { "✓ " } else { "✗ " }),
+                    )
+                    .child(
+                        Node::el("span")
+                            .attr("class", "inv-name")
+                            .text(inv.name.get(lang)),
+                    )
+                    .text(" — ")
+                    .child(Node::el("span").attr("class", "inv-status").text(word));
+                if let (Some(path), true) = (&inv.counterexample, show) {
+                    li = li
+                        .text(format!("; {} ", i18n::shortest(lang, path.len())))
+                        .child(button(
+                            format!("show:{variant}:{path}"),
+                            "btn link",
+                            t.show_me,
+                        ));
+                }
+                ul.push(li);
+            }
+            div.push(ul);
+        }
+    }
+    div
+}
+
+/// Both variants' verdicts in one table: one row per invariant the two share.
+fn side_by_side(a: &Summary, b: &Summary, names: [&str; 2], lang: Lang, t: &Ui) -> Node {
+    let th = |text: &str| Node::el("th").attr("scope", "col").text(text);
+    let head = Node::el("tr")
+        .child(th(t.invariant))
+        .child(th(names[0]))
+        .child(th(names[1]));
+    let mut body = Node::el("tbody");
+    for (i, inv) in a.invariants.iter().enumerate() {
+        let Some(j) = b.invariants.iter().position(|x| x.name == inv.name) else {
+            continue;
+        };
+        let cell = |s: &Summary, k: usize| {
+            let (ok, word) = verdict(s, k, lang);
+            Node::el("td")
+                .attr("class", if ok { "holds" } else { "violated" })
+                .text(format!("{} {word}", if ok { "✓" } else { "✗" }))
+        };
+        body.push(
+            Node::el("tr")
+                .child(Node::el("th").attr("scope", "row").text(inv.name.get(lang)))
+                .child(cell(a, i))
+                .child(cell(b, j)),
+        );
+    }
+    Node::el("table")
+        .attr("class", "exp-compare")
+        .child(Node::el("thead").child(head))
+        .child(body)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explorer::{decode_reply, encode_report};
+    use crate::scenarios;
+    use crate::sim::Bounds;
+    use crate::ui::dom::html;
+    use crate::ui::i18n::{EN, ZH};
+
+    fn summary(scenario: usize, variant: usize) -> Summary {
+        let r = scenarios::explore(scenario, variant, None, Bounds::default(), &mut |_| {})
+            .expect("registered");
+        match decode_reply(&encode_report(1, &r, 10)) {
+            Some(Reply::Done { summary, .. }) => summary,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn results_name_counts_and_offer_the_counterexample_and_the_fix() {
+        let meta = scenarios::all()[0].meta();
+        let p = Panel {
+            budget: 3,
+            mine: Run::Done(summary(0, 0)),
+            fix: Run::Done(summary(0, 2)),
+        };
+        let out = html(&body(&p, &meta, 0, Lang::En, &EN));
+        assert!(out.contains("187 distinct states · 201 runs"), "{out}");
+        assert!(out.contains(
+            "no lost event</span> — <span class=\"inv-status\">violated in 80 of 201 runs (39.8 %)"
+        ));
+        assert!(out.contains("data-explore=\"show:0:0010010\""), "{out}");
+        let fix = &meta.variants[2].name.en;
+        assert!(out.contains(&format!("Prove the fix: {fix}")));
+        assert!(
+            out.contains("<td class=\"holds\">✓ holds in all 32,088,203 runs</td>"),
+            "{out}"
+        );
+        let zh = html(&body(&p, &meta, 0, Lang::Zh, &ZH));
+        assert!(zh.contains("201 次运行中有 80 次被违反（39.8 %）"));
+        assert!(zh.contains("演示给我看"));
+    }
+
+    #[test]
+    fn a_running_exploration_shows_progress_and_cancel_only() {
+        let meta = scenarios::all()[1].meta();
+        let p = Panel {
+            budget: 2,
+            mine: Run::Running {
+                id: 1,
+                states: 40_960,
+            },
+            fix: Run::Idle,
+        };
+        let out = html(&body(&p, &meta, 4, Lang::En, &EN));
+        assert!(out.contains("Exploring… 40,960 states"));
+        assert!(out.contains("data-explore=\"cancel\""));
+        assert!(!out.contains("data-explore=\"run\""));
+        assert!(
+            out.contains("<option value=\"2\" selected=\"\">2</option>"),
+            "{out}"
+        );
+        assert!(
+            !out.contains("value=\"3\""),
+            "no more faults than the player allows"
+        );
+    }
+}

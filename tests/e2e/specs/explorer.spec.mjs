@@ -1,0 +1,94 @@
+// The explorer panel on the release build: exhaustive exploration in a Web Worker, with the
+// native tests' pinned counts, "Show me", "Prove the fix", cancel, and a page that keeps playing.
+import { test, expect, expectNoConsoleErrors, waitForApp } from './helpers.mjs';
+
+const results = (page) => page.locator('.exp-results');
+const counter = (page) => page.locator('.counter');
+
+async function open(page, query) {
+  await page.goto(query);
+  await waitForApp(page);
+  await expect(page.getByRole('button', { name: 'Explore every run' })).toBeVisible();
+}
+
+test('explores every run, shows the shortest counterexample, and proves the fix', async ({ page, problems }) => {
+  await open(page, '?s=dual-write&v=commit-then-publish&lang=en');
+  await expect(page.getByRole('combobox', { name: 'Faults per run' })).toHaveValue('3');
+  await page.getByRole('button', { name: 'Explore every run' }).click();
+  // The same numbers as the native suite (tests/dual_write.rs, BENCHMARKS.md).
+  await expect(results(page)).toContainText('187 distinct states · 201 runs');
+  const lost = results(page).locator('li', { hasText: 'no lost event' });
+  await expect(lost).toContainText('violated in 80 of 201 runs (39.8 %)');
+  await expect(lost).toContainText('shortest counterexample: 7 steps');
+  await expect(results(page).locator('li', { hasText: 'no phantom event' })).toContainText('holds in all 201 runs');
+
+  await page.getByRole('button', { name: 'Prove the fix: Transactional outbox' }).click();
+  const table = results(page).locator('table.exp-compare');
+  await expect(table).toContainText('holds in all 32,088,203 runs');
+  await expect(table.locator('tr', { hasText: 'no lost event' }).locator('td').first()).toContainText('violated in 80 of 201');
+
+  // "Show me" loads the counterexample at step 0, ready to play; it really breaks the invariant.
+  await lost.getByRole('button', { name: 'Show me' }).click();
+  await expect(counter(page)).toHaveText(/^Step 0 of \d+$/);
+  expect(page.url()).toContain('p=0010010');
+  await page.getByRole('button', { name: 'Go to end' }).click();
+  await expect(page.getByRole('region', { name: 'Invariants' }).locator('li', { hasText: 'no lost event' }))
+    .toContainText(/violated at step \d+/);
+  expectNoConsoleErrors(problems);
+});
+
+test('a smaller fault budget explores fewer states; the two-relay counts match the native suite', async ({ page, problems }) => {
+  await open(page, '?s=outbox-relay&v=two-relays&lang=en');
+  await page.getByRole('button', { name: 'Explore every run' }).click();
+  await expect(results(page)).toContainText('117,610 distinct states', { timeout: 20_000 });
+  await expect(results(page).locator('li', { hasText: 'each row published by one relay at a time' }))
+    .toContainText('shortest counterexample: 3 steps');
+  await page.getByRole('combobox', { name: 'Faults per run' }).selectOption('1');
+  await expect(results(page)).not.toContainText('distinct states');
+  await page.getByRole('button', { name: 'Explore every run' }).click();
+  await expect(results(page)).toContainText('distinct states');
+  await expect(results(page)).not.toContainText('117,610');
+  expectNoConsoleErrors(problems);
+});
+
+test('cancel stops the worker, and the page keeps animating while it explores', async ({ page, problems }) => {
+  await open(page, '?s=outbox-relay&v=two-relays&lang=en');
+  await page.getByRole('button', { name: 'Explore every run' }).click();
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('button', { name: 'Explore every run' })).toBeVisible();
+  await page.waitForTimeout(1500);
+  await expect(results(page)).not.toContainText('distinct states');
+
+  // A new exploration starts a fresh worker; meanwhile the main thread keeps drawing frames.
+  await page.evaluate(() => {
+    window.__frames = 0;
+    const tick = () => {
+      window.__frames += 1;
+      if (!window.__stop) requestAnimationFrame(tick);
+    };
+    requestAnimationFrame(tick);
+  });
+  const start = Date.now();
+  await page.getByRole('button', { name: 'Explore every run' }).click();
+  await page.getByRole('button', { name: 'Step forward' }).click();
+  await expect(counter(page)).toHaveText(/^Step 1 of \d+$/);
+  await expect(results(page)).toContainText('117,610 distinct states', { timeout: 20_000 });
+  const elapsed = Date.now() - start;
+  const frames = await page.evaluate(() => {
+    window.__stop = true;
+    return window.__frames;
+  });
+  // A blocked main thread would draw no frame until the exploration ended.
+  expect(frames).toBeGreaterThan(elapsed / 100);
+  expectNoConsoleErrors(problems);
+});
+
+test('the explorer speaks Chinese too', async ({ page, problems }) => {
+  await page.goto('?s=outbox-relay&v=no-dedup&lang=zh');
+  await waitForApp(page);
+  await page.getByRole('button', { name: '检查所有运行' }).click();
+  await expect(results(page)).toContainText('15,157 个不同状态');
+  await expect(results(page)).toContainText('次被违反');
+  await expect(results(page).getByRole('button', { name: '演示给我看' }).first()).toBeVisible();
+  expectNoConsoleErrors(problems);
+});
