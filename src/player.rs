@@ -136,6 +136,10 @@ pub struct Query {
     pub path: Option<String>,
     pub step: Option<usize>,
     pub lang: Option<Lang>,
+    /// `cmp`: the variant shown side by side.
+    pub compare: Option<String>,
+    /// `mode`: `break` for the challenge.
+    pub mode: Option<String>,
     pub problems: Vec<Text>,
 }
 
@@ -162,6 +166,8 @@ pub fn parse_query(search: &str) -> Query {
             "s" => q.scenario = Some(value),
             "v" => q.variant = Some(value),
             "p" => q.path = Some(value),
+            "cmp" => q.compare = Some(value),
+            "mode" => q.mode = Some(value),
             "t" => match value.parse::<usize>() {
                 Ok(t) => q.step = Some(t),
                 Err(_) => q.problems.push(Text::new(
@@ -189,6 +195,19 @@ pub fn build_query(scenario: &str, variant: &str, path: &str, step: usize, lang:
         "?s={scenario}&v={variant}&p={path}&t={step}&lang={}",
         lang.code()
     )
+}
+
+/// The optional parameters that follow [`build_query`]'s: the compared variant and the mode.
+pub fn query_extras(compare: Option<&str>, breaking: bool) -> String {
+    let mut out = String::new();
+    if let Some(slug) = compare {
+        out.push_str("&cmp=");
+        out.push_str(slug);
+    }
+    if breaking {
+        out.push_str("&mode=break");
+    }
+    out
 }
 
 fn percent_decode(s: &str) -> String {
@@ -224,6 +243,10 @@ pub struct Resolved {
     /// The valid prefix of the requested path.
     pub path: Vec<u8>,
     pub step: Option<usize>,
+    /// A second variant shown side by side on the same fault schedule.
+    pub compare: Option<usize>,
+    /// The "break it" challenge.
+    pub breaking: bool,
     pub notices: Vec<Text>,
 }
 
@@ -302,12 +325,40 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
         }
         t.min(last)
     });
+    let compare = match query.compare.as_deref() {
+        None | Some("") => None,
+        Some(slug) => {
+            let found = meta.variants.iter().position(|v| v.slug == slug);
+            if found.is_none() || found == Some(variant) {
+                notices.push(Text::new(
+                    format!(
+                        "'cmp={slug}' is not another variant of this scenario; showing one player."
+                    ),
+                    format!("“cmp={slug}”不是这个场景的另一个方案；只显示一个播放器。"),
+                ));
+            }
+            found.filter(|&c| c != variant)
+        }
+    };
+    let breaking = match query.mode.as_deref() {
+        None | Some("") | Some("play") => false,
+        Some("break") => true,
+        Some(other) => {
+            notices.push(Text::new(
+                format!("There is no mode '{other}' (play or break); showing the player."),
+                format!("没有“{other}”模式（play 或 break）；显示播放器。"),
+            ));
+            false
+        }
+    };
     Resolved {
         lang,
         scenario,
         variant,
         path,
         step,
+        compare,
+        breaking,
         notices,
     }
 }

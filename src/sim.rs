@@ -15,7 +15,7 @@ pub use explore::{explore, explore_with, Bounds, InvariantReport, Report, PROGRE
 pub use model::{InvKind, Invariant, Model};
 pub use path::{decode_path, encode_path, PathError, MAX_CHOICES};
 pub use text::{Lang, Text};
-pub use trace::{replay, Choice, Status, Step, Trace, Verdict, MAX_STEPS};
+pub use trace::{follow, replay, Choice, Status, Step, Trace, Verdict, MAX_STEPS};
 pub use view::{
     Arrow, ArrowKind, LaneView, Mark, MarkKind, Metric, MetricValue, RowView, StateView, StepInfo,
     TableView,
@@ -52,4 +52,6 @@ pub trait AnyScenario {
     /// Replays `path` (choice indices) on `variant`, then continues with default choices
     /// until the run is quiet.
     fn trace(&self, variant: usize, path: &[u8]) -> Trace;
+    /// The path on `variant` that follows the given action labels ([`follow`]).
+    fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8>;
 }

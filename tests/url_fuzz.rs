@@ -2,7 +2,7 @@
 //! state, and says something whenever it had to change what was asked for. The number of inputs
 //! is `URL_FUZZ_CASES` (default 5,000 for the test suite; a full run uses 1,000,000).
 
-use effectively_once::player::{build_query, resolve};
+use effectively_once::player::{build_query, query_extras, resolve};
 use effectively_once::scenarios;
 use effectively_once::sim::Lang;
 
@@ -27,6 +27,10 @@ const PIECES: &[&str] = &[
     "p=",
     "t=",
     "lang=",
+    "cmp=",
+    "mode=",
+    "break",
+    "inbox",
     "&",
     "=",
     "?",
@@ -90,7 +94,8 @@ fn the_resolver_survives_random_and_mutated_urls() {
         .and_then(|v| v.parse().ok())
         .unwrap_or(5_000);
     let mut rng = Lcg(0xfeed);
-    let valid = build_query("dual-write", "outbox", "0010", 5, Lang::Zh);
+    let valid = build_query("dual-write", "outbox", "0010", 5, Lang::Zh)
+        + &query_extras(Some("commit-then-publish"), true);
     for i in 0..cases {
         let search = if i % 2 == 0 {
             mutate(&mut rng, &valid)
@@ -112,6 +117,9 @@ fn the_resolver_survives_random_and_mutated_urls() {
         if let Some(t) = r.step {
             assert!(t <= trace.last(), "{search:?}");
         }
+        if let Some(c) = r.compare {
+            assert!(c != r.variant && c < all[r.scenario].meta().variants.len());
+        }
     }
 }
 
@@ -125,6 +133,11 @@ fn a_valid_url_resolves_to_itself_without_notices() {
         (r.scenario, r.variant, r.path.clone(), r.step, r.lang),
         (0, 2, vec![0, 0, 1, 0], Some(3), Lang::Zh)
     );
+    assert!(r.notices.is_empty(), "{:?}", r.notices);
+    let search = build_query("outbox-relay", "no-dedup", "", 0, Lang::En)
+        + &query_extras(Some("inbox"), true);
+    let r = resolve(&search, None);
+    assert_eq!((r.scenario, r.compare, r.breaking), (1, Some(1), true));
     assert!(r.notices.is_empty(), "{:?}", r.notices);
     assert_eq!(
         resolve("", Some("zh-TW")).lang,
@@ -143,6 +156,12 @@ fn every_kind_of_bad_value_gets_a_notice() {
         ("?t=x", "'t=x' is not a number"),
         ("?t=99999", "asks for step 99999"),
         ("?lang=fr", "'lang=fr' is not supported"),
+        ("?cmp=nope", "'cmp=nope' is not another variant"),
+        (
+            "?v=outbox&cmp=outbox",
+            "'cmp=outbox' is not another variant",
+        ),
+        ("?mode=race", "no mode 'race'"),
     ];
     for (search, expected) in cases {
         let r = resolve(search, None);

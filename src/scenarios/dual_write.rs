@@ -1096,6 +1096,13 @@ impl AnyScenario for DualWrite {
             path,
         )
     }
+
+    fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8> {
+        crate::sim::follow(
+            &Self::model(Self::variant(variant), Self::FAULT_BUDGET),
+            labels,
+        )
+    }
 }
 
 impl DualWrite {

@@ -1098,4 +1098,9 @@ impl AnyScenario for OutboxRelay {
         let v = Self::variant(variant);
         crate::sim::replay(&Self::model(v, Self::budget(v)), path)
     }
+
+    fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8> {
+        let v = Self::variant(variant);
+        crate::sim::follow(&Self::model(v, Self::budget(v)), labels)
+    }
 }

@@ -126,6 +126,39 @@ pub fn replay<M: Model>(model: &M, path: &[u8]) -> Trace {
     }
 }
 
+/// The path that takes, step by step, the action with the same English label as `labels` does,
+/// or the default (first progress action) where no action has that label: the same fault
+/// schedule on another variant of a scenario (the compare view).
+pub fn follow<M: Model>(model: &M, labels: &[String]) -> Vec<u8> {
+    let mut state = model.init();
+    let mut path = Vec::new();
+    let mut actions = Vec::new();
+    for label in labels {
+        actions.clear();
+        model.actions(&state, &mut actions);
+        let same = actions
+            .iter()
+            .position(|a| model.label(&state, a).en == *label);
+        let Some(i) = same.or_else(|| actions.iter().position(|a| !model.is_fault(a))) else {
+            break;
+        };
+        state = model.next(&state, &actions[i]);
+        path.push(i as u8);
+    }
+    path
+}
+
+impl Trace {
+    /// The English label of each action taken, in order (what [`follow`] matches).
+    pub fn labels(&self) -> Vec<String> {
+        self.steps
+            .iter()
+            .zip(&self.path)
+            .filter_map(|(s, &c)| s.choices.get(c as usize).map(|c| c.label.en.clone()))
+            .collect()
+    }
+}
+
 fn too_long(at: usize) -> PathError {
     PathError {
         at,

@@ -3,13 +3,14 @@
 //! play/pause, speed and the motion fraction are the only local state.
 
 use super::browser;
+use super::compare::{BreakIt, Compare};
 use super::controls::Controls;
-use super::explore::Explorer;
+use super::explore::{Explore, Explorer};
 use super::i18n::ui;
 use super::panels::{Choices, Header, Invariants, Narration, Notices, Summary};
 use super::tables::Tables;
 use super::timeline::Timeline;
-use crate::player::{build_query, reduce, resolve, Cursor, PlayerEvent};
+use crate::player::{build_query, query_extras, reduce, resolve, Cursor, PlayerEvent};
 use crate::scenarios::{self, Registered};
 use crate::sim::{encode_path, Lang, Text, Trace};
 use leptos::prelude::*;
@@ -29,6 +30,10 @@ pub struct Ctx {
     pub frac: RwSignal<f64>,
     pub trace: Memo<Trace>,
     pub notices: RwSignal<Vec<Text>>,
+    /// A second variant shown side by side on the same fault schedule.
+    pub compare: RwSignal<Option<usize>>,
+    /// The "break it" challenge.
+    pub breaking: RwSignal<bool>,
     /// A short status message (e.g. "Link copied"), announced politely.
     pub status: RwSignal<Option<&'static str>>,
     clock: StoredValue<Clock, LocalStorage>,
@@ -103,7 +108,18 @@ impl Ctx {
         }
         self.variant.set(variant);
         self.path.set(Vec::new());
+        if self.compare.get_untracked() == Some(variant) {
+            self.compare.set(None);
+        }
         self.retrace(self.cursor.get_untracked().step);
+    }
+
+    /// Enters or leaves the "break it" challenge; entering starts from an empty run at step 0.
+    pub fn set_breaking(&self, on: bool) {
+        self.breaking.set(on);
+        if on {
+            self.load(self.variant.get_untracked(), Vec::new());
+        }
     }
 
     /// Loads `path` on `variant` at step 0, paused (the explorer's "Show me").
@@ -120,6 +136,7 @@ impl Ctx {
         }
         self.scenario.set(scenario);
         self.variant.set(0);
+        self.compare.set(None);
         self.path.set(Vec::new());
         self.retrace(0);
     }
@@ -181,6 +198,7 @@ pub fn App() -> impl IntoView {
     );
     let (lang0, scenario0, variant0) = (start.lang, start.scenario, start.variant);
     let (path0, step0, notices0) = (start.path, start.step, start.notices);
+    let (compare0, breaking0) = (start.compare, start.breaking);
     let lang = RwSignal::new(lang0);
     let scenario = RwSignal::new(scenario0);
     let variant = RwSignal::new(variant0);
@@ -203,10 +221,13 @@ pub fn App() -> impl IntoView {
         frac: RwSignal::new(1.0),
         trace,
         notices: RwSignal::new(notices0),
+        compare: RwSignal::new(compare0),
+        breaking: RwSignal::new(breaking0),
         status: RwSignal::new(None),
         clock: StoredValue::new_local(clock),
     };
     provide_context(ctx);
+    Explore::provide();
 
     // Keep the URL, the document language and the title in step with the state.
     Effect::new(move |_| {
@@ -216,13 +237,18 @@ pub fn App() -> impl IntoView {
             .get(variant.get())
             .map(|v| v.slug)
             .unwrap_or_default();
+        let cmp = ctx
+            .compare
+            .get()
+            .and_then(|c| meta.variants.get(c))
+            .map(|c| c.slug);
         let query = build_query(
             meta.slug,
             v,
             &encode_path(&path.get()),
             ctx.cursor.get().step,
             lang.get(),
-        );
+        ) + &query_extras(cmp, ctx.breaking.get());
         browser::replace_query(&query);
     });
     Effect::new(move |_| {
@@ -242,6 +268,7 @@ pub fn App() -> impl IntoView {
             <Summary/>
             <div class="stage">
                 <div class="left">
+                    <BreakIt/>
                     <Timeline/>
                     <Narration/>
                     <Choices/>
@@ -252,6 +279,7 @@ pub fn App() -> impl IntoView {
                     <Tables/>
                 </div>
             </div>
+            <Compare/>
             </main>
             <Controls/>
         </div>

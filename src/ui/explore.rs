@@ -6,7 +6,7 @@
 //! The worker (`explorer_loader.js`, built from `src/bin/explorer.rs`) is started on the first
 //! request, so the page never downloads it unless someone explores. Cancel terminates it.
 
-use super::app::use_ctx;
+use super::app::{use_ctx, Ctx};
 use super::browser;
 use super::dom::{drawn, Node};
 use super::i18n::{self, Ui};
@@ -44,39 +44,80 @@ struct Handle {
     _on_error: Closure<dyn FnMut(ErrorEvent)>,
 }
 
-#[component]
-pub fn Explorer() -> impl IntoView {
-    let ctx = use_ctx();
-    let panel = RwSignal::new(Panel::default());
-    let handle = StoredValue::new_local(None::<Handle>);
-    let next_id = StoredValue::new(0u32);
+/// The explorer's state and its worker, shared by the panel and the "break it" challenge.
+#[derive(Clone, Copy)]
+pub struct Explore {
+    ctx: Ctx,
+    pub panel: RwSignal<Panel>,
+    handle: StoredValue<Option<Handle>, LocalStorage>,
+    next_id: StoredValue<u32>,
+}
 
-    let stop = move || {
-        if let Some(h) = handle.try_update_value(Option::take).flatten() {
+pub fn use_explore() -> Explore {
+    expect_context::<Explore>()
+}
+
+impl Explore {
+    /// Creates the explorer and provides it; a new scenario or variant resets it (and stops
+    /// what was running).
+    pub fn provide() -> Explore {
+        let ctx = use_ctx();
+        let ex = Explore {
+            ctx,
+            panel: RwSignal::new(Panel::default()),
+            handle: StoredValue::new_local(None),
+            next_id: StoredValue::new(0),
+        };
+        Effect::new(move |_| {
+            let budget = ctx
+                .scenario_ref()
+                .meta()
+                .variants
+                .get(ctx.variant.get())
+                .map_or(0, |v| v.fault_budget);
+            ex.stop();
+            ex.panel.set(Panel {
+                budget,
+                ..Panel::default()
+            });
+        });
+        on_cleanup(move || ex.stop());
+        provide_context(ex);
+        ex
+    }
+
+    fn stop(self) {
+        if let Some(h) = self.handle.try_update_value(Option::take).flatten() {
             h.worker.terminate();
         }
-    };
-    // A new scenario or variant starts a fresh panel (and stops what was running).
-    Effect::new(move |_| {
-        let budget = ctx
-            .scenario_ref()
-            .meta()
-            .variants
-            .get(ctx.variant.get())
-            .map_or(0, |v| v.fault_budget);
-        stop();
-        panel.set(Panel {
+    }
+
+    /// Stops the worker; what was running goes back to idle.
+    pub fn cancel(self) {
+        self.stop();
+        self.panel.update(|p| {
+            for run in [&mut p.mine, &mut p.fix] {
+                if matches!(run, Run::Running { .. }) {
+                    *run = Run::Idle;
+                }
+            }
+        });
+    }
+
+    /// Starts a fresh panel with another fault budget.
+    pub fn set_budget(self, budget: u8) {
+        self.stop();
+        self.panel.set(Panel {
             budget,
             ..Panel::default()
         });
-    });
-    on_cleanup(stop);
+    }
 
-    let on_reply = move |text: String| {
-        let Some(reply) = decode_reply(&text) else {
+    fn on_reply(self, text: &str) {
+        let Some(reply) = decode_reply(text) else {
             return;
         };
-        panel.update(|p| {
+        self.panel.update(|p| {
             for run in [&mut p.mine, &mut p.fix] {
                 let Run::Running { id, states } = run else {
                     continue;
@@ -91,59 +132,69 @@ pub fn Explorer() -> impl IntoView {
                 }
             }
         });
-    };
-    let fail_all = move |reason: String| {
-        stop();
-        panel.update(|p| {
+    }
+
+    fn fail_all(self, reason: String) {
+        self.stop();
+        self.panel.update(|p| {
             for run in [&mut p.mine, &mut p.fix] {
                 if matches!(run, Run::Running { .. }) {
                     *run = Run::Failed(reason.clone());
                 }
             }
         });
-    };
-    let ensure_worker = move || -> bool {
-        if handle.with_value(Option::is_some) {
+    }
+
+    fn ensure_worker(self) -> bool {
+        if self.handle.with_value(Option::is_some) {
             return true;
         }
         let worker = match Worker::new("./explorer_loader.js") {
             Ok(w) => w,
             Err(e) => {
-                fail_all(format!("{e:?}"));
+                self.fail_all(format!("{e:?}"));
                 return false;
             }
         };
         let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
             if let Some(text) = ev.data().as_string() {
-                on_reply(text);
+                self.on_reply(&text);
             }
         });
         let on_error = Closure::<dyn FnMut(ErrorEvent)>::new(move |ev: ErrorEvent| {
-            fail_all(ev.message());
+            self.fail_all(ev.message());
         });
         worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        handle.set_value(Some(Handle {
+        self.handle.set_value(Some(Handle {
             worker,
             _on_message: on_message,
             _on_error: on_error,
         }));
         true
-    };
-    // Sends one request; returns the run that now waits for it.
-    let request = move |variant: usize, budget: u8| -> Run {
-        if !ensure_worker() {
+    }
+
+    /// Explores `variant` of the current scenario with the panel's budget: as this variant's run
+    /// (`fix == false`) or as its fix's.
+    pub fn run(self, variant: usize, fix: bool) {
+        let run = self.request(variant);
+        self.panel
+            .update(|p| *(if fix { &mut p.fix } else { &mut p.mine }) = run);
+    }
+
+    fn request(self, variant: usize) -> Run {
+        if !self.ensure_worker() {
             return Run::Failed("Web Worker unavailable".into());
         }
-        let id = next_id.get_value() + 1;
-        next_id.set_value(id);
+        let id = self.next_id.get_value() + 1;
+        self.next_id.set_value(id);
         let req = Request {
             id,
-            scenario: ctx.scenario.get_untracked(),
+            scenario: self.ctx.scenario.get_untracked(),
             variant,
-            budget,
+            budget: self.panel.with_untracked(|p| p.budget),
         };
-        let sent = handle.with_value(|h| {
+        let sent = self.handle.with_value(|h| {
             h.as_ref()
                 .map(|h| h.worker.post_message(&JsValue::from_str(&req.encode())))
         });
@@ -151,39 +202,41 @@ pub fn Explorer() -> impl IntoView {
             Some(Ok(())) => Run::Running { id, states: 0 },
             _ => Run::Failed("postMessage failed".into()),
         }
-    };
-    let fix_index = move || {
-        let meta = ctx.scenario_ref().meta();
-        let slug = meta.variants.get(ctx.variant.get_untracked())?.fixed_by?;
-        meta.variants.iter().position(|v| v.slug == slug)
-    };
+    }
+}
 
+/// The index of the variant that fixes `variant`, if it is a mistake.
+pub fn fix_of(meta: &ScenarioMeta, variant: usize) -> Option<usize> {
+    let slug = meta.variants.get(variant)?.fixed_by?;
+    meta.variants.iter().position(|v| v.slug == slug)
+}
+
+#[component]
+pub fn Explorer() -> impl IntoView {
+    let ctx = use_ctx();
+    let ex = use_explore();
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some(act) = browser::data_attr(&ev, "data-explore") else {
             return;
         };
-        let budget = panel.with_untracked(|p| p.budget);
         match act.as_str() {
             "run" => {
-                let run = request(ctx.variant.get_untracked(), budget);
-                panel.update(|p| p.mine = run);
+                ex.run(ctx.variant.get_untracked(), false);
                 browser::focus_after_render(".explorer [data-explore=cancel]");
             }
             "fix" => {
-                if let Some(fix) = fix_index() {
-                    let run = request(fix, budget);
-                    panel.update(|p| p.fix = run);
+                let meta = ctx.scenario_ref().meta();
+                if let Some(fix) = fix_of(&meta, ctx.variant.get_untracked()) {
+                    ex.run(fix, true);
                 }
             }
+            "compare" => {
+                let meta = ctx.scenario_ref().meta();
+                ctx.compare.set(fix_of(&meta, ctx.variant.get_untracked()));
+                browser::focus_after_render(".compare h2");
+            }
             "cancel" => {
-                stop();
-                panel.update(|p| {
-                    for run in [&mut p.mine, &mut p.fix] {
-                        if matches!(run, Run::Running { .. }) {
-                            *run = Run::Idle;
-                        }
-                    }
-                });
+                ex.cancel();
                 browser::focus_after_render(".explorer [data-explore=run]");
             }
             show => {
@@ -199,19 +252,14 @@ pub fn Explorer() -> impl IntoView {
         }
     };
     let on_change = move |ev: leptos::ev::Event| {
-        let value = event_target_value(&ev).parse().unwrap_or(0);
-        panel.update(|p| {
-            *p = Panel {
-                budget: value,
-                ..Panel::default()
-            }
-        });
-        stop();
+        ex.set_budget(event_target_value(&ev).parse().unwrap_or(0));
     };
     let draw = move || {
         let (lang, t) = (ctx.lang.get(), ctx.t());
         let meta = ctx.scenario_ref().meta();
-        panel.with(|p| body(p, &meta, ctx.variant.get(), lang, t))
+        let comparing = ctx.compare.get().is_some();
+        ex.panel
+            .with(|p| body(p, &meta, ctx.variant.get(), comparing, lang, t))
     };
     view! {
         <section class="card explorer" aria-labelledby="exp-h" on:click=on_click on:change=on_change>
@@ -230,7 +278,14 @@ fn button(act: impl ToString, class: &'static str, text: &str) -> Node {
 }
 
 /// The panel's content: bounds, the button or the progress, and the results.
-pub fn body(p: &Panel, meta: &ScenarioMeta, variant: usize, lang: Lang, t: &Ui) -> Vec<Node> {
+pub fn body(
+    p: &Panel,
+    meta: &ScenarioMeta,
+    variant: usize,
+    comparing: bool,
+    lang: Lang,
+    t: &Ui,
+) -> Vec<Node> {
     let Some(v) = meta.variants.get(variant) else {
         return Vec::new();
     };
@@ -256,12 +311,18 @@ pub fn body(p: &Panel, meta: &ScenarioMeta, variant: usize, lang: Lang, t: &Ui) 
     } else {
         bar.push(button("run", "btn primary", t.explore));
     }
-    let fix = v
-        .fixed_by
-        .and_then(|slug| meta.variants.iter().position(|m| m.slug == slug));
+    let fix = fix_of(meta, variant);
     if let (Some(f), false) = (fix, running) {
         let name = meta.variants[f].name.get(lang);
         bar.push(button("fix", "btn", &format!("{} {name}", t.prove_fix)));
+    }
+    if let (Some(f), false) = (fix, comparing) {
+        let name = meta.variants[f].name.get(lang);
+        bar.push(button(
+            "compare",
+            "btn",
+            &format!("{} {name}", t.compare_with),
+        ));
     }
     out.push(bar);
     let mut live = Node::el("div")
@@ -422,7 +483,7 @@ mod tests {
             mine: Run::Done(summary(0, 0)),
             fix: Run::Done(summary(0, 2)),
         };
-        let out = html(&body(&p, &meta, 0, Lang::En, &EN));
+        let out = html(&body(&p, &meta, 0, false, Lang::En, &EN));
         assert!(out.contains("187 distinct states · 201 runs"), "{out}");
         assert!(out.contains(
             "no lost event</span> — <span class=\"inv-status\">violated in 80 of 201 runs (39.8 %)"
@@ -434,7 +495,7 @@ mod tests {
             out.contains("<td class=\"holds\">✓ holds in all 32,088,203 runs</td>"),
             "{out}"
         );
-        let zh = html(&body(&p, &meta, 0, Lang::Zh, &ZH));
+        let zh = html(&body(&p, &meta, 0, false, Lang::Zh, &ZH));
         assert!(zh.contains("201 次运行中有 80 次被违反（39.8 %）"));
         assert!(zh.contains("演示给我看"));
     }
@@ -450,7 +511,7 @@ mod tests {
             },
             fix: Run::Idle,
         };
-        let out = html(&body(&p, &meta, 4, Lang::En, &EN));
+        let out = html(&body(&p, &meta, 4, false, Lang::En, &EN));
         assert!(out.contains("Exploring… 40,960 states"));
         assert!(out.contains("data-explore=\"cancel\""));
         assert!(!out.contains("data-explore=\"run\""));

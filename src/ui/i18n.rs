@@ -52,6 +52,17 @@ pub struct Ui {
     pub truncated: &'static str,
     pub explorer_failed: &'static str,
     pub invariant: &'static str,
+    pub compare_with: &'static str,
+    pub close_compare: &'static str,
+    pub differs: &'static str,
+    pub only_here: &'static str,
+    pub same_schedule: &'static str,
+    pub break_it: &'static str,
+    pub break_goal: &'static str,
+    pub break_fixed: &'static str,
+    pub start_over: &'static str,
+    pub leave_break: &'static str,
+    pub best_pending: &'static str,
 }
 
 pub const EN: Ui = Ui {
@@ -104,6 +115,17 @@ pub const EN: Ui = Ui {
     truncated: "The bounds cut the exploration short: the verdicts cover only the states reached.",
     explorer_failed: "The explorer could not run:",
     invariant: "Invariant",
+    compare_with: "Compare side by side with",
+    close_compare: "Close the comparison",
+    differs: "differs",
+    only_here: "only here",
+    same_schedule: "Both variants on the same fault schedule, driven by the one player below: the faults and moves you take are repeated on the right wherever they exist there.",
+    break_it: "Break it",
+    break_goal: "You are the adversary. Make any invariant fail in as few moves as possible: every step is a move — inject faults, pick the scheduler's next move, or step forward.",
+    break_fixed: "Nobody can win here: the explorer checked every run within the fault budget and no invariant fails.",
+    start_over: "Start over",
+    leave_break: "Back to the player",
+    best_pending: "The explorer is working out the best possible…",
 };
 
 pub const ZH: Ui = Ui {
@@ -156,6 +178,17 @@ pub const ZH: Ui = Ui {
     truncated: "达到了探索上限：结论只覆盖已到达的状态。",
     explorer_failed: "穷举检查无法运行：",
     invariant: "不变量",
+    compare_with: "并排对比：",
+    close_compare: "关闭对比",
+    differs: "不同",
+    only_here: "仅此方案有",
+    same_schedule: "两个方案按同一故障时间表运行，由下方同一个播放器驱动：你注入的故障和选择的步骤，只要右侧也有，就会在右侧重演。",
+    break_it: "来破坏它",
+    break_goal: "你是对手。用尽量少的步数让任意一个不变量失败：每一步都算一步——注入故障、替调度器选下一步，或直接前进。",
+    break_fixed: "这里没人能赢：穷举检查已检查故障预算内的每一次运行，没有任何不变量失败。",
+    start_over: "重新开始",
+    leave_break: "回到播放器",
+    best_pending: "穷举检查正在计算最佳成绩…",
 };
 
 pub fn ui(lang: Lang) -> &'static Ui {
@@ -297,5 +330,36 @@ mod tests {
             explored(Lang::En, 117_610, "5", 420),
             "117,610 distinct states · 5 runs · 0.42 s (280,023 states/s)"
         );
+    }
+}
+
+/// "Moves: 5" / "步数：5".
+pub fn moves(lang: Lang, n: usize) -> String {
+    match lang {
+        Lang::En => format!("Moves: {n}"),
+        Lang::Zh => format!("步数：{n}"),
+    }
+}
+
+/// "Best possible: 3 moves (name)" / "最佳成绩：3 步（name）".
+pub fn best_possible(lang: Lang, n: usize, name: &str) -> String {
+    match lang {
+        Lang::En => format!("Best possible: {n} moves ({name})."),
+        Lang::Zh => format!("最佳成绩：{n} 步（{name}）。"),
+    }
+}
+
+/// The verdict of a finished challenge.
+pub fn broke(lang: Lang, name: &str, n: usize, best: Option<usize>) -> String {
+    let tail = match (lang, best) {
+        (Lang::En, Some(b)) if n <= b => " That is the best possible.".to_string(),
+        (Lang::En, Some(b)) => format!(" The explorer's shortest run does it in {b}."),
+        (Lang::Zh, Some(b)) if n <= b => "这已是最佳成绩。".to_string(),
+        (Lang::Zh, Some(b)) => format!("穷举检查的最短运行只需 {b} 步。"),
+        (_, None) => String::new(),
+    };
+    match lang {
+        Lang::En => format!("You broke “{name}” in {n} moves.{tail}"),
+        Lang::Zh => format!("你用 {n} 步破坏了“{name}”。{tail}"),
     }
 }

@@ -12,7 +12,7 @@ use super::i18n::{jump_to, violated_at};
 use super::icons::{node as icon_node, Icon};
 use crate::player::PlayerEvent;
 use crate::scenarios;
-use crate::sim::{Choice, InvKind, Lang, Status, Verdict};
+use crate::sim::{Choice, InvKind, Lang, Status, StepInfo, Text, Verdict};
 use leptos::prelude::*;
 
 #[component]
@@ -20,7 +20,7 @@ pub fn Header() -> impl IntoView {
     let ctx = use_ctx();
     let draw = move || {
         let (lang, scenario, variant) = (ctx.lang.get(), ctx.scenario.get(), ctx.variant.get());
-        header(lang, ctx.t(), scenario, variant)
+        header(lang, ctx.t(), scenario, variant, ctx.breaking.get())
     };
     // The header is markup (it changes only with the language, scenario or variant); its
     // controls are handled here by delegation.
@@ -33,6 +33,9 @@ pub fn Header() -> impl IntoView {
         {
             ctx.lang.set(lang);
             browser::focus_after_render(".top [data-lang][aria-pressed=true]");
+        } else if browser::data_attr(&ev, "data-break").is_some() {
+            ctx.set_breaking(!ctx.breaking.get_untracked());
+            browser::focus_after_render(".top [data-break]");
         } else if browser::data_attr(&ev, "data-copy").is_some() {
             browser::copy_text(&browser::location_href(), move |ok| {
                 let t = ctx.t();
@@ -73,7 +76,7 @@ pub fn Header() -> impl IntoView {
 }
 
 /// The header: title, scenario picker, variant radios, language switch, Copy link.
-pub fn header(lang: Lang, t: &Ui, scenario: usize, variant: usize) -> Vec<Node> {
+pub fn header(lang: Lang, t: &Ui, scenario: usize, variant: usize, breaking: bool) -> Vec<Node> {
     let brand = Node::el("div")
         .attr("class", "brand")
         .child(Node::el("h1").text("Effectively Once"))
@@ -137,7 +140,11 @@ pub fn header(lang: Lang, t: &Ui, scenario: usize, variant: usize) -> Vec<Node> 
         .attr("data-copy", "")
         .child(icon_node(Icon::Link))
         .text(t.copy_link);
-    vec![brand, picker, radios, langs, copy]
+    let challenge = button("btn")
+        .attr("data-break", "")
+        .attr("aria-pressed", if breaking { "true" } else { "false" })
+        .text(t.break_it);
+    vec![brand, picker, radios, langs, challenge, copy]
 }
 
 fn button(class: &'static str) -> Node {
@@ -156,59 +163,83 @@ pub fn Summary() -> impl IntoView {
 #[component]
 pub fn Notices() -> impl IntoView {
     let ctx = use_ctx();
-    view! {
-        {move || ctx.notices.with(|n| !n.is_empty()).then(|| view! {
-            <div class="notice" role="alert">
-                <strong>{move || ctx.t().notice}</strong>
-                <ul>
-                    {move || {
-                        let lang = ctx.lang.get();
-                        ctx.notices.get().into_iter().map(|n| view! { <li>{n.get(lang).to_string()}</li> }).collect_view()
-                    }}
-                </ul>
-                <button type="button" class="btn" on:click=move |_| ctx.notices.set(Vec::new())>
-                    {move || ctx.t().dismiss}
-                </button>
-            </div>
-        })}
+    let draw = move || {
+        let (lang, t) = (ctx.lang.get(), ctx.t());
+        ctx.notices.with(|n| notices(n, lang, t))
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if browser::data_attr(&ev, "data-dismiss").is_some() {
+            ctx.notices.set(Vec::new());
+        }
+    };
+    view! { <div on:click=on_click>{drawn("notices", draw)}</div> }
+}
+
+/// What was wrong with the link (or a file), and a way to dismiss it; nothing when all is well.
+pub fn notices(notices: &[Text], lang: Lang, t: &Ui) -> Vec<Node> {
+    if notices.is_empty() {
+        return Vec::new();
     }
+    let mut ul = Node::el("ul");
+    for n in notices {
+        ul.push(Node::el("li").text(n.get(lang)));
+    }
+    vec![Node::el("div")
+        .attr("class", "notice")
+        .attr("role", "alert")
+        .child(Node::el("strong").text(t.notice))
+        .child(ul)
+        .child(button("btn").attr("data-dismiss", "").text(t.dismiss))]
 }
 
 #[component]
 pub fn Narration() -> impl IntoView {
     let ctx = use_ctx();
-    let step = move || ctx.cursor.get().step;
-    // A text of the current step's `StepInfo`, in the current language.
-    let info_text = move |pick: fn(&crate::sim::StepInfo) -> &crate::sim::Text| {
-        let lang = ctx.lang.get();
-        ctx.trace.with(|t| {
-            t.steps
-                .get(step())
-                .map(|s| pick(&s.info).get(lang).to_string())
+    let info = move |code: bool| {
+        let (lang, t, step) = (ctx.lang.get(), ctx.t(), ctx.cursor.get().step);
+        ctx.trace.with(|tr| {
+            tr.steps
+                .get(step)
+                .map(|s| narration(&s.info, step, code, lang, t))
                 .unwrap_or_default()
         })
-    };
-    let text = move || info_text(|i| &i.narration);
-    let title = move || info_text(|i| &i.title);
-    let code = move || {
-        ctx.trace
-            .with(|t| t.steps.get(step()).and_then(|s| s.info.code.clone()))
     };
     view! {
         <section class="card narration" aria-labelledby="narration-h">
             <h2 id="narration-h">{move || ctx.t().narration}</h2>
-            <div aria-live="polite" aria-atomic="true">
-                <p class="step-title">
-                    <span class="step-no">{move || format!("{} ", step())}</span>
-                    {title}
-                </p>
-                <p class="story">{text}</p>
-            </div>
-            {move || code().map(|c| view! {
-                <pre class="code" aria-label=move || ctx.t().code><code>{c}</code></pre>
-            })}
+            <div aria-live="polite" aria-atomic="true">{drawn("narr-text", move || info(false))}</div>
+            {drawn("narr-code", move || info(true))}
         </section>
     }
+}
+
+/// A step's number, title and narration (`code == false`), or the code that ran (`true`).
+pub fn narration(info: &StepInfo, step: usize, code: bool, lang: Lang, t: &Ui) -> Vec<Node> {
+    if code {
+        return info
+            .code
+            .iter()
+            .map(|c| {
+                Node::el("pre")
+                    .attr("class", "code")
+                    .attr("aria-label", t.code)
+                    .child(Node::el("code").text(c.as_str()))
+            })
+            .collect();
+    }
+    vec![
+        Node::el("p")
+            .attr("class", "step-title")
+            .child(
+                Node::el("span")
+                    .attr("class", "step-no")
+                    .text(format!("{step} ")),
+            )
+            .text(info.title.get(lang)),
+        Node::el("p")
+            .attr("class", "story")
+            .text(info.narration.get(lang)),
+    ]
 }
 
 #[component]
@@ -272,7 +303,7 @@ pub fn Invariants() -> impl IntoView {
         ctx.trace.with(|tr| {
             tr.steps
                 .get(step)
-                .map(|s| vec![invariants(&s.verdicts, step, lang, t)])
+                .map(|s| vec![invariants(&s.verdicts, step, lang, t, &[])])
                 .unwrap_or_default()
         })
     };
@@ -290,10 +321,12 @@ pub fn Invariants() -> impl IntoView {
     }
 }
 
-/// Each invariant with its status as an icon *and* a word, why, and where it broke.
-pub fn invariants(verdicts: &[Verdict], step: usize, lang: Lang, t: &Ui) -> Node {
+/// Each invariant with its status as an icon *and* a word, why, and where it broke. `differs[i]`
+/// marks verdict `i` as different from the compared variant's.
+pub fn invariants(verdicts: &[Verdict], step: usize, lang: Lang, t: &Ui, differs: &[bool]) -> Node {
     let mut list = Node::el("ul");
-    for v in verdicts {
+    for (i, v) in verdicts.iter().enumerate() {
+        let differs = differs.get(i).copied().unwrap_or(false);
         let (icon, class, word) = match v.status {
             Status::Holds => ("✓", "inv holds", t.holds.to_string()),
             Status::Pending => ("⏳", "inv pending", t.pending.to_string()),
@@ -309,12 +342,20 @@ pub fn invariants(verdicts: &[Verdict], step: usize, lang: Lang, t: &Ui) -> Node
         };
         let span =
             |class: &'static str, text: &str| Node::el("span").attr("class", class).text(text);
-        let head = Node::el("div")
+        let mut head = Node::el("div")
             .attr("class", "inv-head")
             .child(span("inv-icon", icon).attr("aria-hidden", "true"))
             .child(span("inv-name", v.name.get(lang)))
-            .child(span("inv-kind", kind))
-            .child(span("inv-status", &word));
+            .child(span("inv-kind", kind));
+        if differs {
+            head.push(span("diff-tag", &format!("≠ {}", t.differs)));
+        }
+        head.push(span("inv-status", &word));
+        let class = if differs {
+            format!("{class} differs")
+        } else {
+            class.to_string()
+        };
         let mut item = Node::el("li")
             .attr("class", class)
             .child(head)
@@ -341,7 +382,7 @@ mod tests {
     fn header_marks_exactly_one_variant_and_one_language() {
         let meta = scenarios::all()[0].meta();
         let last = meta.variants.len() - 1;
-        let out = html(&header(Lang::Zh, &ZH, 0, last));
+        let out = html(&header(Lang::Zh, &ZH, 0, last, false));
         assert_eq!(out.matches("aria-checked=\"true\"").count(), 1);
         let checked = format!(
             "aria-checked=\"true\" tabindex=\"0\" title=\"{}\" data-variant=\"{last}\"",
@@ -354,7 +395,7 @@ mod tests {
             "<option value=\"0\" selected=\"\">{}</option>",
             meta.title.en
         );
-        assert!(html(&header(Lang::En, &EN, 0, 0)).contains(&option));
+        assert!(html(&header(Lang::En, &EN, 0, 0, false)).contains(&option));
     }
 
     #[test]

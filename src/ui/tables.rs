@@ -52,16 +52,20 @@ pub fn metrics(metrics: &[Metric], step: usize, lang: Lang) -> Vec<Node> {
 }
 
 pub fn tables(views: &[TableView], lang: Lang, ui: &Ui) -> Vec<Node> {
-    views.iter().map(|t| table(t, lang, ui)).collect()
+    views.iter().map(|t| table(t, lang, ui, None)).collect()
 }
 
-fn table(t: &TableView, lang: Lang, ui: &Ui) -> Node {
+/// One table; `note` ("differs") marks it in the compare view, in words and with a class.
+pub fn table(t: &TableView, lang: Lang, ui: &Ui, note: Option<&str>) -> Node {
     let kind = if t.durable { "durable" } else { "volatile" };
-    let class = if t.lost {
+    let mut class = if t.lost {
         format!("tbl {kind} lost")
     } else {
         format!("tbl {kind}")
     };
+    if note.is_some() {
+        class.push_str(" differs");
+    }
     let label = if t.durable { ui.durable } else { ui.volatile };
     let caption = Node::el("caption").child(
         Node::el("span")
@@ -73,6 +77,14 @@ fn table(t: &TableView, lang: Lang, ui: &Ui) -> Node {
             )
             .child(Node::el("span").attr("class", "tbl-kind").text(label)),
     );
+    let caption = match note {
+        Some(n) => caption.child(
+            Node::el("span")
+                .attr("class", "diff-tag")
+                .text(format!("≠ {n}")),
+        ),
+        None => caption,
+    };
     let mut head = Node::el("tr");
     for c in &t.columns {
         // Column names like `aggregate_id` may break after the underscore, nowhere else.

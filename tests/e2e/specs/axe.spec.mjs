@@ -8,6 +8,9 @@ const states = [
   { name: 'violated, dark', q: '?s=dual-write&v=commit-then-publish&p=001&t=9&lang=en', scheme: 'dark' },
   { name: 'crashed relay, Chinese', q: '?s=dual-write&v=outbox&p=0000000100&t=8&lang=zh' },
   { name: 'notice, phone', q: '?s=nope&lang=en', width: 390, height: 844 },
+  { name: 'compare view, dark', q: '?s=outbox-relay&v=no-dedup&p=00003&t=17&cmp=inbox&lang=en', scheme: 'dark' },
+  { name: 'break it, Chinese, phone', q: '?s=outbox-relay&v=two-relays&t=4&mode=break&lang=zh', width: 390, height: 844 },
+  { name: 'explorer results, light', q: '?s=dual-write&v=commit-then-publish&lang=en', explore: true },
 ];
 
 for (const s of states) {
@@ -17,6 +20,11 @@ for (const s of states) {
     await page.goto(s.q);
     await waitForApp(page);
     await expect(page.getByRole('button', { name: /Play|播放/ })).toBeVisible();
+    if (s.explore) {
+      await page.getByRole('button', { name: 'Explore every run' }).click();
+      await page.getByRole('button', { name: /Prove the fix/ }).click();
+      await expect(page.locator('.exp-compare')).toBeVisible();
+    }
     const results = await new AxeBuilder({ page }).analyze();
     const summary = results.violations.map(
       (v) => `${v.id} (${v.impact}): ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`,

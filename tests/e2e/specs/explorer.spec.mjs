@@ -92,3 +92,55 @@ test('the explorer speaks Chinese too', async ({ page, problems }) => {
   await expect(results(page).getByRole('button', { name: '演示给我看' }).first()).toBeVisible();
   expectNoConsoleErrors(problems);
 });
+
+test('compare: the fix side by side on the same fault schedule, deep-linked', async ({ page, problems }) => {
+  await open(page, '?s=outbox-relay&v=no-dedup&p=00003&t=17&lang=en');
+  await page.getByRole('button', { name: 'Compare side by side with Inbox, same transaction' }).click();
+  const cmp = page.getByRole('region', { name: /Compare side by side with/ });
+  await expect(cmp).toBeVisible();
+  expect(page.url()).toContain('cmp=inbox');
+  const [naive, fixed] = [cmp.locator('.cmp-col').nth(0), cmp.locator('.cmp-col').nth(1)];
+  await expect(naive.locator('h3')).toHaveText('No dedup');
+  await expect(fixed.locator('h3')).toHaveText('Inbox, same transaction');
+  // The verdict that differs, and the tables that differ, say so in words.
+  await expect(naive.locator('li', { hasText: 'inventory reserved once per order' })).toContainText('≠ differs');
+  await expect(naive.locator('li', { hasText: 'inventory reserved once per order' })).toContainText('violated at step 17');
+  await expect(fixed.locator('li', { hasText: 'inventory reserved once per order' })).toContainText('holds');
+  await expect(fixed.locator('figure', { hasText: 'processed_messages' })).toContainText('≠ only here');
+  await expect(naive.locator('figure', { hasText: 'stock' }).first()).toContainText('≠ differs');
+  // One player drives both: stepping back moves both columns.
+  await page.getByRole('button', { name: 'Step back' }).click();
+  await expect(naive.locator('li', { hasText: 'inventory reserved once per order' })).not.toContainText('≠ differs');
+  // The link reproduces the comparison.
+  await page.reload();
+  await waitForApp(page);
+  await expect(page.getByRole('region', { name: /Compare side by side with/ })).toBeVisible();
+  await page.getByRole('button', { name: 'Close the comparison' }).click();
+  await expect(page.locator('.compare')).toBeHidden();
+  expect(page.url()).not.toContain('cmp=');
+  expectNoConsoleErrors(problems);
+});
+
+test('break it: moves against the explorer\'s best, and nobody wins against a fix', async ({ page, problems }) => {
+  await open(page, '?s=outbox-relay&v=two-relays&t=6&lang=en');
+  await page.getByRole('button', { name: 'Break it' }).click();
+  await expect(page.getByRole('button', { name: 'Break it' })).toHaveAttribute('aria-pressed', 'true');
+  expect(page.url()).toContain('mode=break');
+  await expect(counter(page)).toHaveText(/^Step 0 of \d+$/);
+  const card = page.getByRole('region', { name: 'Break it' });
+  await expect(card).toContainText('Moves: 0');
+  await expect(card).toContainText('Best possible: 3 moves (each row published by one relay at a time)');
+  const forward = page.getByRole('button', { name: 'Step forward' });
+  for (let i = 0; i < 4; i++) await forward.click();
+  await expect(card).toContainText('You broke “each row published by one relay at a time” in 4 moves.');
+  await card.getByRole('button', { name: 'Start over' }).click();
+  await expect(card).toContainText('Moves: 0');
+  await expect(card).not.toContainText('You broke');
+  // On the fix, the explorer's proof is why nobody can win.
+  await page.getByRole('radio', { name: /Two relays, SKIP LOCKED/ }).click();
+  await expect(card).toContainText('Nobody can win here');
+  await card.getByRole('button', { name: 'Back to the player' }).click();
+  await expect(card).toBeHidden();
+  expect(page.url()).not.toContain('mode=break');
+  expectNoConsoleErrors(problems);
+});

@@ -1,0 +1,277 @@
+//! Two views built on the explorer and the player: the compare view (a second variant side by
+//! side on the same fault schedule, driven by the one player, differences marked in words) and
+//! the "break it" challenge (the learner plays the adversary against the explorer's best).
+
+use super::app::use_ctx;
+use super::dom::{drawn, Node};
+use super::explore::{use_explore, Run};
+use super::i18n::{self, Ui};
+use super::panels::invariants;
+use super::tables::table;
+use crate::sim::{Lang, Status, Step, TableView, Trace};
+use leptos::prelude::*;
+
+#[component]
+pub fn Compare() -> impl IntoView {
+    let ctx = use_ctx();
+    let other = Memo::new(move |_| {
+        let c = ctx.compare.get()?;
+        let labels = ctx.trace.with(Trace::labels);
+        let scenario = ctx.scenario_ref();
+        let path = scenario.follow(c, &labels);
+        Some(scenario.trace(c, &path))
+    });
+    let draw = move || {
+        let (lang, t, step) = (ctx.lang.get(), ctx.t(), ctx.cursor.get().step);
+        let meta = ctx.scenario_ref().meta();
+        let (Some(c), Some(v)) = (ctx.compare.get(), meta.variants.get(ctx.variant.get())) else {
+            return Vec::new();
+        };
+        let Some(w) = meta.variants.get(c) else {
+            return Vec::new();
+        };
+        ctx.trace.with(|a| {
+            other.with(|b| {
+                let (Some(a), Some(b)) = (a.steps.get(step), b.as_ref()) else {
+                    return Vec::new();
+                };
+                let bs = &b.steps[step.min(b.last())];
+                vec![
+                    column(v.name.get(lang), a, bs, lang, t),
+                    column(w.name.get(lang), bs, a, lang, t),
+                ]
+            })
+        })
+    };
+    let close = move |ev: leptos::ev::MouseEvent| {
+        if super::browser::data_attr(&ev, "data-close").is_some() {
+            ctx.compare.set(None);
+            super::browser::focus_after_render(".explorer h2");
+        }
+    };
+    let title = move || {
+        let meta = ctx.scenario_ref().meta();
+        ctx.compare
+            .get()
+            .and_then(|c| meta.variants.get(c))
+            .map(|w| format!("{} {}", ctx.t().compare_with, w.name.get(ctx.lang.get())))
+            .unwrap_or_default()
+    };
+    view! {
+        <section class="card compare" aria-labelledby="cmp-h" hidden=move || ctx.compare.get().is_none() on:click=close>
+            <div class="cmp-head">
+                <h2 id="cmp-h" tabindex="-1">{title}</h2>
+                <button type="button" class="btn" data-close="">{move || ctx.t().close_compare}</button>
+            </div>
+            <p class="muted">{move || ctx.t().same_schedule}</p>
+            {drawn("cmp-cols", draw)}
+        </section>
+    }
+}
+
+/// One side of the comparison: its verdicts and tables, each marked where it differs from
+/// `other`'s.
+pub fn column(name: &str, this: &Step, other: &Step, lang: Lang, t: &Ui) -> Node {
+    let differs: Vec<bool> = this
+        .verdicts
+        .iter()
+        .map(|v| {
+            other
+                .verdicts
+                .iter()
+                .find(|o| o.name == v.name)
+                .is_none_or(|o| o.status != v.status)
+        })
+        .collect();
+    let mut col = Node::el("div")
+        .attr("class", "cmp-col")
+        .child(Node::el("h3").text(name));
+    col.push(invariants(&this.verdicts, usize::MAX, lang, t, &differs));
+    let mut grid = Node::el("div").attr("class", "tables");
+    for tv in &this.view.tables {
+        let note = match other.view.tables.iter().find(|o| o.key == tv.key) {
+            None => Some(t.only_here),
+            Some(o) if !same_rows(tv, o) => Some(t.differs),
+            Some(_) => None,
+        };
+        grid.push(table(tv, lang, t, note));
+    }
+    col.child(grid)
+}
+
+fn same_rows(a: &TableView, b: &TableView) -> bool {
+    a.lost == b.lost
+        && a.rows.len() == b.rows.len()
+        && a.rows.iter().zip(&b.rows).all(|(x, y)| x.cells == y.cells)
+}
+
+#[component]
+pub fn BreakIt() -> impl IntoView {
+    let ctx = use_ctx();
+    let ex = use_explore();
+    // The best possible comes from the explorer: start it whenever the challenge needs it.
+    Effect::new(move |_| {
+        if ctx.breaking.get() && ex.panel.with(|p| p.mine == Run::Idle) {
+            ex.run(ctx.variant.get_untracked(), false);
+        }
+    });
+    let on_click =
+        move |ev: leptos::ev::MouseEvent| match super::browser::data_attr(&ev, "data-challenge")
+            .as_deref()
+        {
+            Some("restart") => {
+                ctx.load(ctx.variant.get_untracked(), Vec::new());
+                super::browser::focus_after_render("#step-forward");
+            }
+            Some("leave") => {
+                ctx.set_breaking(false);
+                super::browser::focus_after_render(".top [data-break]");
+            }
+            _ => {}
+        };
+    let draw = move || {
+        if !ctx.breaking.get() {
+            return Vec::new();
+        }
+        let (lang, t, step) = (ctx.lang.get(), ctx.t(), ctx.cursor.get().step);
+        let run = ex.panel.with(|p| p.mine.clone());
+        ctx.trace
+            .with(|tr| {
+                tr.steps
+                    .get(step)
+                    .map(|s| challenge(s, step, &run, lang, t))
+            })
+            .unwrap_or_default()
+    };
+    view! {
+        <section class="card challenge" aria-labelledby="brk-h" hidden=move || !ctx.breaking.get() on:click=on_click>
+            <h2 id="brk-h">{move || ctx.t().break_it}</h2>
+            <div aria-live="polite">{drawn("brk-body", draw)}</div>
+        </section>
+    }
+}
+
+/// The challenge's card: the goal, the move counter, the best possible, and the outcome.
+pub fn challenge(s: &Step, step: usize, run: &Run, lang: Lang, t: &Ui) -> Vec<Node> {
+    let mut out = vec![Node::el("p").attr("class", "muted").text(t.break_goal)];
+    // The explorer's shortest counterexample over all invariants.
+    let best = match run {
+        Run::Done(sum) => sum
+            .invariants
+            .iter()
+            .filter_map(|i| {
+                i.counterexample
+                    .as_ref()
+                    .map(|p| (p.len(), i.name.get(lang)))
+            })
+            .min_by_key(|b| b.0)
+            .map(|(n, name)| (n, name.to_string())),
+        _ => None,
+    };
+    let best_line = match (run, &best) {
+        (Run::Done(_), Some((n, name))) => i18n::best_possible(lang, *n, name),
+        (Run::Done(_), None) => t.break_fixed.to_string(),
+        (Run::Running { .. }, _) => t.best_pending.to_string(),
+        _ => String::new(),
+    };
+    out.push(
+        Node::el("p")
+            .attr("class", "brk-score")
+            .child(
+                Node::el("strong")
+                    .attr("class", "brk-moves")
+                    .text(i18n::moves(lang, step)),
+            )
+            .text(" · ")
+            .text(best_line),
+    );
+    let broken = s
+        .verdicts
+        .iter()
+        .filter(|v| v.status == Status::Violated)
+        .filter_map(|v| v.since.map(|k| (k, v.name.get(lang))))
+        .min_by_key(|b| b.0);
+    if let Some((k, name)) = broken {
+        out.push(
+            Node::el("p")
+                .attr("class", "brk-won")
+                .attr("role", "status")
+                .text(i18n::broke(lang, name, k, best.as_ref().map(|b| b.0))),
+        );
+    }
+    let button = |act: &'static str, text: &str| {
+        Node::el("button")
+            .attr("type", "button")
+            .attr("class", "btn")
+            .attr("data-challenge", act)
+            .text(text)
+    };
+    out.push(
+        Node::el("div")
+            .attr("class", "exp-bar")
+            .child(button("restart", t.start_over))
+            .child(button("leave", t.leave_break)),
+    );
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::explorer::{decode_reply, encode_report, Reply};
+    use crate::scenarios;
+    use crate::sim::Bounds;
+    use crate::ui::dom::html;
+    use crate::ui::i18n::{EN, ZH};
+
+    fn done(scenario: usize, variant: usize) -> Run {
+        let r = scenarios::explore(scenario, variant, None, Bounds::default(), &mut |_| {})
+            .expect("registered");
+        match decode_reply(&encode_report(1, &r, 10)) {
+            Some(Reply::Done { summary, .. }) => Run::Done(summary),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn the_challenge_counts_moves_and_compares_with_the_explorer() {
+        let sc = scenarios::all()[1];
+        // Two relays: relay B takes relay A's row at step 4, the shortest possible is 3.
+        let trace = sc.trace(4, &[]);
+        let run = done(1, 4);
+        let out = html(&challenge(&trace.steps[4], 4, &run, Lang::En, &EN));
+        assert!(out.contains("Moves: 4"), "{out}");
+        assert!(out.contains("Best possible: 3 moves (each row published by one relay at a time)"));
+        assert!(
+            out.contains("You broke “each row published by one relay at a time” in 4 moves. The explorer's shortest run does it in 3."),
+            "{out}"
+        );
+        let before = html(&challenge(&trace.steps[3], 3, &run, Lang::Zh, &ZH));
+        assert!(
+            before.contains("步数：3") && !before.contains("你用"),
+            "{before}"
+        );
+        // A fix: nobody can win.
+        let fixed = sc.trace(5, &[]);
+        let out = html(&challenge(&fixed.steps[2], 2, &done(1, 5), Lang::En, &EN));
+        assert!(out.contains("Nobody can win here"));
+    }
+
+    #[test]
+    fn compare_marks_the_differing_tables_and_verdicts_in_words() {
+        let sc = scenarios::all()[1];
+        let naive = sc.trace(0, &[0, 0, 0, 0, 3]);
+        let fixed = sc.trace(1, &sc.follow(1, &naive.labels()));
+        let step = 17;
+        let a = &naive.steps[step];
+        let b = &fixed.steps[step];
+        let out = html(&[column("naive", a, b, Lang::En, &EN)]);
+        assert!(out.contains("inv violated differs"), "{out}");
+        assert!(out.contains("≠ differs"));
+        let out = html(&[column("fixed", b, a, Lang::En, &EN)]);
+        assert!(
+            out.contains("≠ only here"),
+            "processed_messages exists only with the inbox: {out}"
+        );
+    }
+}
