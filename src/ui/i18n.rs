@@ -306,33 +306,6 @@ pub fn exploring(lang: Lang, states: usize) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn counts_read_well_in_both_languages() {
-        assert_eq!(count("0"), "0");
-        assert_eq!(count("117610"), "117,610");
-        assert_eq!(count("999999999999"), "999,999,999,999");
-        assert_eq!(count("17153454166888319289822"), "1.7 × 10²²");
-        assert_eq!(
-            violated_in(Lang::En, "3", "41", 73),
-            "violated in 3 of 41 runs (7.3 %)"
-        );
-        assert_eq!(
-            violated_in(Lang::Zh, "3", "41", 73),
-            "41 次运行中有 3 次被违反（7.3 %）"
-        );
-        assert!(violated_in(Lang::En, "1", "9999", 0).ends_with("(< 0.1 %)"));
-        assert!(explored(Lang::En, 1000, "5", 0).contains("– states/s"));
-        assert_eq!(
-            explored(Lang::En, 117_610, "5", 420),
-            "117,610 distinct states · 5 runs · 0.42 s (280,023 states/s)"
-        );
-    }
-}
-
 /// "Moves: 5" / "步数：5".
 pub fn moves(lang: Lang, n: usize) -> String {
     match lang {
@@ -361,5 +334,32 @@ pub fn broke(lang: Lang, name: &str, n: usize, best: Option<usize>) -> String {
     match lang {
         Lang::En => format!("You broke “{name}” in {n} moves.{tail}"),
         Lang::Zh => format!("你用 {n} 步破坏了“{name}”。{tail}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_read_well_in_both_languages() {
+        assert_eq!(count("0"), "0");
+        assert_eq!(count("117610"), "117,610");
+        assert_eq!(count("999999999999"), "999,999,999,999");
+        assert_eq!(count("17153454166888319289822"), "1.7 × 10²²");
+        assert_eq!(
+            violated_in(Lang::En, "3", "41", 73),
+            "violated in 3 of 41 runs (7.3 %)"
+        );
+        assert_eq!(
+            violated_in(Lang::Zh, "3", "41", 73),
+            "41 次运行中有 3 次被违反（7.3 %）"
+        );
+        assert!(violated_in(Lang::En, "1", "9999", 0).ends_with("(< 0.1 %)"));
+        assert!(explored(Lang::En, 1000, "5", 0).contains("– states/s"));
+        assert_eq!(
+            explored(Lang::En, 117_610, "5", 420),
+            "117,610 distinct states · 5 runs · 0.42 s (280,023 states/s)"
+        );
     }
 }

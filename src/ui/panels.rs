@@ -220,9 +220,12 @@ pub fn narration(info: &StepInfo, step: usize, code: bool, lang: Lang, t: &Ui) -
             .code
             .iter()
             .map(|c| {
+                // Focusable: on a phone the statement scrolls sideways, and a scrollable
+                // region must be reachable from the keyboard.
                 Node::el("pre")
                     .attr("class", "code")
                     .attr("aria-label", t.code)
+                    .attr("tabindex", "0")
                     .child(Node::el("code").text(c.as_str()))
             })
             .collect();

@@ -19,7 +19,7 @@ for (const s of states) {
     if (s.width) await page.setViewportSize({ width: s.width, height: s.height });
     await page.goto(s.q);
     await waitForApp(page);
-    await expect(page.getByRole('button', { name: /Play|播放/ })).toBeVisible();
+    await expect(page.getByRole('button', { name: /^(Play|播放)$/ })).toBeVisible();
     if (s.explore) {
       await page.getByRole('button', { name: 'Explore every run' }).click();
       await page.getByRole('button', { name: /Prove the fix/ }).click();

@@ -23,7 +23,7 @@ for (const s of shots) {
   const page = await browser.newPage({ viewport: { width: s.width, height: s.height }, colorScheme: s.scheme, reducedMotion: 'reduce' });
   page.on('console', (m) => { if (m.type() === 'error') console.log(`[${s.name}] console: ${m.text()}`); });
   await page.goto(base + s.q);
-  await page.getByRole('button', { name: /Play|播放/ }).waitFor();
+  await page.getByRole('button', { name: /^(Play|播放)$/ }).waitFor();
   await page.waitForTimeout(300);
   await page.screenshot({ path: `${out}/${s.name}.png`, fullPage: process.argv[4] === 'full' });
   await page.close();
