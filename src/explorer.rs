@@ -182,6 +182,24 @@ pub fn decode_reply(text: &str) -> Option<Reply> {
     }
 }
 
+/// What the page would receive for exploring `variant` of scenario `scenario` with its player's
+/// budget: the tests' way to get a real [`Summary`] without a worker.
+#[cfg(test)]
+pub fn summary_of(scenario: usize, variant: usize) -> Summary {
+    let r = crate::scenarios::explore(
+        scenario,
+        variant,
+        None,
+        crate::sim::Bounds::default(),
+        &mut |_| {},
+    )
+    .expect("registered");
+    match decode_reply(&encode_report(1, &r, 10)) {
+        Some(Reply::Done { summary, .. }) => summary,
+        other => panic!("{other:?}"),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -35,6 +35,21 @@ pub struct VariantMeta {
     pub fixed_by: Option<&'static str>,
 }
 
+impl VariantMeta {
+    /// A variant with its name and one-line blurb in both languages; `fault_budget` and
+    /// `fixed_by` are set by the scenario.
+    pub fn new(slug: &'static str, name: [&str; 2], blurb: [&str; 2], fixed: bool) -> VariantMeta {
+        VariantMeta {
+            slug,
+            name: Text::new(name[0], name[1]),
+            blurb: Text::new(blurb[0], blurb[1]),
+            fixed,
+            fault_budget: 0,
+            fixed_by: None,
+        }
+    }
+}
+
 #[derive(Clone, Debug)]
 pub struct ScenarioMeta {
     pub slug: &'static str,

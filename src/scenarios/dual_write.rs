@@ -409,14 +409,14 @@ impl Model for DualWriteModel {
     fn view(&self, s: &DwState) -> StateView {
         let outbox = self.variant == DwVariant::Outbox;
         let mut lanes = vec![
-            lane("Order service", "订单服务", false, !s.svc.up),
-            lane("Database", "数据库", true, false),
+            LaneView::new("Order service", "订单服务", false, !s.svc.up),
+            LaneView::new("Database", "数据库", true, false),
         ];
         if outbox {
-            lanes.push(lane("Relay", "中继", false, !s.relay.up));
+            lanes.push(LaneView::new("Relay", "中继", false, !s.relay.up));
         }
-        lanes.push(lane("Broker", "消息代理", true, false));
-        lanes.push(lane("Inventory", "库存服务", false, false));
+        lanes.push(LaneView::new("Broker", "消息代理", true, false));
+        lanes.push(LaneView::new("Inventory", "库存服务", false, false));
 
         let mut tables = vec![self.requests_table(s), self.orders_table(s)];
         if outbox {
@@ -489,35 +489,9 @@ fn phantom_event(s: &DwState) -> Option<Text> {
     ))
 }
 
-fn lane(en: &str, zh: &str, durable: bool, down: bool) -> LaneView {
-    LaneView {
-        name: Text::new(en, zh),
-        durable,
-        down,
-    }
-}
-
-fn row(key: String, cells: Vec<Text>) -> RowView {
-    RowView {
-        key,
-        cells,
-        changed: false,
-        faint: false,
-    }
-}
-
 impl DualWriteModel {
     fn table(&self, key: &'static str, title: Text, lane: Lane, durable: bool) -> TableView {
-        TableView {
-            key,
-            title,
-            lane: self.lane(lane),
-            durable,
-            lost: false,
-            columns: Vec::new(),
-            rows: Vec::new(),
-            empty: Text::new("(empty)", "（空）"),
-        }
+        TableView::new(key, title, self.lane(lane), durable)
     }
 
     fn requests_table(&self, s: &DwState) -> TableView {
@@ -535,7 +509,7 @@ impl DualWriteModel {
                 Reply::Created => Text::new("201 Created", "201 已创建"),
                 Reply::Failed => Text::new("error", "失败"),
             };
-            t.rows.push(row(
+            t.rows.push(RowView::new(
                 format!("{i}"),
                 vec![Text::same(ORDERS[i].to_string()), reply],
             ));
@@ -552,7 +526,7 @@ impl DualWriteModel {
                 Row::Uncommitted => Text::new("created (uncommitted)", "created（未提交）"),
                 Row::Committed => Text::same("created"),
             };
-            let mut rv = row(
+            let mut rv = RowView::new(
                 format!("{i}"),
                 vec![Text::same(ORDERS[i].to_string()), status],
             );
@@ -576,7 +550,7 @@ impl DualWriteModel {
                 OutboxRow::Pending => Text::same("pending"),
                 OutboxRow::Sent => Text::same("sent"),
             };
-            let mut rv = row(
+            let mut rv = RowView::new(
                 format!("{i}"),
                 vec![
                     Text::same(event(i as u8)),
@@ -613,7 +587,7 @@ impl DualWriteModel {
             SvcPc::Replying(false) => Some(Text::new("reply error", "回复错误")),
         };
         if let Some(next) = next {
-            t.rows.push(row(
+            t.rows.push(RowView::new(
                 "req".into(),
                 vec![Text::new(format!("order {o}"), format!("订单 {o}")), next],
             ));
@@ -632,7 +606,7 @@ impl DualWriteModel {
         t.lost = !s.relay.up;
         t.empty = Text::new("(polling)", "（轮询中）");
         if let Some(e) = s.relay.mem {
-            t.rows.push(row(
+            t.rows.push(RowView::new(
                 "hold".into(),
                 vec![Text::same(event(e)), Text::new("mark sent", "标记为已发送")],
             ));
@@ -658,7 +632,7 @@ impl DualWriteModel {
             } else {
                 Text::new("no", "否")
             };
-            t.rows.push(row(
+            t.rows.push(RowView::new(
                 format!("{k}"),
                 vec![Text::same(k.to_string()), Text::same(event(i)), delivered],
             ));
@@ -685,7 +659,7 @@ impl DualWriteModel {
             } else {
                 Text::new("first delivery", "首次投递")
             };
-            t.rows.push(row(
+            t.rows.push(RowView::new(
                 format!("{k}"),
                 vec![Text::same((k + 1).to_string()), Text::same(event(i)), note],
             ));
@@ -1061,13 +1035,10 @@ impl DualWrite {
 
 impl AnyScenario for DualWrite {
     fn meta(&self) -> ScenarioMeta {
-        let v = |slug, en_name: &str, zh_name: &str, en: &str, zh: &str, fixed| VariantMeta {
-            slug,
-            name: Text::new(en_name, zh_name),
-            blurb: Text::new(en, zh),
-            fixed,
+        let v = |slug, name: [&str; 2], blurb: [&str; 2], fixed: bool| VariantMeta {
             fault_budget: Self::FAULT_BUDGET,
             fixed_by: (!fixed).then_some("outbox"),
+            ..VariantMeta::new(slug, name, blurb, fixed)
         };
         ScenarioMeta {
             slug: "dual-write",
@@ -1077,15 +1048,15 @@ impl AnyScenario for DualWrite {
                 "没有共同事务时提交订单并发布事件：两步之间一次崩溃，要么丢事件，要么凭空多出一个事件。",
             ),
             variants: vec![
-                v("commit-then-publish", "Commit then publish", "先提交后发布",
-                  "COMMIT, then publish: a crash in between loses the event.",
-                  "先提交再发布：两步之间崩溃会丢事件。", false),
-                v("publish-then-commit", "Publish then commit", "先发布后提交",
-                  "Publish, then COMMIT: a rollback after the publish leaves a phantom event.",
-                  "先发布再提交：发布后回滚会留下幽灵事件。", false),
-                v("outbox", "Transactional outbox", "事务性发件箱",
-                  "Order and outbox row in one transaction; a relay publishes, then marks sent.",
-                  "订单与发件箱记录同一事务写入；中继发布后再标记已发送。", true),
+                v("commit-then-publish", ["Commit then publish", "先提交后发布"],
+                  ["COMMIT, then publish: a crash in between loses the event.",
+                   "先提交再发布：两步之间崩溃会丢事件。"], false),
+                v("publish-then-commit", ["Publish then commit", "先发布后提交"],
+                  ["Publish, then COMMIT: a rollback after the publish leaves a phantom event.",
+                   "先发布再提交：发布后回滚会留下幽灵事件。"], false),
+                v("outbox", ["Transactional outbox", "事务性发件箱"],
+                  ["Order and outbox row in one transaction; a relay publishes, then marks sent.",
+                   "订单与发件箱记录同一事务写入；中继发布后再标记已发送。"], true),
             ],
         }
     }

@@ -692,38 +692,8 @@ mod view {
     //! The projection of a state to tables and live numbers.
     use super::*;
 
-    fn table(key: &'static str, title: Text, lane: usize, durable: bool) -> TableView {
-        TableView {
-            key,
-            title,
-            lane,
-            durable,
-            lost: false,
-            columns: Vec::new(),
-            rows: Vec::new(),
-            empty: Text::new("(empty)", "（空）"),
-        }
-    }
-
-    fn row(key: String, cells: Vec<Text>) -> RowView {
-        RowView {
-            key,
-            cells,
-            changed: false,
-            faint: false,
-        }
-    }
-
     fn cols(names: &[&str]) -> Vec<Text> {
         names.iter().map(|n| Text::same(*n)).collect()
-    }
-
-    fn lane(en: &str, zh: &str, durable: bool, down: bool) -> LaneView {
-        LaneView {
-            name: Text::new(en, zh),
-            durable,
-            down,
-        }
     }
 
     pub(super) fn view(m: &OutboxRelayModel, s: &OrState) -> StateView {
@@ -733,8 +703,8 @@ mod view {
         let (inv, notify) = (broker + 1, broker + 2);
 
         let mut lanes = vec![
-            lane("Order service", "订单服务", false, false),
-            lane("Order DB", "订单数据库", true, false),
+            LaneView::new("Order service", "订单服务", false, false),
+            LaneView::new("Order DB", "订单数据库", true, false),
         ];
         for r in 0..nr {
             let x = relay_name(r);
@@ -743,19 +713,19 @@ mod view {
             } else {
                 ("Relay".into(), "中继".into())
             };
-            lanes.push(lane(&en, &zh, false, !s.relays[r as usize].up));
+            lanes.push(LaneView::new(&en, &zh, false, !s.relays[r as usize].up));
         }
-        lanes.push(lane("Broker", "消息代理", true, false));
-        lanes.push(lane("Inventory", "库存服务", false, !s.cons.up));
-        lanes.push(lane("Notification", "通知服务", false, false));
+        lanes.push(LaneView::new("Broker", "消息代理", true, false));
+        lanes.push(LaneView::new("Inventory", "库存服务", false, !s.cons.up));
+        lanes.push(LaneView::new("Notification", "通知服务", false, false));
 
         let mut tables = Vec::new();
 
-        let mut t = table("orders", Text::same("orders"), 1, true);
+        let mut t = TableView::new("orders", Text::same("orders"), 1, true);
         t.columns = cols(&["id", "status", "version"]);
         if s.svc > 0 {
             let status = if s.svc == 1 { "created" } else { "cancelled" };
-            t.rows.push(row(
+            t.rows.push(RowView::new(
                 "17".into(),
                 vec![
                     Text::same(ORDER.to_string()),
@@ -766,7 +736,7 @@ mod view {
         }
         tables.push(t);
 
-        let mut t = table("outbox", Text::same("outbox"), 1, true);
+        let mut t = TableView::new("outbox", Text::same("outbox"), 1, true);
         t.columns = cols(&["event_id", "version", "type", "status"]);
         for (i, ob) in s.outbox.iter().enumerate() {
             let status = match ob {
@@ -790,7 +760,7 @@ mod view {
                 status.en.push_str(&lock.en);
                 status.zh.push_str(&lock.zh);
             }
-            t.rows.push(row(
+            t.rows.push(RowView::new(
                 ev_id(e),
                 vec![
                     Text::same(ev_id(e)),
@@ -809,7 +779,7 @@ mod view {
             } else {
                 Text::new("Relay memory", "中继内存")
             };
-            let mut t = table(
+            let mut t = TableView::new(
                 if r == 0 { "relay-a" } else { "relay-b" },
                 title,
                 2 + r as usize,
@@ -824,13 +794,15 @@ mod view {
                 } else {
                     Text::new("publish", "发布")
                 };
-                t.rows
-                    .push(row("hand".into(), vec![Text::same(ev_id(h.ev)), next]));
+                t.rows.push(RowView::new(
+                    "hand".into(),
+                    vec![Text::same(ev_id(h.ev)), next],
+                ));
             }
             tables.push(t);
         }
 
-        let mut t = table(
+        let mut t = TableView::new(
             "broker",
             Text::new("Broker log", "消息代理日志"),
             broker,
@@ -850,7 +822,7 @@ mod view {
             } else {
                 Text::new("waiting", "等待")
             };
-            t.rows.push(row(
+            t.rows.push(RowView::new(
                 k.to_string(),
                 vec![
                     Text::same(k.to_string()),
@@ -862,7 +834,7 @@ mod view {
         }
         tables.push(t);
 
-        let mut t = table(
+        let mut t = TableView::new(
             "inv-memory",
             Text::new("Inventory memory", "库存服务内存"),
             inv,
@@ -881,7 +853,7 @@ mod view {
                 _ => Text::new("acknowledge", "确认"),
             };
             let at = s.cons.mem.off;
-            t.rows.push(row(
+            t.rows.push(RowView::new(
                 "hand".into(),
                 vec![Text::same(format!("{} @{at}", ev_id(e))), next],
             ));
@@ -889,7 +861,7 @@ mod view {
         tables.push(t);
 
         let (reserved, _) = stock(&s.history);
-        let mut t = table("stock", Text::same("stock"), inv, true);
+        let mut t = TableView::new("stock", Text::same("stock"), inv, true);
         t.columns = cols(&["order_id", "reserved"]);
         if v.guard() {
             t.columns.push(Text::same("version"));
@@ -902,20 +874,21 @@ mod view {
             if v.guard() {
                 cells.push(Text::same(version(s).to_string()));
             }
-            t.rows.push(row("17".into(), cells));
+            t.rows.push(RowView::new("17".into(), cells));
         }
         tables.push(t);
 
         if v.inbox() {
-            let mut t = table("inbox", Text::same("processed_messages"), inv, true);
+            let mut t = TableView::new("inbox", Text::same("processed_messages"), inv, true);
             t.columns = cols(&["event_id"]);
             for e in (0..EVENTS as u8).filter(|&e| s.inbox[e as usize]) {
-                t.rows.push(row(ev_id(e), vec![Text::same(ev_id(e))]));
+                t.rows
+                    .push(RowView::new(ev_id(e), vec![Text::same(ev_id(e))]));
             }
             tables.push(t);
         }
 
-        let mut t = table(
+        let mut t = TableView::new(
             "handled",
             Text::new("Inventory transactions", "库存服务事务"),
             inv,
@@ -934,7 +907,7 @@ mod view {
                 (Outcome::Stale, _) => Text::new("old version: no change", "旧版本：无变化"),
                 (Outcome::MarkedOnly, _) => Text::new("inbox only", "只写了收件箱"),
             };
-            t.rows.push(row(
+            t.rows.push(RowView::new(
                 k.to_string(),
                 vec![
                     Text::same((k + 1).to_string()),
@@ -945,7 +918,7 @@ mod view {
         }
         tables.push(t);
 
-        let mut t = table(
+        let mut t = TableView::new(
             "emails",
             Text::new("Emails sent", "已发送邮件"),
             notify,
@@ -958,7 +931,7 @@ mod view {
             } else {
                 Text::new("Order 17 cancelled", "订单 17 已取消")
             };
-            t.rows.push(row(
+            t.rows.push(RowView::new(
                 k.to_string(),
                 vec![Text::same((k + 1).to_string()), mail],
             ));
@@ -1044,14 +1017,7 @@ impl OutboxRelay {
 
 impl AnyScenario for OutboxRelay {
     fn meta(&self) -> ScenarioMeta {
-        let v = |slug, en_name: &str, zh_name: &str, en: &str, zh: &str, fixed| VariantMeta {
-            slug,
-            name: Text::new(en_name, zh_name),
-            blurb: Text::new(en, zh),
-            fixed,
-            fault_budget: 0,
-            fixed_by: None,
-        };
+        let v = VariantMeta::new;
         ScenarioMeta {
             slug: "outbox-relay",
             title: Text::new("Outbox relay, duplicates and the inbox", "发件箱中继、重复投递与收件箱"),
@@ -1060,24 +1026,24 @@ impl AnyScenario for OutboxRelay {
                 "中继在发布与标记已发送之间崩溃就会再次发布：投递是至少一次，消费者必须去重。",
             ),
             variants: [
-                v("no-dedup", "No dedup", "不去重",
-                  "The consumer applies every delivery: a duplicate reserves stock twice.",
-                  "消费者处理每一次投递：重复消息会让库存预留两次。", false),
-                v("inbox", "Inbox, same transaction", "收件箱（同一事务）",
-                  "processed_messages and the stock change commit together: a duplicate changes nothing.",
-                  "processed_messages 与库存变更一起提交：重复消息不改变任何东西。", true),
-                v("inbox-separate-tx", "Inbox, separate transaction", "收件箱（分开的事务）",
-                  "The event id commits first, the stock change later: a crash in between loses the effect.",
-                  "先提交事件 ID，后修改库存：两者之间崩溃会丢失效果。", false),
-                v("delete-after-publish", "Delete after publish", "发布后删除",
-                  "The relay deletes the row without waiting for the ack: a lost publish is gone for good.",
-                  "中继不等确认就删除记录：丢失的发布再也找不回来。", false),
-                v("two-relays", "Two relays, plain SELECT", "两个中继（普通 SELECT）",
-                  "Both relays take the same row and publish it twice.",
-                  "两个中继拿到同一行并各发布一次。", false),
-                v("skip-locked", "Two relays, SKIP LOCKED", "两个中继（SKIP LOCKED）",
-                  "Relays claim disjoint rows; an inbox and a version guard handle duplicates and reordering.",
-                  "中继领取互不相交的记录；收件箱和版本保护处理重复与乱序。", true),
+                v("no-dedup", ["No dedup", "不去重"],
+                  ["The consumer applies every delivery: a duplicate reserves stock twice.",
+                   "消费者处理每一次投递：重复消息会让库存预留两次。"], false),
+                v("inbox", ["Inbox, same transaction", "收件箱（同一事务）"],
+                  ["processed_messages and the stock change commit together: a duplicate changes nothing.",
+                   "processed_messages 与库存变更一起提交：重复消息不改变任何东西。"], true),
+                v("inbox-separate-tx", ["Inbox, separate transaction", "收件箱（分开的事务）"],
+                  ["The event id commits first, the stock change later: a crash in between loses the effect.",
+                   "先提交事件 ID，后修改库存：两者之间崩溃会丢失效果。"], false),
+                v("delete-after-publish", ["Delete after publish", "发布后删除"],
+                  ["The relay deletes the row without waiting for the ack: a lost publish is gone for good.",
+                   "中继不等确认就删除记录：丢失的发布再也找不回来。"], false),
+                v("two-relays", ["Two relays, plain SELECT", "两个中继（普通 SELECT）"],
+                  ["Both relays take the same row and publish it twice.",
+                   "两个中继拿到同一行并各发布一次。"], false),
+                v("skip-locked", ["Two relays, SKIP LOCKED", "两个中继（SKIP LOCKED）"],
+                  ["Relays claim disjoint rows; an inbox and a version guard handle duplicates and reordering.",
+                   "中继领取互不相交的记录；收件箱和版本保护处理重复与乱序。"], true),
             ]
             .into_iter()
             .zip(OrVariant::ALL)

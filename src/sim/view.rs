@@ -11,6 +11,16 @@ pub struct LaneView {
     pub down: bool,
 }
 
+impl LaneView {
+    pub fn new(en: &str, zh: &str, durable: bool, down: bool) -> LaneView {
+        LaneView {
+            name: Text::new(en, zh),
+            durable,
+            down,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RowView {
     /// Stable identity of the row within its table, used to tell what changed.
@@ -20,6 +30,18 @@ pub struct RowView {
     pub changed: bool,
     /// A row that is not yet visible to others (an uncommitted write) or otherwise provisional.
     pub faint: bool,
+}
+
+impl RowView {
+    /// A committed row (not faint); the trace sets `changed`.
+    pub fn new(key: String, cells: Vec<Text>) -> RowView {
+        RowView {
+            key,
+            cells,
+            changed: false,
+            faint: false,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,6 +57,22 @@ pub struct TableView {
     pub rows: Vec<RowView>,
     /// Shown when there are no rows.
     pub empty: Text,
+}
+
+impl TableView {
+    /// An empty table without columns, shown as "(empty)" until rows are added.
+    pub fn new(key: &'static str, title: Text, lane: usize, durable: bool) -> TableView {
+        TableView {
+            key,
+            title,
+            lane,
+            durable,
+            lost: false,
+            columns: Vec::new(),
+            rows: Vec::new(),
+            empty: Text::new("(empty)", "（空）"),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

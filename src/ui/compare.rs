@@ -218,19 +218,12 @@ pub fn challenge(s: &Step, step: usize, run: &Run, lang: Lang, t: &Ui) -> Vec<No
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::explorer::{decode_reply, encode_report, Reply};
     use crate::scenarios;
-    use crate::sim::Bounds;
     use crate::ui::dom::html;
     use crate::ui::i18n::{EN, ZH};
 
     fn done(scenario: usize, variant: usize) -> Run {
-        let r = scenarios::explore(scenario, variant, None, Bounds::default(), &mut |_| {})
-            .expect("registered");
-        match decode_reply(&encode_report(1, &r, 10)) {
-            Some(Reply::Done { summary, .. }) => Run::Done(summary),
-            other => panic!("{other:?}"),
-        }
+        Run::Done(crate::explorer::summary_of(scenario, variant))
     }
 
     #[test]

@@ -460,20 +460,10 @@ fn side_by_side(a: &Summary, b: &Summary, names: [&str; 2], lang: Lang, t: &Ui) 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::explorer::{decode_reply, encode_report};
+    use crate::explorer::summary_of as summary;
     use crate::scenarios;
-    use crate::sim::Bounds;
     use crate::ui::dom::html;
     use crate::ui::i18n::{EN, ZH};
-
-    fn summary(scenario: usize, variant: usize) -> Summary {
-        let r = scenarios::explore(scenario, variant, None, Bounds::default(), &mut |_| {})
-            .expect("registered");
-        match decode_reply(&encode_report(1, &r, 10)) {
-            Some(Reply::Done { summary, .. }) => summary,
-            other => panic!("{other:?}"),
-        }
-    }
 
     #[test]
     fn results_name_counts_and_offer_the_counterexample_and_the_fix() {
