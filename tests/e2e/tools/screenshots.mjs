@@ -18,13 +18,28 @@ const shots = [
   { name: 'relay-wide-light-en', width: 1280, height: 800, scheme: 'light', q: '?s=outbox-relay&v=no-dedup&p=00003&t=17&lang=en' },
   { name: 'relay-wide-dark-zh', width: 1280, height: 800, scheme: 'dark', q: '?s=outbox-relay&v=skip-locked&t=13&lang=zh' },
   { name: 'relay-phone-light-en', width: 390, height: 844, scheme: 'light', q: '?s=outbox-relay&v=inbox&p=00003&t=17&lang=en' },
+  { name: 'relay-phone-dark-zh', width: 390, height: 844, scheme: 'dark', q: '?s=outbox-relay&v=skip-locked&t=13&lang=zh' },
+  { name: 'compare-wide-dark-en', width: 1280, height: 800, scheme: 'dark', q: '?s=outbox-relay&v=no-dedup&p=00003&t=17&cmp=inbox&lang=en', scroll: '.compare' },
+  { name: 'compare-phone-light-zh', width: 390, height: 844, scheme: 'light', q: '?s=outbox-relay&v=no-dedup&p=00003&t=17&cmp=inbox&lang=zh', scroll: '.compare' },
+  { name: 'break-wide-light-zh', width: 1280, height: 800, scheme: 'light', q: '?s=outbox-relay&v=two-relays&t=4&mode=break&lang=zh', wait: 1500 },
+  { name: 'break-phone-dark-en', width: 390, height: 844, scheme: 'dark', q: '?s=dual-write&v=commit-then-publish&mode=break&lang=en', wait: 1500 },
+  { name: 'explorer-wide-light-en', width: 1280, height: 800, scheme: 'light', q: '?s=dual-write&v=commit-then-publish&lang=en', explore: true },
+  { name: 'explorer-phone-dark-zh', width: 390, height: 844, scheme: 'dark', q: '?s=outbox-relay&v=no-dedup&lang=zh', explore: true },
 ];
 for (const s of shots) {
   const page = await browser.newPage({ viewport: { width: s.width, height: s.height }, colorScheme: s.scheme, reducedMotion: 'reduce' });
   page.on('console', (m) => { if (m.type() === 'error') console.log(`[${s.name}] console: ${m.text()}`); });
   await page.goto(base + s.q);
   await page.getByRole('button', { name: /^(Play|播放)$/ }).waitFor();
-  await page.waitForTimeout(300);
+  if (s.explore) {
+    await page.locator('[data-explore=run]').click();
+    await page.locator('.exp-totals').first().waitFor();
+    await page.locator('[data-explore=fix]').click();
+    await page.locator('.exp-compare').waitFor();
+    await page.locator('.explorer').scrollIntoViewIfNeeded();
+  }
+  if (s.scroll) await page.locator(s.scroll).scrollIntoViewIfNeeded();
+  await page.waitForTimeout(s.wait ?? 300);
   await page.screenshot({ path: `${out}/${s.name}.png`, fullPage: process.argv[4] === 'full' });
   await page.close();
 }
