@@ -329,6 +329,7 @@ mod tests {
                 lanes: Vec::new(),
                 tables: Vec::new(),
                 metrics: Vec::new(),
+                code: None,
             }
         }
         fn describe(&self, _: &u8, _: &u8, _: &u8) -> crate::sim::StepInfo {

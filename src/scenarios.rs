@@ -2,9 +2,13 @@
 
 mod dual_write;
 mod outbox_relay;
+mod refund_cap;
 
 pub use dual_write::{DualWrite, DualWriteModel, DwAct, DwVariant};
 pub use outbox_relay::{OrAct, OrVariant, OutboxRelay, OutboxRelayModel};
+pub use refund_cap::{
+    line_of, Answer, Pc, RcAct, RcState, RcVariant, RefundCap, RefundCapModel, Stmt, AMOUNT, CAP,
+};
 
 use crate::sim::{AnyScenario, Bounds, Report};
 
@@ -12,7 +16,7 @@ use crate::sim::{AnyScenario, Bounds, Report};
 pub type Registered = &'static (dyn AnyScenario + Sync);
 
 /// Every scenario, in the order the picker shows them. The first is the default.
-static ALL: [Registered; 2] = [&DualWrite, &OutboxRelay];
+static ALL: [Registered; 3] = [&DualWrite, &OutboxRelay, &RefundCap];
 
 pub fn all() -> &'static [Registered] {
     &ALL
@@ -37,6 +41,7 @@ pub fn explore(
     match index {
         0 => Some(DualWrite::explore(variant, budget, bounds, progress)),
         1 => Some(OutboxRelay::explore(variant, budget, bounds, progress)),
+        2 => Some(RefundCap::explore(variant, bounds, progress)),
         _ => None,
     }
 }

@@ -17,8 +17,8 @@ pub use path::{decode_path, encode_path, PathError, MAX_CHOICES};
 pub use text::{Lang, Text};
 pub use trace::{follow, replay, Choice, Status, Step, Trace, Verdict, MAX_STEPS};
 pub use view::{
-    Arrow, ArrowKind, LaneView, Mark, MarkKind, Metric, MetricValue, RowView, StateView, StepInfo,
-    TableView,
+    Arrow, ArrowKind, CodeView, Cursor, LaneView, Mark, MarkKind, Metric, MetricValue, RowView,
+    StateView, StepInfo, TableView,
 };
 
 /// Scenario and variant descriptions shown in pickers and headings.

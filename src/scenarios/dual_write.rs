@@ -432,6 +432,7 @@ impl Model for DualWriteModel {
             lanes,
             tables,
             metrics: Vec::new(),
+            code: None,
         }
     }
 

@@ -969,6 +969,7 @@ mod view {
             lanes,
             tables,
             metrics,
+            code: None,
         }
     }
 }

@@ -81,6 +81,27 @@ pub struct StateView {
     pub tables: Vec<TableView>,
     /// Live operational numbers shown beside the tables (pending rows, duplicates, …).
     pub metrics: Vec<Metric>,
+    /// The program the actors run, with where each of them is now.
+    pub code: Option<CodeView>,
+}
+
+/// A program listing with a cursor for every actor running it (the line each one is at).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CodeView {
+    /// The file name shown above the listing.
+    pub title: &'static str,
+    pub text: &'static str,
+    pub cursors: Vec<Cursor>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Cursor {
+    /// 0-based line of `CodeView::text`.
+    pub line: usize,
+    /// Who is there ("A").
+    pub who: String,
+    /// What it is doing there ("awaiting SELECT").
+    pub doing: Text,
 }
 
 /// A live number: a plain count, or how long the oldest of some items has been waiting.

@@ -8,7 +8,7 @@ use super::controls::Controls;
 use super::explore::{Explore, Explorer};
 use super::i18n::ui;
 use super::panels::{Choices, Header, Invariants, Narration, Notices, Summary};
-use super::tables::Tables;
+use super::tables::{Program, Tables};
 use super::timeline::Timeline;
 use crate::player::{build_query, query_extras, reduce, resolve, Cursor, PlayerEvent};
 use crate::scenarios::{self, Registered};
@@ -271,6 +271,7 @@ pub fn App() -> impl IntoView {
                     <BreakIt/>
                     <Timeline/>
                     <Narration/>
+                    <Program/>
                     <Choices/>
                     <Explorer/>
                 </div>

@@ -299,11 +299,12 @@ pub fn body(
         }
         select.push(o);
     }
-    let mut out = vec![Node::el("p")
-        .attr("class", "muted")
-        .text(t.explorer_intro)
-        .text(" ")
-        .child(select)];
+    let intro = Node::el("p").attr("class", "muted");
+    let mut out = vec![if v.fault_budget == 0 {
+        intro.text(t.explorer_interleavings)
+    } else {
+        intro.text(t.explorer_intro).text(" ").child(select)
+    }];
     let running = matches!(p.mine, Run::Running { .. }) || matches!(p.fix, Run::Running { .. });
     let mut bar = Node::el("div").attr("class", "exp-bar");
     if running {

@@ -32,6 +32,12 @@ pub struct Ui {
     pub faults_none: &'static str,
     pub state: &'static str,
     pub durable: &'static str,
+    /// Above a program listing: who runs it.
+    pub program: &'static str,
+    /// Before and after a line number ("line 9", "第 9 行").
+    pub line: [&'static str; 2],
+    /// The explorer's bounds for a scenario without faults.
+    pub explorer_interleavings: &'static str,
     pub volatile: &'static str,
     pub lost: &'static str,
     pub changed: &'static str,
@@ -95,6 +101,9 @@ pub const EN: Ui = Ui {
     faults_none: "No fault can be injected at this step.",
     state: "State",
     durable: "durable",
+    program: "The code every request runs:",
+    line: ["line ", ""],
+    explorer_interleavings: "Checks every interleaving of this variant — every order in which callbacks run and the database answers — up to 64 steps. There are no faults to inject here: the schedule alone decides.",
     volatile: "memory",
     lost: "⚡ lost in the crash",
     changed: "changed",
@@ -158,6 +167,9 @@ pub const ZH: Ui = Ui {
     faults_none: "这一步无法注入故障。",
     state: "状态",
     durable: "持久",
+    program: "每个请求运行的代码：",
+    line: ["第 ", " 行"],
+    explorer_interleavings: "检查这个变体的每一种交错——回调运行与数据库应答的每一种先后顺序——最多 64 步。这里没有可注入的故障：只由调度决定结果。",
     volatile: "内存",
     lost: "⚡ 随崩溃丢失",
     changed: "已变化",

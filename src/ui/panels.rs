@@ -250,12 +250,28 @@ pub fn Choices() -> impl IntoView {
     let ctx = use_ctx();
     let draw = move |faults: bool| {
         let (lang, t) = (ctx.lang.get(), ctx.t());
-        ctx.trace.with(|tr| {
+        // A variant without faults (interleavings only) has no fault heading at all.
+        let budget = ctx
+            .scenario_ref()
+            .meta()
+            .variants
+            .get(ctx.variant.get())
+            .map_or(0, |v| v.fault_budget);
+        if faults && budget == 0 {
+            return Vec::new();
+        }
+        let buttons = ctx.trace.with(|tr| {
             tr.steps
                 .get(ctx.cursor.get().step)
                 .map(|s| choices(&s.choices, faults, lang, t))
                 .unwrap_or_default()
-        })
+        });
+        if !faults {
+            return buttons;
+        }
+        let mut div = Node::el("div").attr("class", "buttons");
+        buttons.into_iter().for_each(|b| div.push(b));
+        vec![Node::el("h2").attr("id", "faults-h").text(t.faults), div]
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if let Some(index) = browser::data_attr(&ev, "data-choice").and_then(|v| v.parse().ok()) {
@@ -265,9 +281,8 @@ pub fn Choices() -> impl IntoView {
         }
     };
     view! {
-        <section class="card choices" aria-labelledby="faults-h" on:click=on_click>
-            <h2 id="faults-h">{move || ctx.t().faults}</h2>
-            {drawn("buttons", move || draw(true))}
+        <section class="card choices" aria-labelledby="faults-h moves-h" on:click=on_click>
+            {drawn("fault-part", move || draw(true))}
             <h2 id="moves-h">{move || ctx.t().next_moves}</h2>
             <p class="muted">{move || ctx.t().next_moves_hint}</p>
             <div role="group" aria-labelledby="moves-h">{drawn("buttons", move || draw(false))}</div>

@@ -7,7 +7,7 @@
 use super::app::use_ctx;
 use super::dom::{drawn, Node};
 use super::i18n::Ui;
-use crate::sim::{Lang, Metric, TableView};
+use crate::sim::{CodeView, Lang, Metric, TableView};
 use leptos::prelude::*;
 
 #[component]
@@ -49,6 +49,85 @@ pub fn metrics(metrics: &[Metric], step: usize, lang: Lang) -> Vec<Node> {
         );
     }
     vec![dl]
+}
+
+/// The program card: shown only for scenarios whose actors run code (`StateView::code`).
+#[component]
+pub fn Program() -> impl IntoView {
+    let ctx = use_ctx();
+    let draw = move || {
+        let (step, lang, t) = (ctx.cursor.get().step, ctx.lang.get(), ctx.t());
+        ctx.trace.with(|tr| {
+            tr.steps
+                .get(step)
+                .and_then(|s| s.view.code.as_ref())
+                .map(|c| program(c, lang, t))
+                .unwrap_or_default()
+        })
+    };
+    view! { {drawn("program-card", draw)} }
+}
+
+/// The program the actors run, numbered, with each actor's letter in the gutter of its line
+/// and, below, where each one is and what it is doing in words — never by colour alone.
+pub fn program(c: &CodeView, lang: Lang, ui: &Ui) -> Vec<Node> {
+    let mut code = Node::el("code");
+    for (i, line) in c.text.lines().enumerate() {
+        let who: String = c
+            .cursors
+            .iter()
+            .filter(|k| k.line == i)
+            .map(|k| k.who.as_str())
+            .collect();
+        let (class, gutter) = if who.is_empty() {
+            ("ln", "   ".to_string())
+        } else {
+            ("ln here", format!("{who:>2}▶"))
+        };
+        code.push(
+            Node::el("span")
+                .attr("class", class)
+                .child(Node::el("span").attr("class", "ln-who").text(gutter))
+                .child(
+                    Node::el("span")
+                        .attr("class", "ln-no")
+                        .attr("aria-hidden", "true")
+                        .text(format!("{:>2} ", i + 1)),
+                )
+                .text(line),
+        );
+    }
+    let mut legend = Node::el("ul").attr("class", "cursors");
+    for k in &c.cursors {
+        legend.push(
+            Node::el("li")
+                .child(Node::el("b").text(k.who.as_str()))
+                .text(format!(
+                    " · {}{}{} · {}",
+                    ui.line[0],
+                    k.line + 1,
+                    ui.line[1],
+                    k.doing.get(lang)
+                )),
+        );
+    }
+    vec![Node::el("section")
+        .attr("class", "card program")
+        .attr("aria-labelledby", "program-h")
+        .child(
+            Node::el("h2")
+                .attr("id", "program-h")
+                .text(format!("{} ", ui.program))
+                .child(Node::el("code").text(c.title)),
+        )
+        // Focusable: long lines scroll sideways on a phone.
+        .child(
+            Node::el("pre")
+                .attr("tabindex", "0")
+                .attr("aria-label", c.title)
+                .child(code),
+        )
+        .child(legend)]
 }
 
 pub fn tables(views: &[TableView], lang: Lang, ui: &Ui) -> Vec<Node> {

@@ -41,6 +41,9 @@ const variants = [
   ...['no-dedup', 'inbox', 'inbox-separate-tx', 'delete-after-publish', 'two-relays', 'skip-locked'].map(
     (v) => ['outbox-relay', v, 't=5'],
   ),
+  ...['read-then-write', 'mutex-one-instance', 'mutex-two-instances', 'conditional-update', 'select-for-update', 'semaphore-2'].map(
+    (v) => ['refund-cap', v, 't=4'],
+  ),
 ];
 for (const [scenario, v, at] of variants) {
   for (const lang of ['en', 'zh']) {

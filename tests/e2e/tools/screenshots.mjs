@@ -1,5 +1,5 @@
 // Screenshots of the built site for review and for the README: wide and phone widths, light
-// and dark, English and Chinese. Usage: node tools/screenshots.mjs <baseURL> <outDir>
+// and dark, English and Chinese. Usage: node tools/screenshots.mjs <baseURL> <outDir> [full] [name filter]
 import { chromium } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 
@@ -24,9 +24,14 @@ const shots = [
   { name: 'break-wide-light-zh', width: 1280, height: 800, scheme: 'light', q: '?s=outbox-relay&v=two-relays&t=4&mode=break&lang=zh', wait: 1500 },
   { name: 'break-phone-dark-en', width: 390, height: 844, scheme: 'dark', q: '?s=dual-write&v=commit-then-publish&mode=break&lang=en', wait: 1500 },
   { name: 'explorer-wide-light-en', width: 1280, height: 800, scheme: 'light', q: '?s=dual-write&v=commit-then-publish&lang=en', explore: true },
+  { name: 'cap-wide-light-en', width: 1280, height: 800, scheme: 'light', q: '?s=refund-cap&v=read-then-write&t=8&lang=en', full: true },
+  { name: 'cap-wide-dark-zh', width: 1280, height: 800, scheme: 'dark', q: '?s=refund-cap&v=select-for-update&t=9&lang=zh', full: true },
+  { name: 'cap-phone-light-en', width: 390, height: 844, scheme: 'light', q: '?s=refund-cap&v=semaphore-2&t=6&lang=en', full: true },
+  { name: 'cap-phone-dark-zh', width: 390, height: 844, scheme: 'dark', q: '?s=refund-cap&v=conditional-update&t=4&lang=zh', full: true },
   { name: 'explorer-phone-dark-zh', width: 390, height: 844, scheme: 'dark', q: '?s=outbox-relay&v=no-dedup&lang=zh', explore: true },
 ];
-for (const s of shots) {
+// Optional 5th argument: only the shots whose name contains it.
+for (const s of shots.filter((x) => x.name.includes(process.argv[5] ?? ''))) {
   const page = await browser.newPage({ viewport: { width: s.width, height: s.height }, colorScheme: s.scheme, reducedMotion: 'reduce' });
   page.on('console', (m) => { if (m.type() === 'error') console.log(`[${s.name}] console: ${m.text()}`); });
   await page.goto(base + s.q);
@@ -40,7 +45,7 @@ for (const s of shots) {
   }
   if (s.scroll) await page.locator(s.scroll).scrollIntoViewIfNeeded();
   await page.waitForTimeout(s.wait ?? 300);
-  await page.screenshot({ path: `${out}/${s.name}.png`, fullPage: process.argv[4] === 'full' });
+  await page.screenshot({ path: `${out}/${s.name}.png`, fullPage: s.full || process.argv[4] === 'full' });
   await page.close();
 }
 await browser.close();

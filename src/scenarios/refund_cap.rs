@@ -1,0 +1,926 @@
+//! # Refund cap: Node's `await` interleaving on a shared limit
+//!
+//! **Setting.** An order may be refunded up to a cap of 100. Two refund requests of 80 arrive at
+//! once (three in `semaphore-2`). Each runs the JavaScript in `refund_cap/js/`: the very files
+//! the app shows, and that `tests/refund_cap.rs` runs under real Node against a fake database.
+//!
+//! **The bug.** Node runs one callback at a time, but every `await` ends the current callback.
+//! Request A reads "remaining 100" and awaits; request B's handler runs in the gap, reads 100
+//! too; both pass the check and both send `reserved = reserved + 80`: 160 reserved against a
+//! cap of 100. An in-process mutex serialises the requests of *one* process; with two instances
+//! each has its own mutex, and the race is back. A semaphore of 2 limits how many requests run
+//! at once; it does not protect the cap.
+//!
+//! **The fixes.** Let the database decide: a conditional `UPDATE … WHERE cap - refunded -
+//! reserved >= :amount` checks and writes in one statement (the loser gets `UPDATE 0` and is
+//! told "insufficient remaining"); or a transaction that locks the row with `SELECT … FOR
+//! UPDATE`, so the second request waits at its SELECT and then reads 20.
+//!
+//! **The model.** Each instance has a queue of ready callbacks (a request's handler, or the
+//! continuation after a query's answer), run in order, one per step; a step runs the callback
+//! and every microtask it queues (a mutex handed to the next waiter continues in the same turn),
+//! as Node drains the microtask queue before the next callback. The database executes any sent
+//! query at any time (the scheduler's choice), except one waiting for a row lock. Writes add
+//! in SQL (`reserved = reserved + 80`), so the race shows as 160 rather than as a lost update.
+
+use crate::sim::{
+    AnyScenario, Bounds, CodeView, Cursor, InvKind, Invariant, LaneView, Metric, MetricValue,
+    Model, Report, RowView, ScenarioMeta, StateView, StepInfo, TableView, Text, Trace, VariantMeta,
+};
+
+/// The refundable cap of the order (refunded so far: 0).
+pub const CAP: i32 = 100;
+/// What each request asks to refund.
+pub const AMOUNT: i32 = 80;
+const NAMES: [&str; 3] = ["A", "B", "C"];
+const LOOP_KEYS: [&str; 2] = ["loop-1", "loop-2"];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum RcVariant {
+    ReadThenWrite,
+    MutexOneInstance,
+    MutexTwoInstances,
+    ConditionalUpdate,
+    SelectForUpdate,
+    Semaphore2,
+}
+
+impl RcVariant {
+    pub const ALL: [RcVariant; 6] = [
+        RcVariant::ReadThenWrite,
+        RcVariant::MutexOneInstance,
+        RcVariant::MutexTwoInstances,
+        RcVariant::ConditionalUpdate,
+        RcVariant::SelectForUpdate,
+        RcVariant::Semaphore2,
+    ];
+
+    /// The program every request runs: file name and text.
+    pub fn program(self) -> (&'static str, &'static str) {
+        match self {
+            RcVariant::ReadThenWrite => (
+                "read-then-write.js",
+                include_str!("refund_cap/js/read-then-write.js"),
+            ),
+            RcVariant::MutexOneInstance | RcVariant::MutexTwoInstances => {
+                ("mutex.js", include_str!("refund_cap/js/mutex.js"))
+            }
+            RcVariant::ConditionalUpdate => (
+                "conditional-update.js",
+                include_str!("refund_cap/js/conditional-update.js"),
+            ),
+            RcVariant::SelectForUpdate => (
+                "select-for-update.js",
+                include_str!("refund_cap/js/select-for-update.js"),
+            ),
+            RcVariant::Semaphore2 => ("semaphore.js", include_str!("refund_cap/js/semaphore.js")),
+        }
+    }
+
+    /// How many Node instances (processes) serve the requests.
+    pub fn instances(self) -> u8 {
+        match self {
+            RcVariant::MutexTwoInstances
+            | RcVariant::ConditionalUpdate
+            | RcVariant::SelectForUpdate => 2,
+            _ => 1,
+        }
+    }
+
+    pub fn requests(self) -> u8 {
+        if self == RcVariant::Semaphore2 {
+            3
+        } else {
+            2
+        }
+    }
+
+    /// The instance that serves request `r`: alternating when there are two.
+    pub fn instance_of(self, r: u8) -> u8 {
+        r % self.instances()
+    }
+
+    /// Permits of the in-process lock, if the program takes one.
+    fn permits(self) -> Option<u8> {
+        match self {
+            RcVariant::MutexOneInstance | RcVariant::MutexTwoInstances => Some(1),
+            RcVariant::Semaphore2 => Some(2),
+            _ => None,
+        }
+    }
+}
+
+/// A statement a request sends to the database.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Stmt {
+    Begin,
+    Select,
+    SelectForUpdate,
+    Update,
+    /// The conditional `UPDATE … WHERE cap - refunded - reserved >= :amount`.
+    UpdateIf,
+    Commit,
+    Rollback,
+}
+
+impl Stmt {
+    /// The statement's name as the fidelity driver prints it.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Stmt::Begin => "BEGIN",
+            Stmt::Select => "SELECT",
+            Stmt::SelectForUpdate => "SELECT-FOR-UPDATE",
+            Stmt::Update => "UPDATE",
+            Stmt::UpdateIf => "UPDATE-IF",
+            Stmt::Commit => "COMMIT",
+            Stmt::Rollback => "ROLLBACK",
+        }
+    }
+
+    /// The shortest name, for the timeline's arrows.
+    fn arrow(self) -> &'static str {
+        match self {
+            Stmt::SelectForUpdate => "FOR UPDATE",
+            Stmt::UpdateIf => "UPDATE IF",
+            _ => self.tag(),
+        }
+    }
+
+    /// A short name for labels.
+    fn word(self) -> &'static str {
+        match self {
+            Stmt::SelectForUpdate => "SELECT … FOR UPDATE",
+            Stmt::UpdateIf => "conditional UPDATE",
+            _ => self.tag(),
+        }
+    }
+
+    fn word_zh(self) -> &'static str {
+        match self {
+            Stmt::UpdateIf => "条件 UPDATE",
+            _ => self.word(),
+        }
+    }
+
+    /// The SQL sent, with request `r`'s parameters filled in.
+    fn sql(self) -> String {
+        match self {
+            Stmt::Begin => "BEGIN;".into(),
+            Stmt::Select => "SELECT cap, refunded, reserved FROM refunds WHERE id = 1;".into(),
+            Stmt::SelectForUpdate => {
+                "SELECT cap, refunded, reserved FROM refunds WHERE id = 1 FOR UPDATE;".into()
+            }
+            Stmt::Update => format!("UPDATE refunds SET reserved = reserved + {AMOUNT} WHERE id = 1;"),
+            Stmt::UpdateIf => format!(
+                "UPDATE refunds SET reserved = reserved + {AMOUNT}\n  WHERE id = 1 AND cap - refunded - reserved >= {AMOUNT};"
+            ),
+            Stmt::Commit => "COMMIT;".into(),
+            Stmt::Rollback => "ROLLBACK;".into(),
+        }
+    }
+}
+
+/// The database's answer to a statement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Answer {
+    /// A SELECT: `cap - refunded - reserved` of the row it read.
+    Remaining(i32),
+    /// An UPDATE: how many rows it changed.
+    Rows(u8),
+    /// BEGIN, COMMIT, ROLLBACK.
+    Ok,
+}
+
+/// Where a request is in its program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Pc {
+    /// Its handler is queued, not yet run.
+    Queued,
+    /// Waiting for the in-process mutex or semaphore.
+    AwaitLock,
+    /// Awaiting the answer to a statement.
+    Await(Stmt),
+    /// Returned `'reserved'` (true) or threw "insufficient remaining" (false).
+    Done(bool),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Req {
+    pub pc: Pc,
+    /// The database's answer to the awaited statement, once it executed.
+    pub answer: Option<Answer>,
+    /// The remaining amount this request read, if it read one.
+    pub seen: Option<i32>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RcState {
+    pub reqs: Vec<Req>,
+    /// Requests with a callback ready to run, in the order they became ready (each instance
+    /// runs its own ones in this order).
+    pub ready: Vec<u8>,
+    /// Durable: the refund row.
+    pub reserved: i32,
+    /// The transaction holding the row lock (`SELECT … FOR UPDATE`).
+    pub lock: Option<u8>,
+    /// Per instance: free permits of its mutex or semaphore, and the requests waiting for one.
+    pub permits: Vec<u8>,
+    pub waiters: Vec<Vec<u8>>,
+    /// Durable: every statement the database executed, with its answer.
+    pub log: Vec<(u8, Stmt, Answer)>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RcAct {
+    /// The database executes request `r`'s pending statement.
+    Exec(u8),
+    /// Instance `i` runs the next callback in its queue.
+    Run(u8),
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct RefundCapModel {
+    pub variant: RcVariant,
+}
+
+pub fn name(r: u8) -> &'static str {
+    NAMES[r as usize % NAMES.len()]
+}
+
+impl RefundCapModel {
+    pub fn db_lane(&self) -> usize {
+        self.variant.instances() as usize
+    }
+
+    /// The request whose callback instance `i` runs next.
+    pub fn head(&self, s: &RcState, i: u8) -> Option<u8> {
+        s.ready
+            .iter()
+            .copied()
+            .find(|&r| self.variant.instance_of(r) == i)
+    }
+
+    /// The statement request `r` has sent and the database has not yet executed.
+    pub fn pending(s: &RcState, r: u8) -> Option<Stmt> {
+        match s.reqs[r as usize] {
+            Req {
+                pc: Pc::Await(stmt),
+                answer: None,
+                ..
+            } => Some(stmt),
+            _ => None,
+        }
+    }
+
+    /// A pending statement that must wait: the row is locked by another transaction.
+    pub fn blocked(s: &RcState, r: u8) -> bool {
+        let locking = matches!(
+            Self::pending(s, r),
+            Some(Stmt::SelectForUpdate | Stmt::Update | Stmt::UpdateIf)
+        );
+        locking && s.lock.is_some_and(|holder| holder != r)
+    }
+
+    fn issue(s: &mut RcState, r: u8, stmt: Stmt) {
+        let q = &mut s.reqs[r as usize];
+        q.pc = Pc::Await(stmt);
+        q.answer = None;
+    }
+
+    /// The program's first statement, once any in-process lock is held.
+    fn begin(&self, s: &mut RcState, r: u8) {
+        let first = match self.variant {
+            RcVariant::ConditionalUpdate => Stmt::UpdateIf,
+            RcVariant::SelectForUpdate => Stmt::Begin,
+            _ => Stmt::Select,
+        };
+        Self::issue(s, r, first);
+    }
+
+    /// The request returns or throws; a `finally` releases the in-process lock, handing it to
+    /// the first waiter, whose continuation runs in the same turn (a microtask).
+    fn finish(&self, s: &mut RcState, r: u8, reserved: bool) {
+        let q = &mut s.reqs[r as usize];
+        q.pc = Pc::Done(reserved);
+        q.answer = None;
+        if self.variant.permits().is_none() {
+            return;
+        }
+        let i = self.variant.instance_of(r) as usize;
+        if s.waiters[i].is_empty() {
+            s.permits[i] += 1;
+        } else {
+            let w = s.waiters[i].remove(0);
+            self.begin(s, w);
+        }
+    }
+
+    /// Runs request `r`'s ready callback: its handler, or its continuation after an answer.
+    fn run(&self, s: &mut RcState, r: u8) {
+        let q = s.reqs[r as usize];
+        let i = self.variant.instance_of(r) as usize;
+        match (q.pc, q.answer) {
+            (Pc::Queued, _) => {
+                if self.variant.permits().is_none() {
+                    self.begin(s, r);
+                } else if s.permits[i] > 0 {
+                    s.permits[i] -= 1;
+                    self.begin(s, r);
+                } else {
+                    s.reqs[r as usize].pc = Pc::AwaitLock;
+                    s.waiters[i].push(r);
+                }
+            }
+            (Pc::Await(Stmt::Begin), _) => Self::issue(s, r, Stmt::SelectForUpdate),
+            (
+                Pc::Await(stmt @ (Stmt::Select | Stmt::SelectForUpdate)),
+                Some(Answer::Remaining(left)),
+            ) => {
+                s.reqs[r as usize].seen = Some(left);
+                let tx = stmt == Stmt::SelectForUpdate;
+                match (left >= AMOUNT, tx) {
+                    (true, _) => Self::issue(s, r, Stmt::Update),
+                    (false, true) => Self::issue(s, r, Stmt::Rollback),
+                    (false, false) => self.finish(s, r, false),
+                }
+            }
+            (Pc::Await(Stmt::Update), _) if self.variant == RcVariant::SelectForUpdate => {
+                Self::issue(s, r, Stmt::Commit)
+            }
+            (Pc::Await(Stmt::Update | Stmt::Commit), _) => self.finish(s, r, true),
+            (Pc::Await(Stmt::UpdateIf), Some(Answer::Rows(n))) => self.finish(s, r, n == 1),
+            (Pc::Await(_), _) => self.finish(s, r, false),
+            (Pc::AwaitLock | Pc::Done(_), _) => {}
+        }
+    }
+
+    fn execute(s: &mut RcState, r: u8, stmt: Stmt) -> Answer {
+        let left = CAP - s.reserved;
+        match stmt {
+            Stmt::Begin => Answer::Ok,
+            Stmt::Select => Answer::Remaining(left),
+            Stmt::SelectForUpdate => {
+                s.lock = Some(r);
+                Answer::Remaining(left)
+            }
+            Stmt::Update => {
+                s.reserved += AMOUNT;
+                Answer::Rows(1)
+            }
+            Stmt::UpdateIf if left >= AMOUNT => {
+                s.reserved += AMOUNT;
+                Answer::Rows(1)
+            }
+            Stmt::UpdateIf => Answer::Rows(0),
+            Stmt::Commit | Stmt::Rollback => {
+                if s.lock == Some(r) {
+                    s.lock = None;
+                }
+                Answer::Ok
+            }
+        }
+    }
+}
+
+impl Model for RefundCapModel {
+    type State = RcState;
+    type Act = RcAct;
+
+    fn init(&self) -> RcState {
+        let v = self.variant;
+        let n = v.requests();
+        let instances = v.instances() as usize;
+        RcState {
+            reqs: vec![
+                Req {
+                    pc: Pc::Queued,
+                    answer: None,
+                    seen: None,
+                };
+                n as usize
+            ],
+            ready: (0..n).collect(),
+            reserved: 0,
+            lock: None,
+            permits: vec![v.permits().unwrap_or(0); instances],
+            waiters: vec![Vec::new(); instances],
+            log: Vec::new(),
+        }
+    }
+
+    /// The database first (in request order), then the instances in the order their next
+    /// callbacks became ready: the default run answers each query as soon as it is sent and runs
+    /// callbacks first come, first served — the seed's schedule, 160 reserved.
+    fn actions(&self, s: &RcState, out: &mut Vec<RcAct>) {
+        for r in 0..s.reqs.len() as u8 {
+            if Self::pending(s, r).is_some() && !Self::blocked(s, r) {
+                out.push(RcAct::Exec(r));
+            }
+        }
+        let mut seen = Vec::new();
+        for &r in &s.ready {
+            let i = self.variant.instance_of(r);
+            if !seen.contains(&i) {
+                seen.push(i);
+                out.push(RcAct::Run(i));
+            }
+        }
+    }
+
+    fn is_fault(&self, _: &RcAct) -> bool {
+        false
+    }
+
+    fn next(&self, s: &RcState, a: &RcAct) -> RcState {
+        let mut n = s.clone();
+        match *a {
+            RcAct::Exec(r) => {
+                if let Some(stmt) = Self::pending(s, r) {
+                    let answer = Self::execute(&mut n, r, stmt);
+                    n.reqs[r as usize].answer = Some(answer);
+                    n.log.push((r, stmt, answer));
+                    n.ready.push(r);
+                }
+            }
+            RcAct::Run(i) => {
+                if let Some(r) = self.head(s, i) {
+                    n.ready.retain(|&x| x != r);
+                    self.run(&mut n, r);
+                }
+            }
+        }
+        n
+    }
+
+    fn invariants(&self) -> Vec<Invariant<RcState>> {
+        vec![Invariant {
+            name: Text::new("refunds within the cap", "退款不超过上限"),
+            kind: InvKind::Always,
+            holds: Text::new(
+                format!("reserved + refunded ≤ cap ({CAP})."),
+                format!("reserved + refunded ≤ cap（{CAP}）。"),
+            ),
+            check: over_cap,
+        }]
+    }
+
+    fn label(&self, s: &RcState, a: &RcAct) -> Text {
+        match *a {
+            RcAct::Exec(r) => {
+                let stmt = Self::pending(s, r).unwrap_or(Stmt::Select);
+                Text::new(
+                    format!("Database: execute {}'s {}", name(r), stmt.word()),
+                    format!("数据库：执行 {} 的 {}", name(r), stmt.word_zh()),
+                )
+            }
+            RcAct::Run(i) => {
+                let inst = i + 1;
+                let Some(r) = self.head(s, i) else {
+                    return Text::new(
+                        format!("Instance {inst}: idle"),
+                        format!("实例 {inst}：空闲"),
+                    );
+                };
+                let x = name(r);
+                match s.reqs[r as usize].pc {
+                    Pc::Await(stmt) => Text::new(
+                        format!("Instance {inst}: resume {x} after {}", stmt.word()),
+                        format!("实例 {inst}：{} 返回后继续执行 {x}", stmt.word_zh()),
+                    ),
+                    _ => Text::new(
+                        format!("Instance {inst}: run {x}'s handler"),
+                        format!("实例 {inst}：运行 {x} 的处理函数"),
+                    ),
+                }
+            }
+        }
+    }
+
+    fn view(&self, s: &RcState) -> StateView {
+        let v = self.variant;
+        let mut lanes: Vec<LaneView> = (1..=v.instances())
+            .map(|i| {
+                if v.instances() == 1 {
+                    LaneView::new("Node process", "Node 进程", false, false)
+                } else {
+                    LaneView {
+                        name: Text::new(format!("Node instance {i}"), format!("Node 实例 {i}")),
+                        durable: false,
+                        down: false,
+                    }
+                }
+            })
+            .collect();
+        lanes.push(LaneView::new("Database", "数据库", true, false));
+        let mut tables = vec![self.requests_table(s)];
+        tables.extend((0..v.instances()).map(|i| self.loop_table(s, i)));
+        tables.push(self.refunds_table(s));
+        tables.push(self.query_log(s));
+        let approved = s.reqs.iter().filter(|q| q.pc == Pc::Done(true)).count() as u32;
+        StateView {
+            lanes,
+            tables,
+            metrics: vec![
+                Metric {
+                    name: Text::new("reserved", "已预留"),
+                    value: MetricValue::Count(s.reserved.max(0) as u32),
+                },
+                Metric {
+                    name: Text::new("refunds approved", "已批准的退款"),
+                    value: MetricValue::Count(approved),
+                },
+            ],
+            code: Some(self.code(s)),
+        }
+    }
+
+    fn describe(&self, b: &RcState, a: &RcAct, s: &RcState) -> StepInfo {
+        narrate::describe(self, b, a, s)
+    }
+
+    fn intro(&self) -> Text {
+        narrate::intro(self.variant)
+    }
+}
+
+fn over_cap(s: &RcState) -> Option<Text> {
+    (s.reserved > CAP).then(|| {
+        let r = s.reserved;
+        Text::new(
+            format!("reserved {r} + refunded 0 = {r} exceeds the cap of {CAP}."),
+            format!("reserved {r} + refunded 0 = {r}，超过了上限 {CAP}。"),
+        )
+    })
+}
+
+impl RefundCapModel {
+    /// What request `r` is doing, in a few words.
+    pub fn doing(&self, s: &RcState, r: u8) -> Text {
+        let lock = if self.variant == RcVariant::Semaphore2 {
+            Text::new("waiting for a semaphore permit", "等待信号量许可")
+        } else {
+            Text::new("waiting for the mutex", "等待互斥锁")
+        };
+        match s.reqs[r as usize] {
+            Req { pc: Pc::Queued, .. } => Text::new("handler queued", "处理函数排队中"),
+            Req {
+                pc: Pc::AwaitLock, ..
+            } => lock,
+            Req {
+                pc: Pc::Await(stmt),
+                answer: None,
+                ..
+            } if Self::blocked(s, r) => Text::new(
+                format!("awaiting {} (row locked)", stmt.word()),
+                format!("等待 {}（行被锁）", stmt.word_zh()),
+            ),
+            Req {
+                pc: Pc::Await(stmt),
+                answer: None,
+                ..
+            } => Text::new(
+                format!("awaiting {}", stmt.word()),
+                format!("等待 {}", stmt.word_zh()),
+            ),
+            Req {
+                pc: Pc::Await(stmt),
+                ..
+            } => Text::new(
+                format!("{} answered, ready to resume", stmt.word()),
+                format!("{} 已返回，等待继续执行", stmt.word_zh()),
+            ),
+            Req {
+                pc: Pc::Done(true), ..
+            } => Text::new("returned 'reserved'", "返回 'reserved'"),
+            Req {
+                pc: Pc::Done(false),
+                ..
+            } => Text::new(
+                "threw 'insufficient remaining'",
+                "抛出 'insufficient remaining'",
+            ),
+        }
+    }
+
+    fn requests_table(&self, s: &RcState) -> TableView {
+        let mut t = TableView::new(
+            "requests",
+            Text::new("Refund requests", "退款请求"),
+            0,
+            false,
+        );
+        t.columns = vec![
+            Text::new("request", "请求"),
+            Text::new("instance", "实例"),
+            Text::new("amount", "金额"),
+            Text::new("remaining it read", "读到的剩余额度"),
+            Text::new("now", "当前"),
+        ];
+        for r in 0..s.reqs.len() as u8 {
+            let seen = s.reqs[r as usize]
+                .seen
+                .map_or(Text::same("—"), |x| Text::same(x.to_string()));
+            t.rows.push(RowView::new(
+                name(r).into(),
+                vec![
+                    Text::same(name(r)),
+                    Text::same((self.variant.instance_of(r) + 1).to_string()),
+                    Text::same(AMOUNT.to_string()),
+                    seen,
+                    self.doing(s, r),
+                ],
+            ));
+        }
+        t
+    }
+
+    fn loop_table(&self, s: &RcState, i: u8) -> TableView {
+        let inst = i + 1;
+        let title = if self.variant.instances() == 1 {
+            Text::new("Event loop", "事件循环")
+        } else {
+            Text::new(
+                format!("Instance {inst} event loop"),
+                format!("实例 {inst} 事件循环"),
+            )
+        };
+        let mut t = TableView::new(LOOP_KEYS[i as usize % 2], title, i as usize, false);
+        t.columns = vec![Text::new("where", "位置"), Text::new("callback", "回调")];
+        t.empty = Text::new("(idle)", "（空闲）");
+        let mine = |r: &u8| self.variant.instance_of(*r) == i;
+        for (k, &r) in s.ready.iter().filter(|r| mine(r)).enumerate() {
+            let what = match s.reqs[r as usize].pc {
+                Pc::Await(stmt) => Text::new(
+                    format!("{}: resume after {}", name(r), stmt.word()),
+                    format!("{}：{} 返回后继续", name(r), stmt.word_zh()),
+                ),
+                _ => Text::new(
+                    format!("{}: request handler", name(r)),
+                    format!("{}：请求处理函数", name(r)),
+                ),
+            };
+            t.rows.push(RowView::new(
+                format!("ready-{r}"),
+                vec![
+                    Text::new(format!("ready #{}", k + 1), format!("就绪 #{}", k + 1)),
+                    what,
+                ],
+            ));
+        }
+        for r in (0..s.reqs.len() as u8).filter(mine) {
+            if let Some(stmt) = Self::pending(s, r) {
+                let (en, zh) = if Self::blocked(s, r) {
+                    ("awaiting I/O (row locked)", "等待 I/O（行被锁）")
+                } else {
+                    ("awaiting I/O", "等待 I/O")
+                };
+                t.rows.push(RowView::new(
+                    format!("io-{r}"),
+                    vec![
+                        Text::new(en, zh),
+                        Text::new(
+                            format!("{}: {}", name(r), stmt.word()),
+                            format!("{}：{}", name(r), stmt.word_zh()),
+                        ),
+                    ],
+                ));
+            }
+        }
+        if let Some(permits) = self.variant.permits() {
+            let holders: Vec<&str> = (0..s.reqs.len() as u8)
+                .filter(|r| mine(r))
+                .filter(|&r| holds_lock(&s.reqs[r as usize]))
+                .map(name)
+                .collect();
+            let (en, zh) = if permits == 1 {
+                ("mutex", "互斥锁")
+            } else {
+                ("semaphore", "信号量")
+            };
+            let taken = permits - s.permits[i as usize];
+            let held = if holders.is_empty() {
+                Text::new("free", "空闲")
+            } else {
+                let who = holders.join(", ");
+                Text::new(
+                    format!("{taken} of {permits} taken: {who}"),
+                    format!("已占用 {taken}/{permits}：{who}"),
+                )
+            };
+            t.rows
+                .push(RowView::new("lock".into(), vec![Text::new(en, zh), held]));
+            for &w in &s.waiters[i as usize] {
+                t.rows.push(RowView::new(
+                    format!("wait-{w}"),
+                    vec![
+                        Text::new(format!("waiting for the {en}"), format!("等待{zh}")),
+                        Text::same(name(w)),
+                    ],
+                ));
+            }
+        }
+        t
+    }
+
+    fn refunds_table(&self, s: &RcState) -> TableView {
+        let db = self.db_lane();
+        let mut t = TableView::new("refunds", Text::same("refunds"), db, true);
+        t.columns = vec![
+            Text::same("id"),
+            Text::same("cap"),
+            Text::same("refunded"),
+            Text::same("reserved"),
+            Text::new("remaining", "剩余额度"),
+        ];
+        let left = CAP - s.reserved;
+        let mut cells = vec![
+            Text::same("1"),
+            Text::same(CAP.to_string()),
+            Text::same("0"),
+            Text::same(s.reserved.to_string()),
+            if left < 0 {
+                Text::new(
+                    format!("{left} (over the cap)"),
+                    format!("{left}（超出上限）"),
+                )
+            } else {
+                Text::same(left.to_string())
+            },
+        ];
+        if self.variant == RcVariant::SelectForUpdate {
+            t.columns.push(Text::new("row lock", "行锁"));
+            cells.push(match s.lock {
+                Some(r) => Text::new(
+                    format!("held by {}'s transaction", name(r)),
+                    format!("{} 的事务持有", name(r)),
+                ),
+                None => Text::new("none", "无"),
+            });
+        }
+        t.rows.push(RowView::new("1".into(), cells));
+        t
+    }
+
+    fn query_log(&self, s: &RcState) -> TableView {
+        let mut t = TableView::new(
+            "queries",
+            Text::new("Statements executed", "已执行的语句"),
+            self.db_lane(),
+            true,
+        );
+        t.columns = vec![
+            Text::same("#"),
+            Text::new("request", "请求"),
+            Text::new("statement", "语句"),
+            Text::new("answer", "结果"),
+        ];
+        for (k, &(r, stmt, answer)) in s.log.iter().enumerate() {
+            t.rows.push(RowView::new(
+                k.to_string(),
+                vec![
+                    Text::same((k + 1).to_string()),
+                    Text::same(name(r)),
+                    Text::same(stmt.word()),
+                    answer_text(answer),
+                ],
+            ));
+        }
+        t
+    }
+
+    fn code(&self, s: &RcState) -> CodeView {
+        let (title, text) = self.variant.program();
+        let cursors = (0..s.reqs.len() as u8)
+            .map(|r| Cursor {
+                line: line_of(text, s.reqs[r as usize].pc),
+                who: name(r).into(),
+                doing: self.doing(s, r),
+            })
+            .collect();
+        CodeView {
+            title,
+            text,
+            cursors,
+        }
+    }
+}
+
+fn holds_lock(q: &Req) -> bool {
+    matches!(q.pc, Pc::Await(_))
+}
+
+pub fn answer_text(a: Answer) -> Text {
+    match a {
+        Answer::Remaining(x) => Text::new(format!("remaining {x}"), format!("剩余 {x}")),
+        Answer::Rows(n) => Text::same(format!("UPDATE {n}")),
+        Answer::Ok => Text::same("OK"),
+    }
+}
+
+/// The 0-based line of `text` where a request at `pc` is: the `await` it is suspended at, the
+/// function's first line while queued, the `return` or `throw` once done.
+pub fn line_of(text: &str, pc: Pc) -> usize {
+    let find = |needle: &str| text.lines().position(|l| l.contains(needle));
+    let at = match pc {
+        Pc::Queued => find("export async function"),
+        Pc::AwaitLock => find(".acquire()"),
+        Pc::Await(stmt) => {
+            let needle = match stmt {
+                Stmt::Begin => "'BEGIN'",
+                Stmt::Select | Stmt::SelectForUpdate => "'SELECT",
+                Stmt::Update | Stmt::UpdateIf => "UPDATE refunds",
+                Stmt::Commit => "'COMMIT'",
+                Stmt::Rollback => "'ROLLBACK'",
+            };
+            // The `await` is on the statement's line or on the line before it.
+            find(needle).map(|l| match text.lines().nth(l) {
+                Some(line) if line.contains("await") => l,
+                _ => l.saturating_sub(1),
+            })
+        }
+        Pc::Done(true) => find("return 'reserved'"),
+        Pc::Done(false) => find("throw err").or_else(|| find("throw new Error")),
+    };
+    at.unwrap_or(0)
+}
+
+mod narrate;
+
+/// The refund-cap scenario: six ways to guard a shared cap, one race.
+pub struct RefundCap;
+
+impl RefundCap {
+    pub fn model(variant: RcVariant) -> RefundCapModel {
+        RefundCapModel { variant }
+    }
+
+    fn variant(index: usize) -> RcVariant {
+        RcVariant::ALL
+            .get(index)
+            .copied()
+            .unwrap_or(RcVariant::ReadThenWrite)
+    }
+
+    /// Every interleaving (there are no faults to budget here).
+    pub fn explore(variant: usize, bounds: Bounds, progress: &mut dyn FnMut(usize)) -> Report {
+        crate::sim::explore_with(&Self::model(Self::variant(variant)), bounds, progress)
+    }
+}
+
+impl AnyScenario for RefundCap {
+    fn meta(&self) -> ScenarioMeta {
+        let v = VariantMeta::new;
+        ScenarioMeta {
+            slug: "refund-cap",
+            title: Text::new(
+                "Refund cap: await interleaving in Node",
+                "退款上限：Node 中 await 的交错",
+            ),
+            summary: Text::new(
+                "Node runs one callback at a time, yet two refunds of 80 both pass a check against 100: every await lets another request in.",
+                "Node 一次只运行一个回调，但两笔 80 的退款都能通过 100 的额度检查：每个 await 都让别的请求插进来。",
+            ),
+            variants: [
+                v("read-then-write", ["Read, await, write", "先读、await、再写"],
+                  ["Both requests read 100 before either writes: 160 reserved.",
+                   "两个请求都在对方写入前读到 100：预留了 160。"], false),
+                v("mutex-one-instance", ["Mutex, one instance", "互斥锁（单实例）"],
+                  ["An in-process mutex serialises the requests of one process: safe.",
+                   "进程内互斥锁让同一进程内的请求串行：安全。"], true),
+                v("mutex-two-instances", ["Mutex, two instances", "互斥锁（两个实例）"],
+                  ["The same code on two instances: each has its own mutex, and the race is back.",
+                   "同样的代码跑在两个实例上：各有各的锁，竞态又回来了。"], false),
+                v("conditional-update", ["Conditional UPDATE", "条件 UPDATE"],
+                  ["The database checks and reserves in one statement; the loser is told \"insufficient remaining\".",
+                   "数据库在一条语句里检查并预留；输的一方得到 \"insufficient remaining\"。"], true),
+                v("select-for-update", ["SELECT … FOR UPDATE", "SELECT … FOR UPDATE"],
+                  ["A transaction locks the row: the second request waits at its SELECT, then reads 20.",
+                   "事务锁住这一行：第二个请求在 SELECT 处等待，随后读到 20。"], true),
+                v("semaphore-2", ["Semaphore of 2", "信号量 2"],
+                  ["Limits how many requests run at once, not what they reserve: still 160.",
+                   "限制同时运行的请求数，而不是它们预留的金额：仍然是 160。"], false),
+            ]
+            .into_iter()
+            .zip(RcVariant::ALL)
+            .map(|(m, v)| VariantMeta {
+                fault_budget: 0,
+                fixed_by: match v {
+                    RcVariant::ReadThenWrite | RcVariant::MutexTwoInstances | RcVariant::Semaphore2 => {
+                        Some("conditional-update")
+                    }
+                    _ => None,
+                },
+                ..m
+            })
+            .collect(),
+        }
+    }
+
+    fn trace(&self, variant: usize, path: &[u8]) -> Trace {
+        crate::sim::replay(&Self::model(Self::variant(variant)), path)
+    }
+
+    fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8> {
+        crate::sim::follow(&Self::model(Self::variant(variant)), labels)
+    }
+}

@@ -1,0 +1,323 @@
+//! Step narration for the refund cap: what ran, what the database answered, and why it matters.
+use super::*;
+use crate::sim::{Arrow, ArrowKind, Mark, MarkKind};
+
+pub(super) fn intro(v: RcVariant) -> Text {
+    match v {
+        RcVariant::ReadThenWrite => Text::new(
+            "Order 1 may be refunded up to 100. Two refund requests of 80 arrive at one Node process. Each reads the remaining amount, awaits, then reserves. Step through: which callback runs between a read and its write?",
+            "订单 1 最多可退 100。两个 80 的退款请求同时到达同一个 Node 进程。每个请求先读剩余额度，await，再预留。逐步执行：在读和写之间，哪个回调插了进来？",
+        ),
+        RcVariant::MutexOneInstance => Text::new(
+            "The same read-then-write, now inside an in-process mutex. One Node process serves both requests, so the mutex serialises them.",
+            "同样的先读后写，现在包在进程内互斥锁里。一个 Node 进程处理两个请求，所以互斥锁让它们串行。",
+        ),
+        RcVariant::MutexTwoInstances => Text::new(
+            "The same mutex code, deployed on two instances behind a load balancer: A goes to instance 1, B to instance 2. Each process has its own mutex.",
+            "同样的互斥锁代码部署在负载均衡后的两个实例上：A 到实例 1，B 到实例 2。每个进程都有自己的互斥锁。",
+        ),
+        RcVariant::ConditionalUpdate => Text::new(
+            "Each request sends one conditional UPDATE: the database checks the remaining amount and reserves in the same statement. Two instances, no lock in Node.",
+            "每个请求只发一条条件 UPDATE：数据库在同一条语句里检查剩余额度并预留。两个实例，Node 里没有锁。",
+        ),
+        RcVariant::SelectForUpdate => Text::new(
+            "Each request opens a transaction and reads the row with SELECT … FOR UPDATE, which locks it until COMMIT. Two instances.",
+            "每个请求开启事务，用 SELECT … FOR UPDATE 读取这一行，并锁住它直到 COMMIT。两个实例。",
+        ),
+        RcVariant::Semaphore2 => Text::new(
+            "Three refund requests of 80, one process, and a semaphore that lets at most two run at once. Watch what it limits, and what it does not.",
+            "三个 80 的退款请求、一个进程、一个最多允许两个同时运行的信号量。看看它限制了什么，又没限制什么。",
+        ),
+    }
+}
+
+fn mark(lane: usize, kind: MarkKind, en: &str, zh: &str) -> Mark {
+    Mark {
+        lane,
+        kind,
+        label: Text::new(en, zh),
+    }
+}
+
+/// What request `r` sent after running, as a sentence ending the narration of a Run step.
+fn sent(s: &RcState, r: u8) -> Text {
+    let x = name(r);
+    match s.reqs[r as usize].pc {
+        Pc::Await(stmt) => Text::new(
+            format!("{x} sends {} and awaits: the callback ends here, and the event loop is free for the next one.", stmt.word()),
+            format!("{x} 发出 {} 并 await：这个回调到此结束，事件循环可以运行下一个回调。", stmt.word_zh()),
+        ),
+        _ => Text::default(),
+    }
+}
+
+pub(super) fn describe(m: &RefundCapModel, b: &RcState, a: &RcAct, s: &RcState) -> StepInfo {
+    let db = m.db_lane();
+    let mut info = StepInfo::default();
+    match *a {
+        RcAct::Exec(r) => {
+            let x = name(r);
+            let inst = m.variant.instance_of(r) as usize;
+            let stmt = RefundCapModel::pending(b, r).unwrap_or(Stmt::Select);
+            let answer = s.reqs[r as usize].answer.unwrap_or(Answer::Ok);
+            info.lane = db;
+            info.code = Some(stmt.sql());
+            info.title = Text::new(
+                format!("{x}: {} executes", stmt.word()),
+                format!("{x}：执行 {}", stmt.word_zh()),
+            );
+            // Short labels: the timeline's step columns are narrow.
+            let reply = match answer {
+                Answer::Remaining(left) => left.to_string(),
+                Answer::Rows(n) => format!("{n} row"),
+                Answer::Ok => "OK".into(),
+            };
+            info.arrows.push(Arrow {
+                from: db,
+                to: inst,
+                label: reply,
+                kind: ArrowKind::Message,
+            });
+            let (before, after) = (b.reserved, s.reserved);
+            info.narration = match (stmt, answer) {
+                (Stmt::Select, Answer::Remaining(left)) => Text::new(
+                    format!("The database answers {x}'s SELECT: cap {CAP} − refunded 0 − reserved {before} = {left} remaining. The answer waits in the queue of ready callbacks until the event loop gets to it."),
+                    format!("数据库回答 {x} 的 SELECT：cap {CAP} − refunded 0 − reserved {before} = 剩余 {left}。结果进入就绪回调队列，等事件循环轮到它。"),
+                ),
+                (Stmt::SelectForUpdate, Answer::Remaining(left)) => {
+                    let waiting: Vec<&str> = (0..s.reqs.len() as u8)
+                        .filter(|&o| o != r && RefundCapModel::blocked(s, o))
+                        .map(name)
+                        .collect();
+                    let mut t = Text::new(
+                        format!("The database locks the row for {x}'s transaction and answers: {left} remaining. Until {x} commits or rolls back, every other SELECT … FOR UPDATE on this row waits."),
+                        format!("数据库为 {x} 的事务锁住这一行并回答：剩余 {left}。在 {x} 提交或回滚之前，这一行上的其他 SELECT … FOR UPDATE 都要等待。"),
+                    );
+                    if !waiting.is_empty() {
+                        let w = waiting.join(", ");
+                        t = t.then(&Text::new(format!("{w} is already waiting."), format!("{w} 已经在等待。")));
+                    }
+                    t
+                }
+                (Stmt::Update, _) => {
+                    info.marks.push(mark(db, MarkKind::Write, "reserve", "预留"));
+                    let mut t = Text::new(
+                        format!("The database applies {x}'s UPDATE: reserved {before} → {after}."),
+                        format!("数据库执行 {x} 的 UPDATE：reserved {before} → {after}。"),
+                    );
+                    if after > CAP && before <= CAP {
+                        info.marks.push(mark(db, MarkKind::Fail, "over the cap", "超出上限"));
+                        let seen = b.reqs[r as usize].seen.unwrap_or(CAP);
+                        t = t.then(&Text::new(
+                            format!("Over the cap of {CAP}: {x} decided on the {seen} it read earlier, but another request reserved in between. Nothing in Node was running \"at the same time\": the gap was the await."),
+                            format!("超过了上限 {CAP}：{x} 依据的是之前读到的 {seen}，而另一个请求在这之间已经预留。Node 里没有任何代码\"同时\"运行：空隙就是那个 await。"),
+                        ));
+                    }
+                    t
+                }
+                (Stmt::UpdateIf, Answer::Rows(1)) => {
+                    info.marks.push(mark(db, MarkKind::Write, "reserve", "预留"));
+                    Text::new(
+                        format!("The database checks {CAP} − 0 − {before} ≥ {AMOUNT} on the current row and reserves in the same statement: reserved {before} → {after} (UPDATE 1)."),
+                        format!("数据库在当前行上检查 {CAP} − 0 − {before} ≥ {AMOUNT}，并在同一条语句里预留：reserved {before} → {after}（UPDATE 1）。"),
+                    )
+                }
+                (Stmt::UpdateIf, _) => {
+                    info.marks.push(mark(db, MarkKind::Dedup, "refused", "拒绝"));
+                    let left = CAP - before;
+                    Text::new(
+                        format!("The database evaluates the condition on the current row: {CAP} − 0 − {before} = {left} < {AMOUNT}, so it changes nothing (UPDATE 0). The check and the write cannot be split by an await: they are one statement."),
+                        format!("数据库在当前行上计算条件：{CAP} − 0 − {before} = {left} < {AMOUNT}，因此什么也不改（UPDATE 0）。检查和写入是同一条语句，await 无法把它们拆开。"),
+                    )
+                }
+                (Stmt::Begin, _) => Text::new(
+                    format!("The database opens {x}'s transaction."),
+                    format!("数据库为 {x} 开启事务。"),
+                ),
+                (Stmt::Commit, _) => {
+                    info.marks.push(mark(db, MarkKind::Commit, "commit", "提交"));
+                    let freed: Vec<&str> = (0..b.reqs.len() as u8)
+                        .filter(|&o| o != r && RefundCapModel::blocked(b, o))
+                        .map(name)
+                        .collect();
+                    let mut t = Text::new(
+                        format!("The database commits {x}'s transaction (reserved {after}) and releases the row lock."),
+                        format!("数据库提交 {x} 的事务（reserved {after}），释放行锁。"),
+                    );
+                    if !freed.is_empty() {
+                        let w = freed.join(", ");
+                        t = t.then(&Text::new(
+                            format!("{w}'s SELECT … FOR UPDATE, waiting for it, can run now — and will read the committed value."),
+                            format!("一直在等待的 {w} 的 SELECT … FOR UPDATE 现在可以执行了，而且会读到已提交的值。"),
+                        ));
+                    }
+                    t
+                }
+                (Stmt::Rollback, _) => {
+                    info.marks.push(mark(db, MarkKind::Rollback, "rollback", "回滚"));
+                    Text::new(
+                        format!("The database rolls back {x}'s transaction (it wrote nothing) and releases the row lock."),
+                        format!("数据库回滚 {x} 的事务（它没有写入任何东西），释放行锁。"),
+                    )
+                }
+                _ => Text::default(),
+            };
+        }
+        RcAct::Run(i) => {
+            let Some(r) = m.head(b, i) else {
+                return info;
+            };
+            let x = name(r);
+            let q = b.reqs[r as usize];
+            let after = s.reqs[r as usize];
+            info.lane = i as usize;
+            let mut text = match (q.pc, q.answer) {
+                (Pc::Queued, _) => {
+                    info.title = Text::new(format!("{x}: handler"), format!("{x}：处理函数"));
+                    match (m.variant.permits(), after.pc) {
+                        (None, _) => Text::new(
+                            format!("The event loop runs {x}'s request handler."),
+                            format!("事件循环运行 {x} 的请求处理函数。"),
+                        ),
+                        (Some(1), Pc::AwaitLock) => Text::new(
+                            format!("{x}'s handler asks for the mutex, which another request of this process holds: {x} waits in the mutex's queue and touches nothing."),
+                            format!("{x} 的处理函数请求互斥锁，而本进程中另一个请求正持有它：{x} 在锁的队列中等待，什么也不碰。"),
+                        ),
+                        (Some(1), _) => Text::new(
+                            format!("{x}'s handler takes this process's mutex (it was free)."),
+                            format!("{x} 的处理函数拿到本进程的互斥锁（它是空闲的）。"),
+                        ),
+                        (Some(_), Pc::AwaitLock) => Text::new(
+                            format!("{x}'s handler asks for a permit: both are taken, so {x} waits. The semaphore does its job — at most two requests run — but it says nothing about what they reserve."),
+                            format!("{x} 的处理函数申请许可：两个许可都被占用，{x} 只能等待。信号量做到了它的本职——最多两个请求同时运行——但它完全不管它们预留了多少。"),
+                        ),
+                        (Some(_), _) => Text::new(
+                            format!("{x}'s handler takes one of the semaphore's 2 permits."),
+                            format!("{x} 的处理函数拿到信号量 2 个许可中的一个。"),
+                        ),
+                    }
+                }
+                (Pc::Await(stmt), Some(answer)) => {
+                    info.title = Text::new(
+                        format!("{x}: resume after {}", stmt.word()),
+                        format!("{x}：{} 之后继续", stmt.word_zh()),
+                    );
+                    resumed(m, b, r, stmt, answer)
+                }
+                _ => Text::default(),
+            };
+            match after.pc {
+                Pc::Await(stmt) if after.answer.is_none() => {
+                    info.arrows.push(Arrow {
+                        from: i as usize,
+                        to: db,
+                        label: stmt.arrow().into(),
+                        kind: ArrowKind::Message,
+                    });
+                    text = text.then(&sent(s, r));
+                }
+                Pc::Done(ok) if q.pc != after.pc => {
+                    info.marks.push(if ok {
+                        mark(i as usize, MarkKind::Respond, "reserved", "已预留")
+                    } else {
+                        mark(
+                            i as usize,
+                            MarkKind::Fail,
+                            "insufficient remaining",
+                            "剩余额度不足",
+                        )
+                    });
+                }
+                _ => {}
+            }
+            // The lock handed over in a `finally`: the waiter runs on in the same turn.
+            for w in 0..s.reqs.len() as u8 {
+                let was = b.reqs[w as usize].pc;
+                if w != r && was == Pc::AwaitLock && s.reqs[w as usize].pc != Pc::AwaitLock {
+                    let y = name(w);
+                    let what = if m.variant == RcVariant::Semaphore2 {
+                        ("its permit", "它的许可")
+                    } else {
+                        ("the mutex", "互斥锁")
+                    };
+                    text = text.then(&Text::new(
+                        format!("On the way out, finally releases {} to {y}, which was waiting: {y} continues in the same turn (a microtask) and sends its SELECT.", what.0),
+                        format!("离开时 finally 把{}交给一直在等的 {y}：{y} 在同一轮中继续执行（微任务），并发出它的 SELECT。", what.1),
+                    ));
+                }
+            }
+            info.narration = text;
+        }
+    }
+    info
+}
+
+/// Narration of request `r` resuming after `stmt` answered `answer`.
+fn resumed(m: &RefundCapModel, b: &RcState, r: u8, stmt: Stmt, answer: Answer) -> Text {
+    let x = name(r);
+    match (stmt, answer) {
+        (Stmt::Select | Stmt::SelectForUpdate, Answer::Remaining(left)) if left >= AMOUNT => {
+            let now = CAP - b.reserved;
+            let mut t = Text::new(
+                format!("{x} resumes with the remaining it read: {left} ≥ {AMOUNT}, so the check passes."),
+                format!("{x} 带着读到的剩余额度继续：{left} ≥ {AMOUNT}，检查通过。"),
+            );
+            if now != left {
+                t = t.then(&Text::new(
+                    format!("But the row has changed since the read: remaining is {now} now. {x} acts on a stale value."),
+                    format!("但读完之后这一行已经变了：现在只剩 {now}。{x} 依据的是过期的值。"),
+                ));
+            } else if m.variant != RcVariant::SelectForUpdate {
+                let others: Vec<&str> = (0..b.reqs.len() as u8)
+                    .filter(|&o| o != r && b.reqs[o as usize].seen.is_some() && !matches!(b.reqs[o as usize].pc, Pc::Done(_)))
+                    .map(name)
+                    .collect();
+                if !others.is_empty() {
+                    let w = others.join(", ");
+                    t = t.then(&Text::new(
+                        format!("{w} read the same {left} and has not written yet."),
+                        format!("{w} 读到了同样的 {left}，而且还没有写入。"),
+                    ));
+                }
+            }
+            t
+        }
+        (Stmt::Select, Answer::Remaining(left)) => Text::new(
+            format!("{x} resumes: {left} < {AMOUNT}, so it throws 'insufficient remaining'. It read after the other request's write, so its check is right."),
+            format!("{x} 继续执行：{left} < {AMOUNT}，于是抛出 'insufficient remaining'。它是在另一个请求写入之后读的，所以检查是对的。"),
+        ),
+        (Stmt::SelectForUpdate, Answer::Remaining(left)) => Text::new(
+            format!("{x} resumes: it waited for the lock, so it read the committed {left} < {AMOUNT}. It rolls back and will throw 'insufficient remaining'."),
+            format!("{x} 继续执行：它等到了锁，读到的是已提交的 {left} < {AMOUNT}。它回滚事务，并将抛出 'insufficient remaining'。"),
+        ),
+        (Stmt::Begin, _) => Text::new(
+            format!("{x}'s transaction is open."),
+            format!("{x} 的事务已开启。"),
+        ),
+        (Stmt::Update, _) if m.variant == RcVariant::SelectForUpdate => Text::new(
+            format!("{x}'s UPDATE is done, inside its transaction."),
+            format!("{x} 的 UPDATE 已在事务内完成。"),
+        ),
+        (Stmt::Update, _) => Text::new(
+            format!("{x}'s UPDATE is done: the handler returns 'reserved' and the client is told the refund is approved."),
+            format!("{x} 的 UPDATE 完成：处理函数返回 'reserved'，客户端得知退款已批准。"),
+        ),
+        (Stmt::UpdateIf, Answer::Rows(1)) => Text::new(
+            format!("One row changed: {x}'s 80 is reserved, and the handler returns 'reserved'."),
+            format!("改动了一行：{x} 的 80 已预留，处理函数返回 'reserved'。"),
+        ),
+        (Stmt::UpdateIf, _) => Text::new(
+            format!("No row changed: {x} tells its client \"insufficient remaining\". Nothing to undo, no lock held in Node."),
+            format!("没有行被改动：{x} 告诉客户端 \"insufficient remaining\"。没有需要撤销的东西，Node 里也没有持有任何锁。"),
+        ),
+        (Stmt::Commit, _) => Text::new(
+            format!("{x} is committed: the handler returns 'reserved'."),
+            format!("{x} 已提交：处理函数返回 'reserved'。"),
+        ),
+        (Stmt::Rollback, _) => Text::new(
+            format!("{x} rethrows: the client is told \"insufficient remaining\"."),
+            format!("{x} 重新抛出错误：客户端得知 \"insufficient remaining\"。"),
+        ),
+        _ => Text::default(),
+    }
+}

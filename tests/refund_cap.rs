@@ -1,0 +1,315 @@
+//! The refund-cap scenario's story, proven: the seed's schedule reserves 160 in the naive
+//! variants and 80 in the fixes; exhaustive exploration counts the interleavings that break the
+//! cap; and real Node, running the very JavaScript the app shows, agrees with the model step by
+//! step on every interleaving (tests/node/refund-cap-driver.mjs).
+
+mod common;
+
+use common::{assert_holds_everywhere, verdict};
+use effectively_once::scenarios::{
+    line_of, Pc, RcAct, RcState, RcVariant, RefundCap, RefundCapModel, AMOUNT, CAP,
+};
+use effectively_once::sim::{explore, replay, Bounds, Model, Status, Trace};
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+const WITHIN_CAP: &str = "refunds within the cap";
+
+fn table(trace: &Trace, step: usize, key: &str) -> Vec<Vec<String>> {
+    let t = trace.steps[step]
+        .view
+        .tables
+        .iter()
+        .find(|t| t.key == key)
+        .unwrap_or_else(|| panic!("no table {key}"));
+    t.rows
+        .iter()
+        .map(|r| r.cells.iter().map(|c| c.en.clone()).collect())
+        .collect()
+}
+
+/// The scripted run (no choices): the reserved amount and each request's final state.
+fn scripted(v: RcVariant) -> (String, Vec<String>, Trace) {
+    let trace = replay(&RefundCap::model(v), &[]);
+    let last = trace.last();
+    let reserved = table(&trace, last, "refunds")[0][3].clone();
+    let outcomes = table(&trace, last, "requests")
+        .into_iter()
+        .map(|r| r[4].clone())
+        .collect();
+    (reserved, outcomes, trace)
+}
+
+#[test]
+fn the_seeds_schedule_reserves_160_in_the_naive_variants() {
+    for v in [
+        RcVariant::ReadThenWrite,
+        RcVariant::MutexTwoInstances,
+        RcVariant::Semaphore2,
+    ] {
+        let (reserved, outcomes, trace) = scripted(v);
+        assert_eq!(reserved, "160", "{v:?}");
+        let both = ["returned 'reserved'"; 2];
+        assert_eq!(outcomes[..2], both, "{v:?}: both requests were approved");
+        let last = verdict(&trace, trace.last(), WITHIN_CAP);
+        assert_eq!(last.status, Status::Violated, "{v:?}");
+        assert!(
+            last.why.en.contains("160 exceeds the cap of 100"),
+            "{}",
+            last.why.en
+        );
+        // Both requests read 100 before either wrote.
+        let reads: Vec<String> = table(&trace, trace.last(), "requests")
+            .into_iter()
+            .map(|r| r[3].clone())
+            .collect();
+        assert_eq!(reads[..2], ["100", "100"], "{v:?}");
+    }
+    // The semaphore let the third request wait, then turned it away.
+    let (_, outcomes, _) = scripted(RcVariant::Semaphore2);
+    assert_eq!(outcomes[2], "threw 'insufficient remaining'");
+}
+
+#[test]
+fn the_fixes_reserve_80_and_turn_the_second_request_away() {
+    for v in [
+        RcVariant::MutexOneInstance,
+        RcVariant::ConditionalUpdate,
+        RcVariant::SelectForUpdate,
+    ] {
+        let (reserved, outcomes, trace) = scripted(v);
+        assert_eq!(reserved, "80", "{v:?}");
+        assert_eq!(
+            outcomes,
+            ["returned 'reserved'", "threw 'insufficient remaining'"],
+            "{v:?}"
+        );
+        assert_eq!(
+            verdict(&trace, trace.last(), WITHIN_CAP).status,
+            Status::Holds
+        );
+    }
+    // The row lock is visible: B's SELECT … FOR UPDATE waits while A holds it.
+    let (_, _, trace) = scripted(RcVariant::SelectForUpdate);
+    let waited = (0..trace.steps.len()).any(|k| {
+        table(&trace, k, "loop-2")
+            .iter()
+            .any(|r| r[0] == "awaiting I/O (row locked)" && r[1] == "B: SELECT … FOR UPDATE")
+    });
+    assert!(waited, "B never waited for the row lock");
+}
+
+/// Interleavings per variant (no faults: every run is a schedule), pinned. Every run ends
+/// with both requests answered, so the state graph is finite and acyclic.
+#[test]
+fn exploration_counts_the_schedules_that_break_the_cap() {
+    let bounds = Bounds {
+        max_depth: 64,
+        max_states: 1_000_000,
+    };
+    // (variant, distinct states, runs, runs that break the cap)
+    let expect: [(RcVariant, usize, u128, u128); 6] = [
+        (RcVariant::ReadThenWrite, 46, 42, 36),
+        (RcVariant::MutexOneInstance, 10, 2, 0),
+        (RcVariant::MutexTwoInstances, 68, 232, 200),
+        (RcVariant::ConditionalUpdate, 20, 20, 0),
+        (RcVariant::SelectForUpdate, 220, 1760, 0),
+        (RcVariant::Semaphore2, 99, 264, 234),
+    ];
+    let mut got = Vec::new();
+    for (v, ..) in expect {
+        let m = RefundCap::model(v);
+        let r = explore(&m, bounds);
+        assert!(!r.truncated && !r.cyclic, "{v:?}");
+        let inv = &r.invariants[0];
+        println!(
+            "{v:?}: {} states, {} runs, {} violating",
+            r.states, r.runs, inv.violating_runs
+        );
+        got.push((v, r.states, r.runs, inv.violating_runs));
+        if inv.violating_runs > 0 {
+            // The shortest counterexample really breaks the cap when replayed.
+            let cx = inv.counterexample.clone().expect("a counterexample");
+            let t = replay(&m, &cx);
+            assert_eq!(verdict(&t, cx.len(), WITHIN_CAP).status, Status::Violated);
+        } else {
+            assert_holds_everywhere(&m, bounds);
+        }
+    }
+    assert_eq!(got, expect);
+}
+
+#[test]
+fn cursors_point_at_the_awaits_and_exits_of_the_real_programs() {
+    for v in RcVariant::ALL {
+        let (_, text) = v.program();
+        let line = |pc| {
+            text.lines()
+                .nth(line_of(text, pc))
+                .unwrap_or("")
+                .to_string()
+        };
+        assert!(line(Pc::Queued).contains("export async function refund"));
+        assert!(line(Pc::Done(true)).contains("return 'reserved'"));
+        assert!(line(Pc::Done(false)).contains("throw"));
+        let trace = replay(&RefundCap::model(v), &[]);
+        for step in &trace.steps {
+            let code = step.view.code.as_ref().expect("a program listing");
+            for c in &code.cursors {
+                let l = text.lines().nth(c.line).unwrap_or("");
+                if c.doing.en.starts_with("awaiting") {
+                    assert!(l.contains("await"), "{v:?}: {} at '{l}'", c.doing.en);
+                }
+                if c.doing.en.starts_with("waiting for") {
+                    assert!(l.contains(".acquire()"), "{v:?}: {} at '{l}'", c.doing.en);
+                }
+            }
+        }
+    }
+}
+
+// ---- Fidelity against real Node ----------------------------------------------------------
+
+/// Every maximal schedule of `v`, as the choice taken at each step.
+fn all_schedules(v: RcVariant) -> Vec<Vec<usize>> {
+    fn walk(m: &RefundCapModel, s: &RcState, path: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        let mut acts = Vec::new();
+        m.actions(s, &mut acts);
+        if acts.is_empty() {
+            out.push(path.clone());
+        }
+        for (k, a) in acts.iter().enumerate() {
+            path.push(k);
+            walk(m, &m.next(s, a), path, out);
+            path.pop();
+        }
+    }
+    let m = RefundCap::model(v);
+    let mut out = Vec::new();
+    walk(&m, &m.init(), &mut Vec::new(), &mut out);
+    out
+}
+
+/// The driver's line for the state after `event`.
+fn expected_line(event: &str, s: &RcState) -> String {
+    let n = s.reqs.len() as u8;
+    let name = |r: u8| ["A", "B", "C"][r as usize];
+    let pending: Vec<String> = (0..n)
+        .map(|r| {
+            let p = RefundCapModel::pending(s, r).map_or("-", |st| st.tag());
+            format!("{}:{p}", name(r))
+        })
+        .collect();
+    let results: Vec<String> = (0..n)
+        .map(|r| {
+            let x = match s.reqs[r as usize].pc {
+                Pc::Done(true) => "reserved",
+                Pc::Done(false) => "insufficient remaining",
+                _ => "-",
+            };
+            format!("{}:{x}", name(r))
+        })
+        .collect();
+    let lock = s.lock.map_or("-", name);
+    format!(
+        "{event}: pending={} reserved={} lock={lock} results={}",
+        pending.join(","),
+        s.reserved,
+        results.join(",")
+    )
+}
+
+/// One schedule as driver input, and the lines the model expects back. `pick` chooses among
+/// the enabled actions (0 = the scripted schedule).
+fn case(v: RcVariant, mut pick: impl FnMut(usize) -> usize) -> (String, Vec<String>) {
+    let m = RefundCap::model(v);
+    let name = |r: u8| ["A", "B", "C"][r as usize];
+    let (file, _) = v.program();
+    let mut input = format!("case {file} cap={CAP} instances={}\n", v.instances());
+    for r in 0..v.requests() {
+        input += &format!("req {} {} {AMOUNT}\n", name(r), v.instance_of(r));
+    }
+    let mut s = m.init();
+    let mut expected = Vec::new();
+    let mut acts = Vec::new();
+    loop {
+        acts.clear();
+        m.actions(&s, &mut acts);
+        if acts.is_empty() {
+            break;
+        }
+        let a = acts[pick(acts.len())];
+        let event = match a {
+            RcAct::Exec(r) => format!("exec {}", name(r)),
+            RcAct::Run(i) => {
+                let r = m.head(&s, i).expect("a ready callback");
+                let verb = if s.reqs[r as usize].pc == Pc::Queued {
+                    "start"
+                } else {
+                    "deliver"
+                };
+                format!("{verb} {}", name(r))
+            }
+        };
+        s = m.next(&s, &a);
+        input += &event;
+        input.push('\n');
+        expected.push(expected_line(&event, &s));
+    }
+    input += "end\n";
+    expected.push(format!("end reserved={}", s.reserved));
+    (input, expected)
+}
+
+#[test]
+fn real_node_agrees_with_the_model_on_every_schedule() {
+    let mut input = String::new();
+    let mut expected = Vec::new();
+    let mut cases = 0;
+    for v in RcVariant::ALL {
+        for schedule in all_schedules(v) {
+            let mut choices = schedule.into_iter();
+            let (i, e) = case(v, |_| choices.next().expect("a choice per step"));
+            input += &i;
+            expected.extend(e);
+            cases += 1;
+        }
+    }
+    // One case per run the explorer counts (the pinned totals above).
+    assert_eq!(cases, 42 + 2 + 232 + 20 + 1760 + 264);
+    let driver = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/node/refund-cap-driver.mjs"
+    );
+    let mut child = Command::new("node")
+        .arg(driver)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("node is installed (.ci/setup)");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(input.as_bytes())
+        .expect("write the schedules");
+    let out = child.wait_with_output().expect("node ran");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let got: Vec<&str> = stdout.lines().collect();
+    for (k, want) in expected.iter().enumerate() {
+        let line = got.get(k).copied().unwrap_or("(missing)");
+        assert_eq!(
+            line,
+            want,
+            "line {k}: Node and the model disagree\nstderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(got.len(), expected.len());
+}
