@@ -1,76 +1,89 @@
-//! Explores every registered scenario variant and prints states, runs, verdicts and timings.
-//! Run with `cargo bench --bench explore`; the numbers go into BENCHMARKS.md. Each time is the
-//! median of five runs (a plain harness rather than criterion: one exploration is a single
-//! 0.1 ms – 0.3 s call, and criterion's dependency tree would be compiled by every `cargo test`).
+//! Exhaustive exploration of every registered scenario variant: first a table of states, runs
+//! and verdicts (one exploration each), then criterion's measurement of each exploration with
+//! its throughput in states per second. Run with `cargo bench -p effectively-once-bench`; the
+//! numbers go into BENCHMARKS.md.
+//!
+//! Two fault budgets are measured: each variant's player budget (what the explorer panel runs)
+//! and budget 2, which the native tests pin.
 
-use effectively_once::scenarios::{self, DualWrite, DwVariant, OrVariant, OutboxRelay};
-use effectively_once::sim::{encode_path, explore, Bounds, Report};
-use std::time::Instant;
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use effectively_once::scenarios;
+use effectively_once::sim::{encode_path, Bounds, Report};
+use std::time::Duration;
 
-fn main() {
-    println!("| scenario | variant | fault budget | states | runs | time | states/s | verdicts |");
-    println!("|---|---|---|---:|---:|---:|---:|---|");
+/// (scenario index, variant index, fault budget) for every measured exploration.
+fn cases() -> Vec<(usize, usize, u8)> {
+    let mut cases = Vec::new();
     for (i, s) in scenarios::all().iter().enumerate() {
-        let meta = s.meta();
-        for (v, variant) in meta.variants.iter().enumerate() {
-            let (report, secs) = timed(|| {
-                scenarios::explore(i, v, None, Bounds::default(), &mut |_| {}).expect("registered")
-            });
-            row(meta.slug, variant.slug, variant.fault_budget, &report, secs);
+        for (v, variant) in s.meta().variants.iter().enumerate() {
+            cases.push((i, v, variant.fault_budget));
+            if variant.fault_budget > 2 {
+                cases.push((i, v, 2));
+            }
         }
     }
-    // The budget the tests pin (2) as well as the player's (3).
-    let meta = scenarios::all()[0].meta();
-    for (variant, m) in DwVariant::ALL.into_iter().zip(&meta.variants) {
-        let model = DualWrite::model(variant, 2);
-        let (report, secs) = timed(|| explore(&model, Bounds::default()));
-        row(meta.slug, m.slug, 2, &report, secs);
-    }
-    let meta = scenarios::all()[1].meta();
-    for (variant, m) in OrVariant::ALL.into_iter().zip(&meta.variants) {
-        if m.fault_budget == 2 {
-            continue;
-        }
-        let model = OutboxRelay::model(variant, 2);
-        let (report, secs) = timed(|| explore(&model, Bounds::default()));
-        row(meta.slug, m.slug, 2, &report, secs);
-    }
+    cases
 }
 
-/// Runs `f` five times; its report and the median wall-clock time in seconds.
-fn timed(f: impl Fn() -> Report) -> (Report, f64) {
-    let mut times = Vec::new();
-    let mut report = None;
-    for _ in 0..5 {
-        let start = Instant::now();
-        report = Some(f());
-        times.push(start.elapsed().as_secs_f64());
-    }
-    times.sort_by(f64::total_cmp);
-    (report.expect("ran five times"), times[2])
+fn explore(i: usize, v: usize, budget: u8) -> Report {
+    scenarios::explore(i, v, Some(budget), Bounds::default(), &mut |_| {})
+        .expect("a registered scenario")
 }
 
-fn row(scenario: &str, variant: &str, budget: u8, r: &Report, secs: f64) {
-    let verdicts: Vec<String> = r
-        .invariants
-        .iter()
-        .map(|i| match &i.counterexample {
-            None => format!("{}: holds in all {} runs", i.name.en, r.runs),
-            Some(cx) => format!(
-                "{}: violated in {} of {} runs (shortest `{}`)",
-                i.name.en,
-                i.violating_runs,
-                r.runs,
-                encode_path(cx)
-            ),
-        })
-        .collect();
-    println!(
-        "| {scenario} | {variant} | {budget} | {} | {} | {:.2} ms | {:.0} | {} |",
-        r.states,
-        r.runs,
-        secs * 1e3,
-        r.states as f64 / secs,
-        verdicts.join("; ")
-    );
+fn name(i: usize, v: usize) -> String {
+    let meta = scenarios::all()[i].meta();
+    format!("{}/{}", meta.slug, meta.variants[v].slug)
 }
+
+fn table(cases: &[(usize, usize, u8)]) {
+    println!("| scenario/variant | fault budget | states | runs | verdicts |");
+    println!("|---|---:|---:|---:|---|");
+    for &(i, v, budget) in cases {
+        let r = explore(i, v, budget);
+        let verdicts: Vec<String> = r
+            .invariants
+            .iter()
+            .map(|inv| match &inv.counterexample {
+                None => format!("{}: holds in all {} runs", inv.name.en, r.runs),
+                Some(cx) => format!(
+                    "{}: violated in {} of {} runs (shortest `{}`)",
+                    inv.name.en,
+                    inv.violating_runs,
+                    r.runs,
+                    encode_path(cx)
+                ),
+            })
+            .collect();
+        println!(
+            "| {} | {budget} | {} | {} | {} |",
+            name(i, v),
+            r.states,
+            r.runs,
+            verdicts.join("; ")
+        );
+    }
+    println!();
+}
+
+fn bench(c: &mut Criterion) {
+    let cases = cases();
+    table(&cases);
+    let mut group = c.benchmark_group("explore");
+    group
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(300))
+        .measurement_time(Duration::from_secs(2));
+    for &(i, v, budget) in &cases {
+        let states = explore(i, v, budget).states;
+        group.throughput(Throughput::Elements(states as u64));
+        group.bench_with_input(
+            BenchmarkId::new(name(i, v), format!("budget-{budget}")),
+            &(i, v, budget),
+            |b, &(i, v, budget)| b.iter(|| explore(i, v, budget)),
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
