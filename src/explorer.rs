@@ -2,7 +2,8 @@
 //! encode, trivial to check, and safe to decode from anything (a malformed message is an error,
 //! never a panic).
 //!
-//! Page → worker: `<id> <scenario> <variant> <budget>`.
+//! Page → worker: `<id> <scenario> <variant> <budget> <knobs>`, the knobs comma-separated (`-`
+//! for the defaults).
 //! Worker → page: `P <id> <states so far>` while exploring, then
 //! `R <id> <states> <runs> <quiet states> <truncated 0|1> <cyclic 0|1> <milliseconds>` followed by
 //! one line per invariant, tab-separated: English name, Chinese name, violating states,
@@ -12,32 +13,52 @@
 
 use crate::sim::{encode_path, Report, Text};
 
-/// A request to explore one variant with a fault budget.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A request to explore one variant with a fault budget and the scenario's knobs.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Request {
     pub id: u32,
     pub scenario: usize,
     pub variant: usize,
     pub budget: u8,
+    /// Empty for the defaults.
+    pub knobs: Vec<u32>,
 }
+
+/// More knobs than any scenario has: a longer list is malformed.
+const MAX_KNOBS: usize = 8;
 
 impl Request {
     pub fn encode(&self) -> String {
+        let knobs: Vec<String> = self.knobs.iter().map(u32::to_string).collect();
+        let knobs = if knobs.is_empty() {
+            "-".to_string()
+        } else {
+            knobs.join(",")
+        };
         format!(
-            "{} {} {} {}",
+            "{} {} {} {} {knobs}",
             self.id, self.scenario, self.variant, self.budget
         )
     }
 
     pub fn decode(text: &str) -> Option<Request> {
         let mut it = text.split(' ');
-        let req = Request {
+        let mut req = Request {
             id: it.next()?.parse().ok()?,
             scenario: it.next()?.parse().ok()?,
             variant: it.next()?.parse().ok()?,
             budget: it.next()?.parse().ok()?,
+            knobs: Vec::new(),
         };
-        it.next().is_none().then_some(req)
+        match it.next()? {
+            "-" => {}
+            list => {
+                for k in list.split(',') {
+                    req.knobs.push(k.parse().ok()?);
+                }
+            }
+        }
+        (it.next().is_none() && req.knobs.len() <= MAX_KNOBS).then_some(req)
     }
 }
 
@@ -190,6 +211,7 @@ pub fn summary_of(scenario: usize, variant: usize) -> Summary {
         scenario,
         variant,
         None,
+        &[],
         crate::sim::Bounds::default(),
         &mut |_| {},
     )
@@ -209,7 +231,7 @@ mod tests {
     #[test]
     fn a_report_survives_the_trip_through_the_worker() {
         let mut seen = Vec::new();
-        let r = scenarios::explore(1, 4, None, Bounds::default(), &mut |n| seen.push(n))
+        let r = scenarios::explore(1, 4, None, &[], Bounds::default(), &mut |n| seen.push(n))
             .expect("outbox-relay");
         assert!(seen.len() > 5 && seen.windows(2).all(|w| w[0] < w[1]));
         let Some(Reply::Done { id, summary }) = decode_reply(&encode_report(7, &r, 420)) else {
@@ -239,8 +261,17 @@ mod tests {
             scenario: 1,
             variant: 5,
             budget: 2,
+            knobs: Vec::new(),
         };
         assert_eq!(Request::decode(&req.encode()), Some(req));
+        let req = Request {
+            knobs: vec![150, 80, 0],
+            ..Request::decode("3 2 0 0 -").expect("valid")
+        };
+        assert_eq!(req.encode(), "3 2 0 0 150,80,0");
+        assert_eq!(Request::decode(&req.encode()), Some(req));
+        assert_eq!(Request::decode("3 2 0 0 1,x"), None);
+        assert_eq!(Request::decode("3 2 0 0 1,2,3,4,5,6,7,8,9"), None);
         assert_eq!(
             decode_reply(&encode_progress(3, 8192)),
             Some(Reply::Progress {

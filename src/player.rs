@@ -140,8 +140,13 @@ pub struct Query {
     pub compare: Option<String>,
     /// `mode`: `break` for the challenge.
     pub mode: Option<String>,
+    /// Every other parameter (the scenario's knobs among them), first occurrence only.
+    pub other: Vec<(String, String)>,
     pub problems: Vec<Text>,
 }
+
+/// At most this many unknown parameters are kept (for the knobs).
+const MAX_OTHER: usize = 16;
 
 const MAX_PARAM_LEN: usize = 512;
 
@@ -182,8 +187,12 @@ pub fn parse_query(search: &str) -> Query {
                     format!("链接中的语言“lang={value}”不受支持（en 或 zh）。"),
                 )),
             },
-            // Unknown parameters (tracking tags and the like) are left alone.
-            _ => {}
+            // Knobs; unknown parameters (tracking tags and the like) are left alone.
+            _ => {
+                if q.other.len() < MAX_OTHER && !q.other.iter().any(|(k, _)| k == key) {
+                    q.other.push((key.to_string(), value));
+                }
+            }
         }
     }
     q
@@ -197,9 +206,13 @@ pub fn build_query(scenario: &str, variant: &str, path: &str, step: usize, lang:
     )
 }
 
-/// The optional parameters that follow [`build_query`]'s: the compared variant and the mode.
-pub fn query_extras(compare: Option<&str>, breaking: bool) -> String {
+/// The optional parameters that follow [`build_query`]'s: the knobs that differ from their
+/// defaults, the compared variant and the mode.
+pub fn query_extras(knobs: &[(&str, u32)], compare: Option<&str>, breaking: bool) -> String {
     let mut out = String::new();
+    for (key, value) in knobs {
+        out.push_str(&format!("&{key}={value}"));
+    }
     if let Some(slug) = compare {
         out.push_str("&cmp=");
         out.push_str(slug);
@@ -247,6 +260,8 @@ pub struct Resolved {
     pub compare: Option<usize>,
     /// The "break it" challenge.
     pub breaking: bool,
+    /// The scenario's knobs, one per `ScenarioMeta::knobs` entry.
+    pub knobs: Vec<u32>,
     pub notices: Vec<Text>,
 }
 
@@ -297,8 +312,28 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
                 0
             }),
     };
+    let knobs: Vec<u32> = meta
+        .knobs
+        .iter()
+        .map(|k| {
+            let Some((_, raw)) = query.other.iter().find(|(key, _)| key == k.key) else {
+                return k.default;
+            };
+            match raw.parse::<u32>() {
+                Ok(v) if (k.min..=k.max).contains(&v) => v,
+                _ => {
+                    let (key, d, lo, hi) = (k.key, k.default, k.min, k.max);
+                    notices.push(Text::new(
+                        format!("The link's '{key}={raw}' is not a whole number from {lo} to {hi}; using {d}."),
+                        format!("链接中的“{key}={raw}”不是 {lo} 到 {hi} 之间的整数；改用 {d}。"),
+                    ));
+                    d
+                }
+            }
+        })
+        .collect();
     let (mut path, error) = decode_path(query.path.as_deref().unwrap_or(""));
-    let trace = all[scenario].trace(variant, &path);
+    let trace = all[scenario].trace_with(variant, &knobs, &path);
     if let Some(err) = error.or(trace.error) {
         path.truncate(err.at);
         notices.push(Text::new(
@@ -313,7 +348,7 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
         ));
     }
     path.truncate(trace.given);
-    let last = all[scenario].trace(variant, &path).last();
+    let last = all[scenario].trace_with(variant, &knobs, &path).last();
     let step = query.step.map(|t| {
         if t > last {
             notices.push(Text::new(
@@ -359,6 +394,7 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
         step,
         compare,
         breaking,
+        knobs,
         notices,
     }
 }

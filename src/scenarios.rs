@@ -8,6 +8,7 @@ pub use dual_write::{DualWrite, DualWriteModel, DwAct, DwVariant};
 pub use outbox_relay::{OrAct, OrVariant, OutboxRelay, OutboxRelayModel};
 pub use refund_cap::{
     line_of, Answer, Pc, RcAct, RcState, RcVariant, RefundCap, RefundCapModel, Stmt, AMOUNT, CAP,
+    KNOB_MAX,
 };
 
 use crate::sim::{AnyScenario, Bounds, Report};
@@ -28,20 +29,21 @@ pub fn index_of(slug: &str) -> Option<usize> {
 }
 
 /// Explores variant `variant` of the scenario at `index` exhaustively with `budget` faults per
-/// run (the player's budget when `None`) within `bounds`, reporting progress (distinct states so
-/// far). A plain function rather than a trait method, so that the page, which never explores,
+/// run (the player's budget when `None`) and the scenario's `knobs` (defaults when empty) within
+/// `bounds`, reporting progress (distinct states so far). A plain function rather than a trait method, so that the page, which never explores,
 /// does not carry the explorer: only the explorer's worker, the tests and the benchmark link it.
 pub fn explore(
     index: usize,
     variant: usize,
     budget: Option<u8>,
+    knobs: &[u32],
     bounds: Bounds,
     progress: &mut dyn FnMut(usize),
 ) -> Option<Report> {
     match index {
         0 => Some(DualWrite::explore(variant, budget, bounds, progress)),
         1 => Some(OutboxRelay::explore(variant, budget, bounds, progress)),
-        2 => Some(RefundCap::explore(variant, bounds, progress)),
+        2 => Some(RefundCap::explore(variant, knobs, bounds, progress)),
         _ => None,
     }
 }

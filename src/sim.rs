@@ -56,6 +56,26 @@ pub struct ScenarioMeta {
     pub title: Text,
     pub summary: Text,
     pub variants: Vec<VariantMeta>,
+    /// The scenario's numbers a learner may change (a cap, request amounts), in URL order.
+    pub knobs: Vec<Knob>,
+}
+
+/// A number of the scenario's setup: its URL key, name, default and range (inclusive).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Knob {
+    pub key: &'static str,
+    pub name: Text,
+    pub default: u32,
+    pub min: u32,
+    pub max: u32,
+    pub step: u32,
+}
+
+impl ScenarioMeta {
+    /// The knobs' default values.
+    pub fn default_knobs(&self) -> Vec<u32> {
+        self.knobs.iter().map(|k| k.default).collect()
+    }
 }
 
 /// A scenario with its type erased at the boundary, so the UI is not generic over models.
@@ -69,4 +89,15 @@ pub trait AnyScenario {
     fn trace(&self, variant: usize, path: &[u8]) -> Trace;
     /// The path on `variant` that follows the given action labels ([`follow`]).
     fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8>;
+    /// [`AnyScenario::trace`] with the knobs set to `knobs` (one value per `meta().knobs`
+    /// entry, already in range; the defaults when the slice is empty).
+    fn trace_with(&self, variant: usize, knobs: &[u32], path: &[u8]) -> Trace {
+        let _ = knobs;
+        self.trace(variant, path)
+    }
+    /// [`AnyScenario::follow`] with the knobs set to `knobs`.
+    fn follow_with(&self, variant: usize, knobs: &[u32], labels: &[String]) -> Vec<u8> {
+        let _ = knobs;
+        self.follow(variant, labels)
+    }
 }

@@ -28,6 +28,7 @@ pub fn serve() {
             req.scenario,
             req.variant,
             Some(req.budget),
+            &req.knobs,
             Bounds::default(),
             &mut progress,
         );

@@ -13,7 +13,7 @@ struct Toy {
     faults: u8,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 struct ToyState {
     a: u8,
     b: u8,
@@ -221,7 +221,7 @@ fn seed_sweep_never_panics() {
 fn every_registered_variant_explores_completely() {
     for (i, s) in scenarios::all().iter().enumerate() {
         for v in 0..s.meta().variants.len() {
-            let r = scenarios::explore(i, v, None, Bounds::default(), &mut |_| {})
+            let r = scenarios::explore(i, v, None, &[], Bounds::default(), &mut |_| {})
                 .expect("every scenario explores");
             assert!(!r.truncated && !r.cyclic, "{} variant {v}", s.meta().slug);
             let all = s.meta();

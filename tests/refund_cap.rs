@@ -7,7 +7,7 @@ mod common;
 
 use common::{assert_holds_everywhere, verdict};
 use effectively_once::scenarios::{
-    line_of, Pc, RcAct, RcState, RcVariant, RefundCap, RefundCapModel, AMOUNT, CAP,
+    line_of, Pc, RcAct, RcState, RcVariant, RefundCap, RefundCapModel,
 };
 use effectively_once::sim::{explore, replay, Bounds, Model, Status, Trace};
 use std::io::Write;
@@ -170,8 +170,8 @@ fn cursors_point_at_the_awaits_and_exits_of_the_real_programs() {
 
 // ---- Fidelity against real Node ----------------------------------------------------------
 
-/// Every maximal schedule of `v`, as the choice taken at each step.
-fn all_schedules(v: RcVariant) -> Vec<Vec<usize>> {
+/// Every maximal schedule of `m`, as the choice taken at each step.
+fn all_schedules(m: &RefundCapModel) -> Vec<Vec<usize>> {
     fn walk(m: &RefundCapModel, s: &RcState, path: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
         let mut acts = Vec::new();
         m.actions(s, &mut acts);
@@ -184,9 +184,8 @@ fn all_schedules(v: RcVariant) -> Vec<Vec<usize>> {
             path.pop();
         }
     }
-    let m = RefundCap::model(v);
     let mut out = Vec::new();
-    walk(&m, &m.init(), &mut Vec::new(), &mut out);
+    walk(m, &m.init(), &mut Vec::new(), &mut out);
     out
 }
 
@@ -221,13 +220,14 @@ fn expected_line(event: &str, s: &RcState) -> String {
 
 /// One schedule as driver input, and the lines the model expects back. `pick` chooses among
 /// the enabled actions (0 = the scripted schedule).
-fn case(v: RcVariant, mut pick: impl FnMut(usize) -> usize) -> (String, Vec<String>) {
-    let m = RefundCap::model(v);
+fn case(m: &RefundCapModel, mut pick: impl FnMut(usize) -> usize) -> (String, Vec<String>) {
+    let v = m.variant;
     let name = |r: u8| ["A", "B", "C"][r as usize];
     let (file, _) = v.program();
-    let mut input = format!("case {file} cap={CAP} instances={}\n", v.instances());
+    let mut input = format!("case {file} cap={} instances={}\n", m.cap, v.instances());
     for r in 0..v.requests() {
-        input += &format!("req {} {} {AMOUNT}\n", name(r), v.instance_of(r));
+        let amount = m.amounts[r as usize];
+        input += &format!("req {} {} {amount}\n", name(r), v.instance_of(r));
     }
     let mut s = m.init();
     let mut expected = Vec::new();
@@ -266,17 +266,23 @@ fn real_node_agrees_with_the_model_on_every_schedule() {
     let mut input = String::new();
     let mut expected = Vec::new();
     let mut cases = 0;
-    for v in RcVariant::ALL {
-        for schedule in all_schedules(v) {
-            let mut choices = schedule.into_iter();
-            let (i, e) = case(v, |_| choices.next().expect("a choice per step"));
-            input += &i;
-            expected.extend(e);
-            cases += 1;
+    // The seed's numbers, then other knobs: amounts that fit the cap together, and unequal ones.
+    for knobs in [&[][..], &[150, 70, 60, 50], &[100, 30, 90, 10]] {
+        for v in RcVariant::ALL {
+            let m = RefundCap::model_with(v, knobs);
+            for schedule in all_schedules(&m) {
+                let mut choices = schedule.into_iter();
+                let (i, e) = case(&m, |_| choices.next().expect("a choice per step"));
+                input += &i;
+                expected.extend(e);
+                cases += 1;
+            }
+        }
+        if knobs.is_empty() {
+            // One case per run the explorer counts (the pinned totals above).
+            assert_eq!(cases, 42 + 2 + 232 + 20 + 1760 + 264);
         }
     }
-    // One case per run the explorer counts (the pinned totals above).
-    assert_eq!(cases, 42 + 2 + 232 + 20 + 1760 + 264);
     let driver = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/node/refund-cap-driver.mjs"
@@ -312,4 +318,32 @@ fn real_node_agrees_with_the_model_on_every_schedule() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(got.len(), expected.len());
+}
+
+/// The knobs change the story: amounts that fit the cap together never break it, in any
+/// schedule; an amount over the cap is refused by the fixes and reserved by the naive read.
+#[test]
+fn knobs_decide_whether_the_race_can_hurt() {
+    let bounds = Bounds {
+        max_depth: 64,
+        max_states: 1_000_000,
+    };
+    for v in RcVariant::ALL {
+        let fits = RefundCap::model_with(v, &[150, 70, 60, 50]);
+        let r = explore(&fits, bounds);
+        // 70 + 60 = 130 fits 150; with C (semaphore-2) 180 does not.
+        let broken = r.invariants[0].violating_runs > 0;
+        assert_eq!(broken, v == RcVariant::Semaphore2, "{v:?}");
+    }
+    let trace = replay(
+        &RefundCap::model_with(RcVariant::ConditionalUpdate, &[50, 80, 40]),
+        &[],
+    );
+    let requests = table(&trace, trace.last(), "requests");
+    assert_eq!(requests[0][4], "threw 'insufficient remaining'", "80 > 50");
+    assert_eq!(requests[1][4], "returned 'reserved'");
+    assert_eq!(
+        table(&trace, trace.last(), "refunds")[0][1..4],
+        ["50", "0", "40"]
+    );
 }

@@ -29,6 +29,10 @@ const PIECES: &[&str] = &[
     "lang=",
     "cmp=",
     "mode=",
+    "refund-cap",
+    "cap=",
+    "amount-a=",
+    "99999999999",
     "break",
     "inbox",
     "&",
@@ -95,7 +99,7 @@ fn the_resolver_survives_random_and_mutated_urls() {
         .unwrap_or(5_000);
     let mut rng = Lcg(0xfeed);
     let valid = build_query("dual-write", "outbox", "0010", 5, Lang::Zh)
-        + &query_extras(Some("commit-then-publish"), true);
+        + &query_extras(&[], Some("commit-then-publish"), true);
     for i in 0..cases {
         let search = if i % 2 == 0 {
             mutate(&mut rng, &valid)
@@ -111,7 +115,12 @@ fn the_resolver_survives_random_and_mutated_urls() {
             r.variant < all[r.scenario].meta().variants.len(),
             "{search:?}"
         );
-        let trace = all[r.scenario].trace(r.variant, &r.path);
+        let meta = all[r.scenario].meta();
+        assert_eq!(r.knobs.len(), meta.knobs.len(), "{search:?}");
+        for (k, v) in meta.knobs.iter().zip(&r.knobs) {
+            assert!((k.min..=k.max).contains(v), "{search:?}");
+        }
+        let trace = all[r.scenario].trace_with(r.variant, &r.knobs, &r.path);
         assert_eq!(trace.error, None, "the resolved path is valid: {search:?}");
         assert_eq!(trace.given, r.path.len());
         if let Some(t) = r.step {
@@ -135,9 +144,17 @@ fn a_valid_url_resolves_to_itself_without_notices() {
     );
     assert!(r.notices.is_empty(), "{:?}", r.notices);
     let search = build_query("outbox-relay", "no-dedup", "", 0, Lang::En)
-        + &query_extras(Some("inbox"), true);
+        + &query_extras(&[], Some("inbox"), true);
     let r = resolve(&search, None);
     assert_eq!((r.scenario, r.compare, r.breaking), (1, Some(1), true));
+    assert!(r.notices.is_empty(), "{:?}", r.notices);
+    let search = build_query("refund-cap", "semaphore-2", "01", 2, Lang::En)
+        + &query_extras(&[("cap", 150), ("amount-c", 20)], None, false);
+    let r = resolve(&search, None);
+    assert_eq!(
+        (r.scenario, r.variant, r.knobs.clone()),
+        (2, 5, vec![150, 80, 80, 20])
+    );
     assert!(r.notices.is_empty(), "{:?}", r.notices);
     assert_eq!(
         resolve("", Some("zh-TW")).lang,
@@ -162,6 +179,18 @@ fn every_kind_of_bad_value_gets_a_notice() {
             "'cmp=outbox' is not another variant",
         ),
         ("?mode=race", "no mode 'race'"),
+        (
+            "?s=refund-cap&cap=abc",
+            "'cap=abc' is not a whole number from 0 to 1000; using 100",
+        ),
+        (
+            "?s=refund-cap&amount-b=1001",
+            "'amount-b=1001' is not a whole number",
+        ),
+        (
+            "?s=refund-cap&amount-a=-5",
+            "'amount-a=-5' is not a whole number",
+        ),
     ];
     for (search, expected) in cases {
         let r = resolve(search, None);

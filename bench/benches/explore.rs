@@ -26,7 +26,7 @@ fn cases() -> Vec<(usize, usize, u8)> {
 }
 
 fn explore(i: usize, v: usize, budget: u8) -> Report {
-    scenarios::explore(i, v, Some(budget), Bounds::default(), &mut |_| {})
+    scenarios::explore(i, v, Some(budget), &[], Bounds::default(), &mut |_| {})
         .expect("a registered scenario")
 }
 

@@ -30,7 +30,7 @@ use crate::sim::{
 pub const ORDERS: [u32; 2] = [17, 18];
 const N: usize = ORDERS.len();
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum DwVariant {
     CommitThenPublish,
     PublishThenCommit,
@@ -45,7 +45,7 @@ impl DwVariant {
     ];
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Row {
     Absent,
     /// Written inside a transaction that has not committed: invisible to everyone else.
@@ -53,7 +53,7 @@ enum Row {
     Committed,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum OutboxRow {
     Absent,
     Uncommitted,
@@ -61,7 +61,7 @@ enum OutboxRow {
     Sent,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Reply {
     Waiting,
     Created,
@@ -69,7 +69,7 @@ enum Reply {
 }
 
 /// Where the order service is in handling its current request (volatile).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum SvcPc {
     #[default]
     Idle,
@@ -83,13 +83,13 @@ enum SvcPc {
 }
 
 /// The order service's memory: where it is, and which order (index into ORDERS) it handles.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 struct SvcMem {
     pc: SvcPc,
     req: u8,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct DwState {
     svc: Proc<SvcMem>,
     /// The next client request to arrive.
@@ -1059,6 +1059,7 @@ impl AnyScenario for DualWrite {
                   ["Order and outbox row in one transaction; a relay publishes, then marks sent.",
                    "订单与发件箱记录同一事务写入；中继发布后再标记已发送。"], true),
             ],
+            knobs: Vec::new(),
         }
     }
 

@@ -35,7 +35,7 @@ pub const ORDER: u32 = 17;
 /// Events of the order: index 0 is `e-1` (version 1), index 1 is `e-2` (version 2).
 const EVENTS: usize = 2;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum OrVariant {
     NoDedup,
     Inbox,
@@ -72,7 +72,7 @@ impl OrVariant {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Ob {
     Absent,
     Pending,
@@ -81,13 +81,13 @@ enum Ob {
 }
 
 /// A relay's volatile memory: the row in hand (an event index), and whether it is published.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 struct Hand {
     ev: u8,
     published: bool,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum CPc {
     #[default]
     Idle,
@@ -99,7 +99,7 @@ enum CPc {
     Done,
 }
 
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 struct CMem {
     pc: CPc,
     /// The broker offset of the delivery in hand.
@@ -107,7 +107,7 @@ struct CMem {
 }
 
 /// What the inventory consumer's committed transaction did with a delivery.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 enum Outcome {
     Applied,
     /// The inbox already held the event id: nothing changed.
@@ -118,7 +118,7 @@ enum Outcome {
     MarkedOnly,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct OrState {
     /// Order transactions committed so far (0..=2): create, then cancel.
     svc: u8,
@@ -1058,6 +1058,7 @@ impl AnyScenario for OutboxRelay {
                 ..m
             })
             .collect(),
+            knobs: Vec::new(),
         }
     }
 

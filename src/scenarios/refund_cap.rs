@@ -24,7 +24,7 @@
 //! in SQL (`reserved = reserved + 80`), so the race shows as 160 rather than as a lost update.
 
 use crate::sim::{
-    AnyScenario, Bounds, CodeView, Cursor, InvKind, Invariant, LaneView, Metric, MetricValue,
+    AnyScenario, Bounds, CodeView, Cursor, InvKind, Invariant, Knob, LaneView, Metric, MetricValue,
     Model, Report, RowView, ScenarioMeta, StateView, StepInfo, TableView, Text, Trace, VariantMeta,
 };
 
@@ -32,10 +32,12 @@ use crate::sim::{
 pub const CAP: i32 = 100;
 /// What each request asks to refund.
 pub const AMOUNT: i32 = 80;
+/// The largest cap or amount the knobs accept.
+pub const KNOB_MAX: i32 = 1000;
 const NAMES: [&str; 3] = ["A", "B", "C"];
 const LOOP_KEYS: [&str; 2] = ["loop-1", "loop-2"];
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum RcVariant {
     ReadThenWrite,
     MutexOneInstance,
@@ -111,7 +113,7 @@ impl RcVariant {
 }
 
 /// A statement a request sends to the database.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Stmt {
     Begin,
     Select,
@@ -162,17 +164,17 @@ impl Stmt {
         }
     }
 
-    /// The SQL sent, with request `r`'s parameters filled in.
-    fn sql(self) -> String {
+    /// The SQL sent, with the request's amount filled in.
+    fn sql(self, amount: i32) -> String {
         match self {
             Stmt::Begin => "BEGIN;".into(),
             Stmt::Select => "SELECT cap, refunded, reserved FROM refunds WHERE id = 1;".into(),
             Stmt::SelectForUpdate => {
                 "SELECT cap, refunded, reserved FROM refunds WHERE id = 1 FOR UPDATE;".into()
             }
-            Stmt::Update => format!("UPDATE refunds SET reserved = reserved + {AMOUNT} WHERE id = 1;"),
+            Stmt::Update => format!("UPDATE refunds SET reserved = reserved + {amount} WHERE id = 1;"),
             Stmt::UpdateIf => format!(
-                "UPDATE refunds SET reserved = reserved + {AMOUNT}\n  WHERE id = 1 AND cap - refunded - reserved >= {AMOUNT};"
+                "UPDATE refunds SET reserved = reserved + {amount}\n  WHERE id = 1 AND cap - refunded - reserved >= {amount};"
             ),
             Stmt::Commit => "COMMIT;".into(),
             Stmt::Rollback => "ROLLBACK;".into(),
@@ -181,7 +183,7 @@ impl Stmt {
 }
 
 /// The database's answer to a statement.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Answer {
     /// A SELECT: `cap - refunded - reserved` of the row it read.
     Remaining(i32),
@@ -192,7 +194,7 @@ pub enum Answer {
 }
 
 /// Where a request is in its program.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Pc {
     /// Its handler is queued, not yet run.
     Queued,
@@ -204,8 +206,10 @@ pub enum Pc {
     Done(bool),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Req {
+    /// What this request asks to reserve.
+    pub amount: i32,
     pub pc: Pc,
     /// The database's answer to the awaited statement, once it executed.
     pub answer: Option<Answer>,
@@ -213,8 +217,10 @@ pub struct Req {
     pub seen: Option<i32>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct RcState {
+    /// The refundable cap (a knob; durable, never changes in a run).
+    pub cap: i32,
     pub reqs: Vec<Req>,
     /// Requests with a callback ready to run, in the order they became ready (each instance
     /// runs its own ones in this order).
@@ -241,6 +247,9 @@ pub enum RcAct {
 #[derive(Clone, Copy, Debug)]
 pub struct RefundCapModel {
     pub variant: RcVariant,
+    pub cap: i32,
+    /// What requests A, B and C ask for (C runs only in `semaphore-2`).
+    pub amounts: [i32; 3],
 }
 
 pub fn name(r: u8) -> &'static str {
@@ -338,7 +347,7 @@ impl RefundCapModel {
             ) => {
                 s.reqs[r as usize].seen = Some(left);
                 let tx = stmt == Stmt::SelectForUpdate;
-                match (left >= AMOUNT, tx) {
+                match (left >= q.amount, tx) {
                     (true, _) => Self::issue(s, r, Stmt::Update),
                     (false, true) => Self::issue(s, r, Stmt::Rollback),
                     (false, false) => self.finish(s, r, false),
@@ -355,7 +364,8 @@ impl RefundCapModel {
     }
 
     fn execute(s: &mut RcState, r: u8, stmt: Stmt) -> Answer {
-        let left = CAP - s.reserved;
+        let left = s.cap - s.reserved;
+        let amount = s.reqs[r as usize].amount;
         match stmt {
             Stmt::Begin => Answer::Ok,
             Stmt::Select => Answer::Remaining(left),
@@ -364,11 +374,11 @@ impl RefundCapModel {
                 Answer::Remaining(left)
             }
             Stmt::Update => {
-                s.reserved += AMOUNT;
+                s.reserved += amount;
                 Answer::Rows(1)
             }
-            Stmt::UpdateIf if left >= AMOUNT => {
-                s.reserved += AMOUNT;
+            Stmt::UpdateIf if left >= amount => {
+                s.reserved += amount;
                 Answer::Rows(1)
             }
             Stmt::UpdateIf => Answer::Rows(0),
@@ -391,14 +401,15 @@ impl Model for RefundCapModel {
         let n = v.requests();
         let instances = v.instances() as usize;
         RcState {
-            reqs: vec![
-                Req {
+            cap: self.cap,
+            reqs: (0..n as usize)
+                .map(|r| Req {
+                    amount: self.amounts[r],
                     pc: Pc::Queued,
                     answer: None,
                     seen: None,
-                };
-                n as usize
-            ],
+                })
+                .collect(),
             ready: (0..n).collect(),
             reserved: 0,
             lock: None,
@@ -457,8 +468,8 @@ impl Model for RefundCapModel {
             name: Text::new("refunds within the cap", "退款不超过上限"),
             kind: InvKind::Always,
             holds: Text::new(
-                format!("reserved + refunded ≤ cap ({CAP})."),
-                format!("reserved + refunded ≤ cap（{CAP}）。"),
+                format!("reserved + refunded ≤ cap ({}).", self.cap),
+                format!("reserved + refunded ≤ cap（{}）。", self.cap),
             ),
             check: over_cap,
         }]
@@ -544,11 +555,11 @@ impl Model for RefundCapModel {
 }
 
 fn over_cap(s: &RcState) -> Option<Text> {
-    (s.reserved > CAP).then(|| {
-        let r = s.reserved;
+    (s.reserved > s.cap).then(|| {
+        let (r, cap) = (s.reserved, s.cap);
         Text::new(
-            format!("reserved {r} + refunded 0 = {r} exceeds the cap of {CAP}."),
-            format!("reserved {r} + refunded 0 = {r}，超过了上限 {CAP}。"),
+            format!("reserved {r} + refunded 0 = {r} exceeds the cap of {cap}."),
+            format!("reserved {r} + refunded 0 = {r}，超过了上限 {cap}。"),
         )
     })
 }
@@ -625,7 +636,7 @@ impl RefundCapModel {
                 vec![
                     Text::same(name(r)),
                     Text::same((self.variant.instance_of(r) + 1).to_string()),
-                    Text::same(AMOUNT.to_string()),
+                    Text::same(s.reqs[r as usize].amount.to_string()),
                     seen,
                     self.doing(s, r),
                 ],
@@ -732,10 +743,10 @@ impl RefundCapModel {
             Text::same("reserved"),
             Text::new("remaining", "剩余额度"),
         ];
-        let left = CAP - s.reserved;
+        let left = s.cap - s.reserved;
         let mut cells = vec![
             Text::same("1"),
-            Text::same(CAP.to_string()),
+            Text::same(s.cap.to_string()),
             Text::same("0"),
             Text::same(s.reserved.to_string()),
             if left < 0 {
@@ -846,12 +857,41 @@ pub fn line_of(text: &str, pc: Pc) -> usize {
 
 mod narrate;
 
+fn knob(key: &'static str, name: [&str; 2], default: i32) -> Knob {
+    Knob {
+        key,
+        name: Text::new(name[0], name[1]),
+        default: default as u32,
+        min: 0,
+        max: KNOB_MAX as u32,
+        step: 10,
+    }
+}
+
 /// The refund-cap scenario: six ways to guard a shared cap, one race.
 pub struct RefundCap;
 
 impl RefundCap {
+    /// The seed's numbers: a cap of 100, requests of 80.
     pub fn model(variant: RcVariant) -> RefundCapModel {
-        RefundCapModel { variant }
+        Self::model_with(variant, &[])
+    }
+
+    /// The knobs in `meta().knobs` order (cap, then A's, B's and C's amounts); missing or
+    /// out-of-range values fall back to the defaults.
+    pub fn model_with(variant: RcVariant, knobs: &[u32]) -> RefundCapModel {
+        let knob = |i: usize, default: i32| {
+            knobs
+                .get(i)
+                .and_then(|&k| i32::try_from(k).ok())
+                .filter(|k| (0..=KNOB_MAX).contains(k))
+                .unwrap_or(default)
+        };
+        RefundCapModel {
+            variant,
+            cap: knob(0, CAP),
+            amounts: [knob(1, AMOUNT), knob(2, AMOUNT), knob(3, AMOUNT)],
+        }
     }
 
     fn variant(index: usize) -> RcVariant {
@@ -862,8 +902,14 @@ impl RefundCap {
     }
 
     /// Every interleaving (there are no faults to budget here).
-    pub fn explore(variant: usize, bounds: Bounds, progress: &mut dyn FnMut(usize)) -> Report {
-        crate::sim::explore_with(&Self::model(Self::variant(variant)), bounds, progress)
+    pub fn explore(
+        variant: usize,
+        knobs: &[u32],
+        bounds: Bounds,
+        progress: &mut dyn FnMut(usize),
+    ) -> Report {
+        let model = Self::model_with(Self::variant(variant), knobs);
+        crate::sim::explore_with(&model, bounds, progress)
     }
 }
 
@@ -913,11 +959,25 @@ impl AnyScenario for RefundCap {
                 ..m
             })
             .collect(),
+            knobs: vec![
+                knob("cap", ["Refundable cap", "可退上限"], CAP),
+                knob("amount-a", ["A's refund", "A 的退款额"], AMOUNT),
+                knob("amount-b", ["B's refund", "B 的退款额"], AMOUNT),
+                knob("amount-c", ["C's refund (semaphore of 2)", "C 的退款额（信号量 2）"], AMOUNT),
+            ],
         }
     }
 
     fn trace(&self, variant: usize, path: &[u8]) -> Trace {
         crate::sim::replay(&Self::model(Self::variant(variant)), path)
+    }
+
+    fn trace_with(&self, variant: usize, knobs: &[u32], path: &[u8]) -> Trace {
+        crate::sim::replay(&Self::model_with(Self::variant(variant), knobs), path)
+    }
+
+    fn follow_with(&self, variant: usize, knobs: &[u32], labels: &[String]) -> Vec<u8> {
+        crate::sim::follow(&Self::model_with(Self::variant(variant), knobs), labels)
     }
 
     fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8> {

@@ -6,7 +6,115 @@
 //! without enumerating runs one by one.
 
 use super::{InvKind, Model, Text, MAX_CHOICES};
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
+use std::hash::{Hash, Hasher};
+
+/// A fast, fixed hasher for deduplicating states (the Fx hash of rustc). It only finds equal
+/// states: ids come from the breadth-first order and the table is never iterated, so no result
+/// depends on a hash value.
+#[derive(Default)]
+struct Fx(u64);
+
+impl Fx {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+impl Hasher for Fx {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.add(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u8(&mut self, n: u8) {
+        self.add(n.into());
+    }
+    fn write_u16(&mut self, n: u16) {
+        self.add(n.into());
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.add(n.into());
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.add(n);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+}
+
+fn fx<T: Hash>(t: &T) -> u64 {
+    let mut h = Fx::default();
+    t.hash(&mut h);
+    h.finish()
+}
+
+/// The states found so far, each stored once, and an open-addressing table (linear probing,
+/// at most half full) from hash to state id.
+struct Seen<S> {
+    states: Vec<S>,
+    hashes: Vec<u64>,
+    /// State id + 1 per slot; 0 = empty. The length is a power of two.
+    slots: Vec<u32>,
+}
+
+impl<S: Eq> Seen<S> {
+    fn new() -> Seen<S> {
+        Seen {
+            states: Vec::new(),
+            hashes: Vec::new(),
+            slots: vec![0; 1024],
+        }
+    }
+
+    /// The slot holding `state`, or the empty slot where it would go.
+    fn slot(&self, hash: u64, state: &S) -> usize {
+        let mask = self.slots.len() - 1;
+        let mut i = hash as usize & mask;
+        loop {
+            match self.slots[i] {
+                0 => return i,
+                id if self.hashes[id as usize - 1] == hash
+                    && self.states[id as usize - 1] == *state =>
+                {
+                    return i
+                }
+                _ => i = (i + 1) & mask,
+            }
+        }
+    }
+
+    fn find(&self, hash: u64, state: &S) -> Option<u32> {
+        self.slots[self.slot(hash, state)].checked_sub(1)
+    }
+
+    fn add(&mut self, hash: u64, state: S) -> u32 {
+        if 2 * (self.states.len() + 1) > self.slots.len() {
+            let mut slots = vec![0u32; self.slots.len() * 2];
+            let mask = slots.len() - 1;
+            for (id, &h) in self.hashes.iter().enumerate() {
+                let mut i = h as usize & mask;
+                while slots[i] != 0 {
+                    i = (i + 1) & mask;
+                }
+                slots[i] = id as u32 + 1;
+            }
+            self.slots = slots;
+        }
+        let i = self.slot(hash, &state);
+        let id = self.states.len() as u32;
+        self.slots[i] = id + 1;
+        self.hashes.push(hash);
+        self.states.push(state);
+        id
+    }
+}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Bounds {
@@ -72,8 +180,7 @@ pub fn explore_with<M: Model>(
     progress: &mut dyn FnMut(usize),
 ) -> Report {
     let invariants = model.invariants();
-    let mut index: BTreeMap<M::State, u32> = BTreeMap::new();
-    let mut states: Vec<M::State> = Vec::new();
+    let mut seen = Seen::new();
     let mut parent: Vec<(u32, u8)> = Vec::new();
     let mut depth: Vec<u32> = Vec::new();
     let mut graph = Graph {
@@ -85,10 +192,10 @@ pub fn explore_with<M: Model>(
     let mut truncated = false;
     let mut queue = VecDeque::new();
     let mut actions = Vec::new();
+    let mut successors = Vec::new();
 
     let init = model.init();
-    index.insert(init.clone(), 0);
-    states.push(init);
+    seen.add(fx(&init), init);
     parent.push((0, 0));
     depth.push(0);
     graph.edges.push(Vec::new());
@@ -96,11 +203,11 @@ pub fn explore_with<M: Model>(
 
     while let Some(id) = queue.pop_front() {
         if id as usize % PROGRESS_EVERY == PROGRESS_EVERY - 1 {
-            progress(states.len());
+            progress(seen.states.len());
         }
-        let state = states[id as usize].clone();
+        let state = &seen.states[id as usize];
         actions.clear();
-        model.actions(&state, &mut actions);
+        model.actions(state, &mut actions);
         assert!(
             actions.len() <= MAX_CHOICES,
             "a state enables {} actions",
@@ -110,7 +217,7 @@ pub fn explore_with<M: Model>(
         quiet_states += usize::from(quiet);
         for (i, inv) in invariants.iter().enumerate() {
             let judged = inv.kind == InvKind::Always || quiet;
-            let broken = judged && (inv.check)(&state).is_some();
+            let broken = judged && (inv.check)(state).is_some();
             graph.bad[i].push(broken);
             if broken && first_bad[i].is_none() {
                 first_bad[i] = Some(id);
@@ -120,18 +227,19 @@ pub fn explore_with<M: Model>(
             truncated |= !actions.is_empty();
             continue;
         }
-        for (choice, action) in actions.iter().enumerate() {
-            let next = model.next(&state, action);
-            let next_id = match index.get(&next) {
-                Some(&known) => known,
-                None if states.len() >= bounds.max_states => {
+        // Successors first (borrowing the state), then their ids (growing the store).
+        successors.clear();
+        successors.extend(actions.iter().map(|a| model.next(state, a)));
+        for (choice, next) in successors.drain(..).enumerate() {
+            let hash = fx(&next);
+            let next_id = match seen.find(hash, &next) {
+                Some(known) => known,
+                None if seen.states.len() >= bounds.max_states => {
                     truncated = true;
                     continue;
                 }
                 None => {
-                    let new_id = states.len() as u32;
-                    index.insert(next.clone(), new_id);
-                    states.push(next);
+                    let new_id = seen.add(hash, next);
                     parent.push((id, choice as u8));
                     depth.push(depth[id as usize] + 1);
                     graph.edges.push(Vec::new());
@@ -156,7 +264,7 @@ pub fn explore_with<M: Model>(
         })
         .collect();
     Report {
-        states: states.len(),
+        states: seen.states.len(),
         runs,
         quiet_states,
         truncated,

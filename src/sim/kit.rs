@@ -4,7 +4,7 @@
 
 /// A process: whether it is up, and its volatile memory, which a crash wipes. Durable state (a
 /// database, a broker's log) lives outside any `Proc` and survives.
-#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Proc<M> {
     pub up: bool,
     pub mem: M,
@@ -33,7 +33,7 @@ impl<M: Default> Proc<M> {
 /// Messages in flight, in the order they were sent. A network may deliver any of them (so a
 /// later message can overtake an earlier one), deliver one twice, or lose one; each is a
 /// separate action for the model to offer.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Net<T> {
     pub flight: Vec<T>,
 }
@@ -71,7 +71,7 @@ impl<T: Clone> Net<T> {
 
 /// A retry policy: attempts and backoff in logical milliseconds. `attempts_max == 0` means
 /// unlimited (Temporal's default activity policy), so a caller must also bound total time.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Retry {
     pub attempts_max: u32,
     pub initial_interval_ms: u64,

@@ -2,6 +2,7 @@
 
 use super::{StateView, StepInfo, Text};
 use std::fmt::Debug;
+use std::hash::Hash;
 
 /// When an invariant is judged.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,9 +30,9 @@ pub struct Invariant<S> {
 /// them at their injection points while its fault budget lasts. Everything is deterministic:
 /// `actions` lists the enabled actions in a fixed order and `next` is a pure function.
 pub trait Model {
-    /// Durable and volatile state together; `Ord` so the explorer can deduplicate states
-    /// deterministically (no hashing, no iteration-order surprises).
-    type State: Clone + Ord + Debug;
+    /// Durable and volatile state together. The explorer deduplicates states by `Hash` and
+    /// `Eq`; state ids follow the breadth-first order, so no result depends on hash order.
+    type State: Clone + Ord + Hash + Debug;
     type Act: Clone + Debug + PartialEq;
 
     fn init(&self) -> Self::State;

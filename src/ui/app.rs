@@ -7,7 +7,7 @@ use super::compare::{BreakIt, Compare};
 use super::controls::Controls;
 use super::explore::{Explore, Explorer};
 use super::i18n::ui;
-use super::panels::{Choices, Header, Invariants, Narration, Notices, Summary};
+use super::panels::{Choices, Header, Invariants, Knobs, Narration, Notices, Summary};
 use super::tables::{Program, Tables};
 use super::timeline::Timeline;
 use crate::player::{build_query, query_extras, reduce, resolve, Cursor, PlayerEvent};
@@ -34,6 +34,8 @@ pub struct Ctx {
     pub compare: RwSignal<Option<usize>>,
     /// The "break it" challenge.
     pub breaking: RwSignal<bool>,
+    /// The scenario's knobs (`ScenarioMeta::knobs`), in the URL when not the defaults.
+    pub knobs: RwSignal<Vec<u32>>,
     /// A short status message (e.g. "Link copied"), announced politely.
     pub status: RwSignal<Option<&'static str>>,
     clock: StoredValue<Clock, LocalStorage>,
@@ -135,10 +137,28 @@ impl Ctx {
             return;
         }
         self.scenario.set(scenario);
+        self.knobs.set(self.scenario_ref().meta().default_knobs());
         self.variant.set(0);
         self.compare.set(None);
         self.path.set(Vec::new());
         self.retrace(0);
+    }
+
+    /// Sets knob `index` (clamped to its range); the run replays with it from the same path.
+    pub fn set_knob(&self, index: usize, value: u32) {
+        let meta = self.scenario_ref().meta();
+        let Some(k) = meta.knobs.get(index) else {
+            return;
+        };
+        let value = value.clamp(k.min, k.max);
+        if self.knobs.with_untracked(|v| v.get(index) == Some(&value)) {
+            return;
+        }
+        self.knobs.update(|v| {
+            v.resize(meta.knobs.len(), 0);
+            v[index] = value;
+        });
+        self.retrace(self.cursor.get_untracked().step);
     }
 
     fn retrace(&self, step: usize) {
@@ -198,14 +218,16 @@ pub fn App() -> impl IntoView {
     );
     let (lang0, scenario0, variant0) = (start.lang, start.scenario, start.variant);
     let (path0, step0, notices0) = (start.path, start.step, start.notices);
-    let (compare0, breaking0) = (start.compare, start.breaking);
+    let (compare0, breaking0, knobs0) = (start.compare, start.breaking, start.knobs);
     let lang = RwSignal::new(lang0);
     let scenario = RwSignal::new(scenario0);
     let variant = RwSignal::new(variant0);
     let path = RwSignal::new(path0);
+    let knobs = RwSignal::new(knobs0);
     let trace = Memo::new(move |_| {
         let all = scenarios::all();
-        all[scenario.get().min(all.len() - 1)].trace(variant.get(), &path.get())
+        let s = all[scenario.get().min(all.len() - 1)];
+        knobs.with(|k| s.trace_with(variant.get(), k, &path.get()))
     });
     let last = trace.with_untracked(|t| t.last());
     let clock = Clock {
@@ -223,6 +245,7 @@ pub fn App() -> impl IntoView {
         notices: RwSignal::new(notices0),
         compare: RwSignal::new(compare0),
         breaking: RwSignal::new(breaking0),
+        knobs,
         status: RwSignal::new(None),
         clock: StoredValue::new_local(clock),
     };
@@ -248,7 +271,16 @@ pub fn App() -> impl IntoView {
             &encode_path(&path.get()),
             ctx.cursor.get().step,
             lang.get(),
-        ) + &query_extras(cmp, ctx.breaking.get());
+        );
+        let changed: Vec<(&str, u32)> = knobs.with(|k| {
+            meta.knobs
+                .iter()
+                .zip(k)
+                .filter(|(m, &v)| v != m.default)
+                .map(|(m, &v)| (m.key, v))
+                .collect()
+        });
+        let query = query + &query_extras(&changed, cmp, ctx.breaking.get());
         browser::replace_query(&query);
     });
     Effect::new(move |_| {
@@ -272,6 +304,7 @@ pub fn App() -> impl IntoView {
                     <Timeline/>
                     <Narration/>
                     <Program/>
+                    <Knobs/>
                     <Choices/>
                     <Explorer/>
                 </div>

@@ -56,7 +56,7 @@ pub fn copy_text(text: &str, done: impl Fn(bool) + 'static) {
 
 /// The value of attribute `name` on the clicked element or its closest ancestor that has it
 /// (event delegation for buttons rendered as markup).
-pub fn data_attr(ev: &web_sys::MouseEvent, name: &str) -> Option<String> {
+pub fn data_attr(ev: &web_sys::Event, name: &str) -> Option<String> {
     let target = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
     target
         .closest(&format!("[{name}]"))
@@ -66,9 +66,10 @@ pub fn data_attr(ev: &web_sys::MouseEvent, name: &str) -> Option<String> {
 
 /// Focuses the first element matching `selector` once the DOM has been updated (a redraw
 /// would otherwise drop keyboard focus on the body).
-pub fn focus_after_render(selector: &'static str) {
+pub fn focus_after_render(selector: impl Into<String>) {
+    let selector = selector.into();
     request_animation_frame(move || {
-        if let Some(el) = document().query_selector(selector).ok().flatten() {
+        if let Some(el) = document().query_selector(&selector).ok().flatten() {
             if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
                 let _ = el.focus();
             }

@@ -18,8 +18,9 @@ pub fn Compare() -> impl IntoView {
         let c = ctx.compare.get()?;
         let labels = ctx.trace.with(Trace::labels);
         let scenario = ctx.scenario_ref();
-        let path = scenario.follow(c, &labels);
-        Some(scenario.trace(c, &path))
+        let knobs = ctx.knobs.get();
+        let path = scenario.follow_with(c, &knobs, &labels);
+        Some(scenario.trace_with(c, &knobs, &path))
     });
     let draw = move || {
         let (lang, t, step) = (ctx.lang.get(), ctx.t(), ctx.cursor.get().step);

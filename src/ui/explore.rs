@@ -38,6 +38,13 @@ pub struct Panel {
     pub fix: Run,
 }
 
+impl Panel {
+    /// An exploration (this variant's or the fix's) is under way.
+    pub fn running(&self) -> bool {
+        matches!(self.mine, Run::Running { .. }) || matches!(self.fix, Run::Running { .. })
+    }
+}
+
 struct Handle {
     worker: Worker,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
@@ -69,6 +76,8 @@ impl Explore {
             next_id: StoredValue::new(0),
         };
         Effect::new(move |_| {
+            // Other knobs make other runs: the results are stale.
+            ctx.knobs.track();
             let budget = ctx
                 .scenario_ref()
                 .meta()
@@ -193,6 +202,7 @@ impl Explore {
             scenario: self.ctx.scenario.get_untracked(),
             variant,
             budget: self.panel.with_untracked(|p| p.budget),
+            knobs: self.ctx.knobs.get_untracked(),
         };
         let sent = self.handle.with_value(|h| {
             h.as_ref()
@@ -254,17 +264,34 @@ pub fn Explorer() -> impl IntoView {
     let on_change = move |ev: leptos::ev::Event| {
         ex.set_budget(event_target_value(&ev).parse().unwrap_or(0));
     };
-    let draw = move || {
+    // The controls change only when the budget or running/not running does.
+    let state = Memo::new(move |_| ex.panel.with(|p| (p.budget, p.running())));
+    let draw_controls = move || {
         let (lang, t) = (ctx.lang.get(), ctx.t());
         let meta = ctx.scenario_ref().meta();
         let comparing = ctx.compare.get().is_some();
+        let (budget, running) = state.get();
+        controls(
+            budget,
+            running,
+            &meta,
+            ctx.variant.get(),
+            comparing,
+            lang,
+            t,
+        )
+    };
+    let draw_results = move || {
+        let (lang, t) = (ctx.lang.get(), ctx.t());
+        let meta = ctx.scenario_ref().meta();
         ex.panel
-            .with(|p| body(p, &meta, ctx.variant.get(), comparing, lang, t))
+            .with(|p| results(p, &meta, ctx.variant.get(), lang, t))
     };
     view! {
         <section class="card explorer" aria-labelledby="exp-h" on:click=on_click on:change=on_change>
             <h2 id="exp-h">{move || ctx.t().explorer}</h2>
-            {drawn("exp-body", draw)}
+            {drawn("exp-controls", draw_controls)}
+            {drawn("exp-body", draw_results)}
         </section>
     }
 }
@@ -277,9 +304,26 @@ fn button(act: impl ToString, class: &'static str, text: &str) -> Node {
         .text(text)
 }
 
-/// The panel's content: bounds, the button or the progress, and the results.
+/// The panel's content: the bounds and buttons, then the progress or the results.
+#[cfg(test)]
 pub fn body(
     p: &Panel,
+    meta: &ScenarioMeta,
+    variant: usize,
+    comparing: bool,
+    lang: Lang,
+    t: &Ui,
+) -> Vec<Node> {
+    let mut out = controls(p.budget, p.running(), meta, variant, comparing, lang, t);
+    out.extend(results(p, meta, variant, lang, t));
+    out
+}
+
+/// The bounds and the buttons. Drawn apart from the results, so that progress reports do not
+/// redraw the Cancel button under the pointer.
+pub fn controls(
+    budget: u8,
+    running: bool,
     meta: &ScenarioMeta,
     variant: usize,
     comparing: bool,
@@ -294,7 +338,7 @@ pub fn body(
         .attr("data-budget", "");
     for b in 0..=v.fault_budget {
         let mut o = Node::el("option").attr("value", b).text(b.to_string());
-        if b == p.budget {
+        if b == budget {
             o = o.attr("selected", "");
         }
         select.push(o);
@@ -305,7 +349,6 @@ pub fn body(
     } else {
         intro.text(t.explorer_intro).text(" ").child(select)
     }];
-    let running = matches!(p.mine, Run::Running { .. }) || matches!(p.fix, Run::Running { .. });
     let mut bar = Node::el("div").attr("class", "exp-bar");
     if running {
         bar.push(button("cancel", "btn", t.cancel));
@@ -326,6 +369,15 @@ pub fn body(
         ));
     }
     out.push(bar);
+    out
+}
+
+/// The progress of a running exploration, or its results (and the fix's, side by side).
+pub fn results(p: &Panel, meta: &ScenarioMeta, variant: usize, lang: Lang, t: &Ui) -> Vec<Node> {
+    let Some(v) = meta.variants.get(variant) else {
+        return Vec::new();
+    };
+    let fix = fix_of(meta, variant);
     let mut live = Node::el("div")
         .attr("class", "exp-results")
         .attr("aria-live", "polite");
@@ -347,8 +399,7 @@ pub fn body(
             ));
         }
     }
-    out.push(live);
-    out
+    vec![live]
 }
 
 fn verdict(s: &Summary, i: usize, lang: Lang) -> (bool, String) {
@@ -387,6 +438,9 @@ fn run_summary(run: &Run, variant: usize, lang: Lang, t: &Ui, show: bool) -> Nod
             div.push(
                 Node::el("p")
                     .attr("class", "exp-totals")
+                    // The worker's own time, for tools/explore-bench.mjs.
+                    .attr("data-ms", s.ms)
+                    .attr("data-states", s.states)
                     .text(i18n::explored(lang, s.states, &s.runs, s.ms)),
             );
             if s.truncated {

@@ -12,7 +12,7 @@ use super::i18n::{jump_to, violated_at};
 use super::icons::{node as icon_node, Icon};
 use crate::player::PlayerEvent;
 use crate::scenarios;
-use crate::sim::{Choice, InvKind, Lang, Status, StepInfo, Text, Verdict};
+use crate::sim::{Choice, InvKind, Knob, Lang, Status, StepInfo, Text, Verdict};
 use leptos::prelude::*;
 
 #[component]
@@ -427,4 +427,75 @@ mod tests {
         let none = html(&choices(&trace.steps[0].choices, true, Lang::En, &EN));
         assert!(none.contains("No fault can be injected"));
     }
+}
+
+/// The scenario's numbers (a cap, request amounts), when it has any: number fields whose
+/// changes replay the run; a reset to the seed's numbers when they differ.
+#[component]
+pub fn Knobs() -> impl IntoView {
+    let ctx = use_ctx();
+    let draw = move || {
+        let (lang, t) = (ctx.lang.get(), ctx.t());
+        let meta = ctx.scenario_ref().meta();
+        ctx.knobs.with(|v| knobs(&meta.knobs, v, lang, t))
+    };
+    let on_change = move |ev: leptos::ev::Event| {
+        let index = browser::data_attr(&ev, "data-knob").and_then(|i| i.parse::<usize>().ok());
+        if let (Some(i), Ok(value)) = (index, event_target_value(&ev).trim().parse::<u32>()) {
+            ctx.set_knob(i, value);
+            browser::focus_after_render(format!("[data-knob=\"{i}\"]"));
+        }
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if browser::data_attr(&ev, "data-knob-reset").is_some() {
+            let defaults = ctx.scenario_ref().meta().default_knobs();
+            for (i, v) in defaults.into_iter().enumerate() {
+                ctx.set_knob(i, v);
+            }
+            browser::focus_after_render("[data-knob=\"0\"]");
+        }
+    };
+    view! { <div on:change=on_change on:click=on_click>{drawn("knobs-card", draw)}</div> }
+}
+
+/// The knobs card; nothing for a scenario without knobs.
+pub fn knobs(knobs: &[Knob], values: &[u32], lang: Lang, t: &Ui) -> Vec<Node> {
+    if knobs.is_empty() {
+        return Vec::new();
+    }
+    let mut grid = Node::el("div").attr("class", "knob-grid");
+    let mut changed = false;
+    for (i, k) in knobs.iter().enumerate() {
+        let v = values.get(i).copied().unwrap_or(k.default);
+        changed |= v != k.default;
+        grid.push(
+            Node::el("label")
+                .attr("class", "knob")
+                .child(Node::el("span").text(k.name.get(lang)))
+                .child(
+                    Node::el("input")
+                        .attr("type", "number")
+                        .attr("inputmode", "numeric")
+                        .attr("min", k.min)
+                        .attr("max", k.max)
+                        .attr("step", k.step)
+                        .attr("value", v)
+                        .attr("data-knob", i),
+                ),
+        );
+    }
+    let mut card = Node::el("section")
+        .attr("class", "card knobs")
+        .attr("aria-labelledby", "knobs-h")
+        .child(Node::el("h2").attr("id", "knobs-h").text(t.knobs))
+        .child(Node::el("p").attr("class", "muted").text(t.knobs_hint))
+        .child(grid);
+    if changed {
+        card.push(
+            button("btn")
+                .attr("data-knob-reset", "")
+                .text(t.knobs_reset),
+        );
+    }
+    vec![card]
 }

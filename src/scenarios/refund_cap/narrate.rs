@@ -61,7 +61,7 @@ pub(super) fn describe(m: &RefundCapModel, b: &RcState, a: &RcAct, s: &RcState) 
             let stmt = RefundCapModel::pending(b, r).unwrap_or(Stmt::Select);
             let answer = s.reqs[r as usize].answer.unwrap_or(Answer::Ok);
             info.lane = db;
-            info.code = Some(stmt.sql());
+            info.code = Some(stmt.sql(b.reqs[r as usize].amount));
             info.title = Text::new(
                 format!("{x}: {} executes", stmt.word()),
                 format!("{x}：执行 {}", stmt.word_zh()),
@@ -79,10 +79,11 @@ pub(super) fn describe(m: &RefundCapModel, b: &RcState, a: &RcAct, s: &RcState) 
                 kind: ArrowKind::Message,
             });
             let (before, after) = (b.reserved, s.reserved);
+            let (cap, amt) = (b.cap, b.reqs[r as usize].amount);
             info.narration = match (stmt, answer) {
                 (Stmt::Select, Answer::Remaining(left)) => Text::new(
-                    format!("The database answers {x}'s SELECT: cap {CAP} − refunded 0 − reserved {before} = {left} remaining. The answer waits in the queue of ready callbacks until the event loop gets to it."),
-                    format!("数据库回答 {x} 的 SELECT：cap {CAP} − refunded 0 − reserved {before} = 剩余 {left}。结果进入就绪回调队列，等事件循环轮到它。"),
+                    format!("The database answers {x}'s SELECT: cap {cap} − refunded 0 − reserved {before} = {left} remaining. The answer waits in the queue of ready callbacks until the event loop gets to it."),
+                    format!("数据库回答 {x} 的 SELECT：cap {cap} − refunded 0 − reserved {before} = 剩余 {left}。结果进入就绪回调队列，等事件循环轮到它。"),
                 ),
                 (Stmt::SelectForUpdate, Answer::Remaining(left)) => {
                     let waiting: Vec<&str> = (0..s.reqs.len() as u8)
@@ -105,12 +106,12 @@ pub(super) fn describe(m: &RefundCapModel, b: &RcState, a: &RcAct, s: &RcState) 
                         format!("The database applies {x}'s UPDATE: reserved {before} → {after}."),
                         format!("数据库执行 {x} 的 UPDATE：reserved {before} → {after}。"),
                     );
-                    if after > CAP && before <= CAP {
+                    if after > cap && before <= cap {
                         info.marks.push(mark(db, MarkKind::Fail, "over the cap", "超出上限"));
-                        let seen = b.reqs[r as usize].seen.unwrap_or(CAP);
+                        let seen = b.reqs[r as usize].seen.unwrap_or(cap);
                         t = t.then(&Text::new(
-                            format!("Over the cap of {CAP}: {x} decided on the {seen} it read earlier, but another request reserved in between. Nothing in Node was running \"at the same time\": the gap was the await."),
-                            format!("超过了上限 {CAP}：{x} 依据的是之前读到的 {seen}，而另一个请求在这之间已经预留。Node 里没有任何代码\"同时\"运行：空隙就是那个 await。"),
+                            format!("Over the cap of {cap}: {x} decided on the {seen} it read earlier, but another request reserved in between. Nothing in Node was running \"at the same time\": the gap was the await."),
+                            format!("超过了上限 {cap}：{x} 依据的是之前读到的 {seen}，而另一个请求在这之间已经预留。Node 里没有任何代码\"同时\"运行：空隙就是那个 await。"),
                         ));
                     }
                     t
@@ -118,16 +119,16 @@ pub(super) fn describe(m: &RefundCapModel, b: &RcState, a: &RcAct, s: &RcState) 
                 (Stmt::UpdateIf, Answer::Rows(1)) => {
                     info.marks.push(mark(db, MarkKind::Write, "reserve", "预留"));
                     Text::new(
-                        format!("The database checks {CAP} − 0 − {before} ≥ {AMOUNT} on the current row and reserves in the same statement: reserved {before} → {after} (UPDATE 1)."),
-                        format!("数据库在当前行上检查 {CAP} − 0 − {before} ≥ {AMOUNT}，并在同一条语句里预留：reserved {before} → {after}（UPDATE 1）。"),
+                        format!("The database checks {cap} − 0 − {before} ≥ {amt} on the current row and reserves in the same statement: reserved {before} → {after} (UPDATE 1)."),
+                        format!("数据库在当前行上检查 {cap} − 0 − {before} ≥ {amt}，并在同一条语句里预留：reserved {before} → {after}（UPDATE 1）。"),
                     )
                 }
                 (Stmt::UpdateIf, _) => {
                     info.marks.push(mark(db, MarkKind::Dedup, "refused", "拒绝"));
-                    let left = CAP - before;
+                    let left = cap - before;
                     Text::new(
-                        format!("The database evaluates the condition on the current row: {CAP} − 0 − {before} = {left} < {AMOUNT}, so it changes nothing (UPDATE 0). The check and the write cannot be split by an await: they are one statement."),
-                        format!("数据库在当前行上计算条件：{CAP} − 0 − {before} = {left} < {AMOUNT}，因此什么也不改（UPDATE 0）。检查和写入是同一条语句，await 无法把它们拆开。"),
+                        format!("The database evaluates the condition on the current row: {cap} − 0 − {before} = {left} < {amt}, so it changes nothing (UPDATE 0). The check and the write cannot be split by an await: they are one statement."),
+                        format!("数据库在当前行上计算条件：{cap} − 0 − {before} = {left} < {amt}，因此什么也不改（UPDATE 0）。检查和写入是同一条语句，await 无法把它们拆开。"),
                     )
                 }
                 (Stmt::Begin, _) => Text::new(
@@ -255,12 +256,13 @@ pub(super) fn describe(m: &RefundCapModel, b: &RcState, a: &RcAct, s: &RcState) 
 /// Narration of request `r` resuming after `stmt` answered `answer`.
 fn resumed(m: &RefundCapModel, b: &RcState, r: u8, stmt: Stmt, answer: Answer) -> Text {
     let x = name(r);
+    let (cap, amt) = (b.cap, b.reqs[r as usize].amount);
     match (stmt, answer) {
-        (Stmt::Select | Stmt::SelectForUpdate, Answer::Remaining(left)) if left >= AMOUNT => {
-            let now = CAP - b.reserved;
+        (Stmt::Select | Stmt::SelectForUpdate, Answer::Remaining(left)) if left >= amt => {
+            let now = cap - b.reserved;
             let mut t = Text::new(
-                format!("{x} resumes with the remaining it read: {left} ≥ {AMOUNT}, so the check passes."),
-                format!("{x} 带着读到的剩余额度继续：{left} ≥ {AMOUNT}，检查通过。"),
+                format!("{x} resumes with the remaining it read: {left} ≥ {amt}, so the check passes."),
+                format!("{x} 带着读到的剩余额度继续：{left} ≥ {amt}，检查通过。"),
             );
             if now != left {
                 t = t.then(&Text::new(
@@ -283,12 +285,12 @@ fn resumed(m: &RefundCapModel, b: &RcState, r: u8, stmt: Stmt, answer: Answer) -
             t
         }
         (Stmt::Select, Answer::Remaining(left)) => Text::new(
-            format!("{x} resumes: {left} < {AMOUNT}, so it throws 'insufficient remaining'. It read after the other request's write, so its check is right."),
-            format!("{x} 继续执行：{left} < {AMOUNT}，于是抛出 'insufficient remaining'。它是在另一个请求写入之后读的，所以检查是对的。"),
+            format!("{x} resumes: {left} < {amt}, so it throws 'insufficient remaining'. It read after the other request's write, so its check is right."),
+            format!("{x} 继续执行：{left} < {amt}，于是抛出 'insufficient remaining'。它是在另一个请求写入之后读的，所以检查是对的。"),
         ),
         (Stmt::SelectForUpdate, Answer::Remaining(left)) => Text::new(
-            format!("{x} resumes: it waited for the lock, so it read the committed {left} < {AMOUNT}. It rolls back and will throw 'insufficient remaining'."),
-            format!("{x} 继续执行：它等到了锁，读到的是已提交的 {left} < {AMOUNT}。它回滚事务，并将抛出 'insufficient remaining'。"),
+            format!("{x} resumes: it waited for the lock, so it read the committed {left} < {amt}. It rolls back and will throw 'insufficient remaining'."),
+            format!("{x} 继续执行：它等到了锁，读到的是已提交的 {left} < {amt}。它回滚事务，并将抛出 'insufficient remaining'。"),
         ),
         (Stmt::Begin, _) => Text::new(
             format!("{x}'s transaction is open."),

@@ -100,3 +100,33 @@ test('the explorer counts the schedules that break the cap, and the fix holds in
   await expect(results.locator('table.exp-compare')).toContainText('holds in all 20 runs');
   expectNoConsoleErrors(problems);
 });
+
+test('knobs: a cap of 200 holds both refunds, survives a reload, and the explorer uses it', async ({ page, problems }) => {
+  await open(page, 'mutex-two-instances');
+  const cap = page.getByRole('spinbutton', { name: 'Refundable cap' });
+  await expect(cap).toHaveValue('100');
+  await cap.fill('200');
+  await cap.press('Enter');
+  await expect(page).toHaveURL(/cap=200/);
+  await expect(page.getByRole('spinbutton', { name: 'Refundable cap' })).toBeFocused();
+  await page.getByRole('button', { name: 'Go to end' }).click();
+  expect((await rows(page, 'refunds'))[0].slice(1, 4)).toEqual(['200', '0', '160']);
+  await expect(invariant(page)).toContainText('holds');
+  await page.reload();
+  await waitForApp(page);
+  await expect(page.getByRole('spinbutton', { name: 'Refundable cap' })).toHaveValue('200');
+  await page.getByRole('button', { name: 'Explore every run' }).click();
+  await expect(page.locator('.exp-results li', { hasText: 'refunds within the cap' })).toContainText('holds in all');
+  await page.getByRole('button', { name: "Back to the seed's numbers" }).click();
+  await expect(page.getByRole('spinbutton', { name: 'Refundable cap' })).toHaveValue('100');
+  expect(page.url()).not.toContain('cap=');
+  expectNoConsoleErrors(problems);
+});
+
+test('a bad knob in the link gets a notice and the default', async ({ page, problems }) => {
+  await page.goto('?s=refund-cap&v=read-then-write&amount-a=lots&lang=en');
+  await waitForApp(page);
+  await expect(page.locator('.notice')).toContainText("'amount-a=lots' is not a whole number from 0 to 1000; using 80");
+  await expect(page.getByRole('spinbutton', { name: "A's refund" })).toHaveValue('80');
+  expectNoConsoleErrors(problems);
+});

@@ -26,8 +26,10 @@ const shots = [
   { name: 'explorer-wide-light-en', width: 1280, height: 800, scheme: 'light', q: '?s=dual-write&v=commit-then-publish&lang=en', explore: true },
   { name: 'cap-wide-light-en', width: 1280, height: 800, scheme: 'light', q: '?s=refund-cap&v=read-then-write&t=8&lang=en', full: true },
   { name: 'cap-wide-dark-zh', width: 1280, height: 800, scheme: 'dark', q: '?s=refund-cap&v=select-for-update&t=9&lang=zh', full: true },
-  { name: 'cap-phone-light-en', width: 390, height: 844, scheme: 'light', q: '?s=refund-cap&v=semaphore-2&t=6&lang=en', full: true },
+  { name: 'cap-phone-light-en', width: 390, height: 844, scheme: 'light', q: '?s=refund-cap&v=semaphore-2&t=6&cap=150&lang=en', full: true },
   { name: 'cap-phone-dark-zh', width: 390, height: 844, scheme: 'dark', q: '?s=refund-cap&v=conditional-update&t=4&lang=zh', full: true },
+  { name: 'cap-break-wide-dark-en', width: 1280, height: 800, scheme: 'dark', q: '?s=refund-cap&v=mutex-two-instances&mode=break&lang=en', wait: 1500 },
+  { name: 'cap-compare-phone-light-zh', width: 390, height: 844, scheme: 'light', q: '?s=refund-cap&v=read-then-write&t=8&cmp=conditional-update&lang=zh', scroll: '.compare' },
   { name: 'explorer-phone-dark-zh', width: 390, height: 844, scheme: 'dark', q: '?s=outbox-relay&v=no-dedup&lang=zh', explore: true },
 ];
 // Optional 5th argument: only the shots whose name contains it.
