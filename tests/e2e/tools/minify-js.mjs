@@ -30,3 +30,5 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
   console.log(`minified ${file}: ${code.length} → ${out.code.length} bytes`);
 }
 writeFileSync(htmlPath, html);
+// Then the Content-Security-Policy, over the final index.html.
+await import('./csp.mjs');
