@@ -140,6 +140,8 @@ pub struct Query {
     pub compare: Option<String>,
     /// `mode`: `break` for the challenge.
     pub mode: Option<String>,
+    /// `embed=1`: the compact player for an iframe.
+    pub embed: bool,
     /// Every other parameter (the scenario's knobs among them), first occurrence only.
     pub other: Vec<(String, String)>,
     pub problems: Vec<Text>,
@@ -173,6 +175,14 @@ pub fn parse_query(search: &str) -> Query {
             "p" => q.path = Some(value),
             "cmp" => q.compare = Some(value),
             "mode" => q.mode = Some(value),
+            "embed" => match value.as_str() {
+                "1" | "true" => q.embed = true,
+                "0" | "false" | "" => q.embed = false,
+                _ => q.problems.push(Text::new(
+                    format!("The link's 'embed={value}' is not 1 or 0; showing the full page."),
+                    format!("链接中的“embed={value}”不是 1 或 0；显示完整页面。"),
+                )),
+            },
             "t" => match value.parse::<usize>() {
                 Ok(t) => q.step = Some(t),
                 Err(_) => q.problems.push(Text::new(
@@ -204,6 +214,15 @@ pub fn build_query(scenario: &str, variant: &str, path: &str, step: usize, lang:
         "?s={scenario}&v={variant}&p={path}&t={step}&lang={}",
         lang.code()
     )
+}
+
+/// `&embed=1` for the embedded player, nothing otherwise (it goes last).
+pub fn embed_param(embed: bool) -> &'static str {
+    if embed {
+        "&embed=1"
+    } else {
+        ""
+    }
 }
 
 /// The optional parameters that follow [`build_query`]'s: the knobs that differ from their
@@ -262,6 +281,8 @@ pub struct Resolved {
     pub breaking: bool,
     /// The scenario's knobs, one per `ScenarioMeta::knobs` entry.
     pub knobs: Vec<u32>,
+    /// The compact player for an iframe (`embed=1`).
+    pub embed: bool,
     pub notices: Vec<Text>,
 }
 
@@ -395,6 +416,7 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
         compare,
         breaking,
         knobs,
+        embed: query.embed,
         notices,
     }
 }

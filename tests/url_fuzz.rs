@@ -2,7 +2,7 @@
 //! state, and says something whenever it had to change what was asked for. The number of inputs
 //! is `URL_FUZZ_CASES` (default 5,000 for the test suite; a full run uses 1,000,000).
 
-use effectively_once::player::{build_query, query_extras, resolve};
+use effectively_once::player::{build_query, embed_param, query_extras, resolve};
 use effectively_once::scenarios;
 use effectively_once::sim::Lang;
 
@@ -156,6 +156,10 @@ fn a_valid_url_resolves_to_itself_without_notices() {
         (2, 5, vec![150, 80, 80, 20])
     );
     assert!(r.notices.is_empty(), "{:?}", r.notices);
+    assert!(!r.embed);
+    let r = resolve(&(search + embed_param(true)), None);
+    assert!(r.embed && r.notices.is_empty(), "{:?}", r.notices);
+    assert_eq!(r.knobs, vec![150, 80, 80, 20]);
     assert_eq!(
         resolve("", Some("zh-TW")).lang,
         Lang::Zh,
@@ -179,6 +183,7 @@ fn every_kind_of_bad_value_gets_a_notice() {
             "'cmp=outbox' is not another variant",
         ),
         ("?mode=race", "no mode 'race'"),
+        ("?embed=maybe", "'embed=maybe' is not 1 or 0"),
         (
             "?s=refund-cap&cap=abc",
             "'cap=abc' is not a whole number from 0 to 1000; using 100",

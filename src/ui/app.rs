@@ -7,10 +7,12 @@ use super::compare::{BreakIt, Compare};
 use super::controls::Controls;
 use super::explore::{Explore, Explorer};
 use super::i18n::ui;
-use super::panels::{Choices, Header, Invariants, Knobs, Narration, Notices, Summary};
+use super::panels::{
+    Choices, EmbedBar, EmbedDialog, Header, Invariants, Knobs, Narration, Notices, Summary,
+};
 use super::tables::{Program, Tables};
 use super::timeline::Timeline;
-use crate::player::{build_query, query_extras, reduce, resolve, Cursor, PlayerEvent};
+use crate::player::{build_query, embed_param, query_extras, reduce, resolve, Cursor, PlayerEvent};
 use crate::scenarios::{self, Registered};
 use crate::sim::{encode_path, Lang, Text, Trace};
 use leptos::prelude::*;
@@ -36,6 +38,8 @@ pub struct Ctx {
     pub breaking: RwSignal<bool>,
     /// The scenario's knobs (`ScenarioMeta::knobs`), in the URL when not the defaults.
     pub knobs: RwSignal<Vec<u32>>,
+    /// The compact player for an iframe (`embed=1`), fixed for the page's life.
+    pub embed: bool,
     /// A short status message (e.g. "Link copied"), announced politely.
     pub status: RwSignal<Option<&'static str>>,
     clock: StoredValue<Clock, LocalStorage>,
@@ -144,6 +148,38 @@ impl Ctx {
         self.retrace(0);
     }
 
+    /// The query string of the current state (tracked: call it in an effect or a view), for the
+    /// full page or the embedded player.
+    pub fn query(&self, embed: bool) -> String {
+        let meta = self.scenario_ref().meta();
+        let v = meta
+            .variants
+            .get(self.variant.get())
+            .map(|v| v.slug)
+            .unwrap_or_default();
+        let cmp = self
+            .compare
+            .get()
+            .and_then(|c| meta.variants.get(c))
+            .map(|c| c.slug);
+        let base = build_query(
+            meta.slug,
+            v,
+            &encode_path(&self.path.get()),
+            self.cursor.get().step,
+            self.lang.get(),
+        );
+        let changed: Vec<(&str, u32)> = self.knobs.with(|k| {
+            meta.knobs
+                .iter()
+                .zip(k)
+                .filter(|(m, &v)| v != m.default)
+                .map(|(m, &v)| (m.key, v))
+                .collect()
+        });
+        base + &query_extras(&changed, cmp, self.breaking.get()) + embed_param(embed)
+    }
+
     /// Sets knob `index` (clamped to its range); the run replays with it from the same path.
     pub fn set_knob(&self, index: usize, value: u32) {
         let meta = self.scenario_ref().meta();
@@ -219,6 +255,7 @@ pub fn App() -> impl IntoView {
     let (lang0, scenario0, variant0) = (start.lang, start.scenario, start.variant);
     let (path0, step0, notices0) = (start.path, start.step, start.notices);
     let (compare0, breaking0, knobs0) = (start.compare, start.breaking, start.knobs);
+    let embed = start.embed;
     let lang = RwSignal::new(lang0);
     let scenario = RwSignal::new(scenario0);
     let variant = RwSignal::new(variant0);
@@ -246,6 +283,7 @@ pub fn App() -> impl IntoView {
         compare: RwSignal::new(compare0),
         breaking: RwSignal::new(breaking0),
         knobs,
+        embed,
         status: RwSignal::new(None),
         clock: StoredValue::new_local(clock),
     };
@@ -254,33 +292,7 @@ pub fn App() -> impl IntoView {
 
     // Keep the URL, the document language and the title in step with the state.
     Effect::new(move |_| {
-        let meta = ctx.scenario_ref().meta();
-        let v = meta
-            .variants
-            .get(variant.get())
-            .map(|v| v.slug)
-            .unwrap_or_default();
-        let cmp = ctx
-            .compare
-            .get()
-            .and_then(|c| meta.variants.get(c))
-            .map(|c| c.slug);
-        let query = build_query(
-            meta.slug,
-            v,
-            &encode_path(&path.get()),
-            ctx.cursor.get().step,
-            lang.get(),
-        );
-        let changed: Vec<(&str, u32)> = knobs.with(|k| {
-            meta.knobs
-                .iter()
-                .zip(k)
-                .filter(|(m, &v)| v != m.default)
-                .map(|(m, &v)| (m.key, v))
-                .collect()
-        });
-        let query = query + &query_extras(&changed, cmp, ctx.breaking.get());
+        let query = ctx.query(ctx.embed);
         browser::replace_query(&query);
     });
     Effect::new(move |_| {
@@ -292,9 +304,14 @@ pub fn App() -> impl IntoView {
     let _keys = window_event_listener(leptos::ev::keydown, move |ev| on_key(ctx, ev));
     browser::remove_shell();
 
+    // The compact player for an iframe (`embed`): the page chrome (header, pickers, knobs,
+    // explorer, comparison, challenge) is hidden by the `embed` class (display: none, so it is
+    // neither seen, nor focusable, nor in the accessibility tree) and a title bar with a link to
+    // the full view shows instead. Hiding costs no bundle bytes; a second layout would.
     view! {
-        <div class="app">
+        <div class="app" class:embed=embed>
             <Header/>
+            <EmbedBar/>
             <main>
             <Notices/>
             <Summary/>
@@ -316,6 +333,7 @@ pub fn App() -> impl IntoView {
             <Compare/>
             </main>
             <Controls/>
+            <EmbedDialog/>
         </div>
     }
 }

@@ -20,6 +20,36 @@ pub fn replace_query(query: &str) {
     }
 }
 
+/// The page's address without its query: origin and path.
+pub fn location_base() -> String {
+    let loc = window().location();
+    format!(
+        "{}{}",
+        loc.origin().unwrap_or_default(),
+        loc.pathname().unwrap_or_default()
+    )
+}
+
+/// Opens the `<dialog>` with this id as a modal (focus moves into it; Escape closes it).
+pub fn show_modal(id: &str) {
+    if let Some(d) = document()
+        .get_element_by_id(id)
+        .and_then(|e| e.dyn_into::<web_sys::HtmlDialogElement>().ok())
+    {
+        let _ = d.show_modal();
+    }
+}
+
+/// Closes the `<dialog>` with this id.
+pub fn close_dialog(id: &str) {
+    if let Some(d) = document()
+        .get_element_by_id(id)
+        .and_then(|e| e.dyn_into::<web_sys::HtmlDialogElement>().ok())
+    {
+        d.close();
+    }
+}
+
 pub fn location_href() -> String {
     window().location().href().unwrap_or_default()
 }

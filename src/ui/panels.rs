@@ -36,6 +36,8 @@ pub fn Header() -> impl IntoView {
         } else if browser::data_attr(&ev, "data-break").is_some() {
             ctx.set_breaking(!ctx.breaking.get_untracked());
             browser::focus_after_render(".top [data-break]");
+        } else if browser::data_attr(&ev, "data-embed").is_some() {
+            browser::show_modal("embed-dialog");
         } else if browser::data_attr(&ev, "data-copy").is_some() {
             browser::copy_text(&browser::location_href(), move |ok| {
                 let t = ctx.t();
@@ -144,7 +146,11 @@ pub fn header(lang: Lang, t: &Ui, scenario: usize, variant: usize, breaking: boo
         .attr("data-break", "")
         .attr("aria-pressed", if breaking { "true" } else { "false" })
         .text(t.break_it);
-    vec![brand, picker, radios, langs, challenge, copy]
+    let embed = button("btn")
+        .attr("data-embed", "")
+        .attr("aria-haspopup", "dialog")
+        .text(t.embed);
+    vec![brand, picker, radios, langs, challenge, copy, embed]
 }
 
 fn button(class: &'static str) -> Node {
@@ -498,4 +504,121 @@ pub fn knobs(knobs: &[Knob], values: &[u32], lang: Lang, t: &Ui) -> Vec<Node> {
         );
     }
     vec![card]
+}
+
+/// The embedded player's title bar: the scenario and variant, and a link to the full view.
+#[component]
+pub fn EmbedBar() -> impl IntoView {
+    let ctx = use_ctx();
+    let draw = move || {
+        if !ctx.embed {
+            return Vec::new();
+        }
+        let (lang, t) = (ctx.lang.get(), ctx.t());
+        let meta = ctx.scenario_ref().meta();
+        let variant = meta
+            .variants
+            .get(ctx.variant.get())
+            .map(|v| v.name.get(lang).to_string())
+            .unwrap_or_default();
+        vec![
+            Node::el("h1")
+                .attr("class", "embed-title")
+                .child(Node::el("strong").text(meta.title.get(lang)))
+                .text(format!(" · {variant}")),
+            Node::el("a")
+                .attr("class", "btn")
+                .attr("href", ctx.query(false))
+                .attr("target", "_blank")
+                .attr("rel", "noopener")
+                .text(t.open_full),
+        ]
+    };
+    view! { <header class="top embed-bar">{drawn("top-inner", draw)}</header> }
+}
+
+/// "Copy embed code": an `<iframe>` snippet for the current state, in a modal dialog.
+#[component]
+pub fn EmbedDialog() -> impl IntoView {
+    let ctx = use_ctx();
+    let snippet = move || {
+        let meta = ctx.scenario_ref().meta();
+        let lang = ctx.lang.get();
+        let variant = meta
+            .variants
+            .get(ctx.variant.get())
+            .map(|v| v.name.get(lang).to_string())
+            .unwrap_or_default();
+        let title = format!("{} — {variant} · Effectively Once", meta.title.get(lang));
+        embed_snippet(&(browser::location_base() + &ctx.query(true)), &title)
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if browser::data_attr(&ev, "data-embed-copy").is_some() {
+            browser::copy_text(&snippet(), move |ok| {
+                let t = ctx.t();
+                ctx.status
+                    .set(Some(if ok { t.embed_copied } else { t.copy_failed }));
+            });
+        } else if browser::data_attr(&ev, "data-embed-close").is_some() {
+            browser::close_dialog("embed-dialog");
+        }
+    };
+    let draw = move || {
+        let t = ctx.t();
+        let copied = ctx.status.get() == Some(t.embed_copied);
+        vec![
+            Node::el("h2").attr("id", "embed-h").text(t.embed_title),
+            Node::el("p").attr("class", "muted").text(t.embed_hint),
+            Node::el("textarea")
+                .attr("readonly", "")
+                .attr("rows", 5)
+                .attr("aria-label", t.embed_code)
+                .text(snippet()),
+            Node::el("div")
+                .attr("class", "buttons")
+                .child(
+                    button("btn primary")
+                        .attr("data-embed-copy", "")
+                        .text(t.embed_copy),
+                )
+                .child(button("btn").attr("data-embed-close", "").text(t.close)),
+            Node::el("p")
+                .attr("class", "sr-status")
+                .attr("role", "status")
+                .text(if copied { t.embed_copied } else { "" }),
+        ]
+    };
+    view! {
+        <dialog id="embed-dialog" class="card embed-dialog" aria-labelledby="embed-h" on:click=on_click>
+            {drawn("embed-body", draw)}
+        </dialog>
+    }
+}
+
+/// The `<iframe>` markup for `src`, with an accessible `title`; attribute values escaped.
+pub fn embed_snippet(src: &str, title: &str) -> String {
+    let esc = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('"', "&quot;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    format!(
+        "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"720\" style=\"border:0\" loading=\"lazy\"></iframe>",
+        esc(src),
+        esc(title)
+    )
+}
+
+#[cfg(test)]
+mod embed_tests {
+    use super::embed_snippet;
+
+    #[test]
+    fn the_embed_snippet_escapes_and_names_the_frame() {
+        let s = embed_snippet("https://x.test/?s=a&v=b&embed=1", "A \"quoted\" <title>");
+        assert!(s.starts_with("<iframe src=\"https://x.test/?s=a&amp;v=b&amp;embed=1\""));
+        assert!(s.contains("title=\"A &quot;quoted&quot; &lt;title&gt;\""));
+        assert!(s.ends_with("></iframe>"));
+    }
 }

@@ -30,6 +30,8 @@ const shots = [
   { name: 'cap-phone-dark-zh', width: 390, height: 844, scheme: 'dark', q: '?s=refund-cap&v=conditional-update&t=4&lang=zh', full: true },
   { name: 'cap-break-wide-dark-en', width: 1280, height: 800, scheme: 'dark', q: '?s=refund-cap&v=mutex-two-instances&mode=break&lang=en', wait: 1500 },
   { name: 'cap-compare-phone-light-zh', width: 390, height: 844, scheme: 'light', q: '?s=refund-cap&v=read-then-write&t=8&cmp=conditional-update&lang=zh', scroll: '.compare' },
+  { name: 'embed-phone-light-en', width: 360, height: 720, scheme: 'light', q: '?s=refund-cap&v=read-then-write&t=8&lang=en&embed=1' },
+  { name: 'embed-dialog-wide-dark-zh', width: 1280, height: 800, scheme: 'dark', q: '?s=outbox-relay&v=inbox&t=5&lang=zh', click: '[data-embed]' },
   { name: 'explorer-phone-dark-zh', width: 390, height: 844, scheme: 'dark', q: '?s=outbox-relay&v=no-dedup&lang=zh', explore: true },
 ];
 // Optional 5th argument: only the shots whose name contains it.
@@ -45,6 +47,7 @@ for (const s of shots.filter((x) => x.name.includes(process.argv[5] ?? ''))) {
     await page.locator('.exp-compare').waitFor();
     await page.locator('.explorer').scrollIntoViewIfNeeded();
   }
+  if (s.click) await page.locator(s.click).click();
   if (s.scroll) await page.locator(s.scroll).scrollIntoViewIfNeeded();
   await page.waitForTimeout(s.wait ?? 300);
   await page.screenshot({ path: `${out}/${s.name}.png`, fullPage: s.full || process.argv[4] === 'full' });
