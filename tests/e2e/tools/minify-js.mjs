@@ -18,11 +18,12 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
   const before = sri(code);
   // The page's glue is an ES module with an integrity hash in index.html; the explorer
   // worker's glue is a classic script (wasm-bindgen --target no-modules, loaded by
-  // importScripts) whose global `wasm_bindgen` must keep its name.
+  // importScripts) whose global `wasm_bindgen` must keep its name; register-sw.js is a classic
+  // script too.
   const module = html.includes(before);
   const out = await minify(code.toString('utf8'), { module, compress: true, mangle: true });
   if (!out.code) throw new Error(`terser produced nothing for ${file}`);
-  if (!module && !/^explorer(_loader)?\.js$/.test(file)) {
+  if (!module && !/^(explorer(_loader)?|register-sw)\.js$/.test(file)) {
     throw new Error(`index.html has no integrity ${before} for ${file}`);
   }
   writeFileSync(path, out.code);
@@ -30,5 +31,7 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
   console.log(`minified ${file}: ${code.length} → ${out.code.length} bytes`);
 }
 writeFileSync(htmlPath, html);
-// Then the Content-Security-Policy, over the final index.html.
+// Then the Content-Security-Policy, over the final index.html, and the offline service worker
+// over the final files.
 await import('./csp.mjs');
+await import('./offline.mjs');
