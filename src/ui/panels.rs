@@ -49,6 +49,8 @@ pub fn Header() -> impl IntoView {
     let on_change = move |ev: leptos::ev::Event| {
         if let Ok(i) = event_target_value(&ev).parse::<usize>() {
             ctx.set_scenario(i);
+            // The header is redrawn for the new scenario: keep the keyboard on the picker.
+            browser::focus_after_render(".top select");
         }
     };
     // Arrow keys move between the variant radios, as in any radio group.
