@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{assert_holds_everywhere, by_labels, verdict};
+use common::{assert_holds_everywhere, by_labels, table, verdict};
 use effectively_once::scenarios::{OrVariant, OutboxRelay, OutboxRelayModel};
 use effectively_once::sim::{explore, replay, Bounds, MetricValue, Status, Trace};
 
@@ -31,19 +31,6 @@ const RELAY_CRASH: [&str; 5] = [
     "Relay: publish e-1",
     "Crash relay after publish",
 ];
-
-fn table(trace: &Trace, step: usize, key: &str) -> Vec<Vec<String>> {
-    let t = trace.steps[step]
-        .view
-        .tables
-        .iter()
-        .find(|t| t.key == key)
-        .unwrap_or_else(|| panic!("no table {key}"));
-    t.rows
-        .iter()
-        .map(|r| r.cells.iter().map(|c| c.en.clone()).collect())
-        .collect()
-}
 
 fn metric(trace: &Trace, step: usize, name: &str) -> Option<u32> {
     trace.steps[step]

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{assert_holds_everywhere, verdict};
+use common::{assert_holds_everywhere, table, verdict};
 use effectively_once::scenarios::{
     line_of, Pc, RcAct, RcState, RcVariant, RefundCap, RefundCapModel,
 };
@@ -14,19 +14,6 @@ use std::io::Write;
 use std::process::{Command, Stdio};
 
 const WITHIN_CAP: &str = "refunds within the cap";
-
-fn table(trace: &Trace, step: usize, key: &str) -> Vec<Vec<String>> {
-    let t = trace.steps[step]
-        .view
-        .tables
-        .iter()
-        .find(|t| t.key == key)
-        .unwrap_or_else(|| panic!("no table {key}"));
-    t.rows
-        .iter()
-        .map(|r| r.cells.iter().map(|c| c.en.clone()).collect())
-        .collect()
-}
 
 /// The scripted run (no choices): the reserved amount and each request's final state.
 fn scripted(v: RcVariant) -> (String, Vec<String>, Trace) {

@@ -180,6 +180,15 @@ impl Ctx {
         base + &query_extras(&changed, cmp, self.breaking.get()) + embed_param(embed)
     }
 
+    /// The current variant's fault budget (0: interleavings only). Tracked.
+    pub fn fault_budget(&self) -> u8 {
+        self.scenario_ref()
+            .meta()
+            .variants
+            .get(self.variant.get())
+            .map_or(0, |v| v.fault_budget)
+    }
+
     /// Sets knob `index` (clamped to its range); the run replays with it from the same path.
     pub fn set_knob(&self, index: usize, value: u32) {
         let meta = self.scenario_ref().meta();

@@ -78,12 +78,7 @@ impl Explore {
         Effect::new(move |_| {
             // Other knobs make other runs: the results are stale.
             ctx.knobs.track();
-            let budget = ctx
-                .scenario_ref()
-                .meta()
-                .variants
-                .get(ctx.variant.get())
-                .map_or(0, |v| v.fault_budget);
+            let budget = ctx.fault_budget();
             ex.stop();
             ex.panel.set(Panel {
                 budget,

@@ -259,13 +259,7 @@ pub fn Choices() -> impl IntoView {
     let draw = move |faults: bool| {
         let (lang, t) = (ctx.lang.get(), ctx.t());
         // A variant without faults (interleavings only) has no fault heading at all.
-        let budget = ctx
-            .scenario_ref()
-            .meta()
-            .variants
-            .get(ctx.variant.get())
-            .map_or(0, |v| v.fault_budget);
-        if faults && budget == 0 {
+        if faults && ctx.fault_budget() == 0 {
             return Vec::new();
         }
         let buttons = ctx.trace.with(|tr| {

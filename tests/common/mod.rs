@@ -3,6 +3,20 @@
 
 use effectively_once::sim::{explore, replay, Bounds, Model, Trace, Verdict};
 
+/// The English cells of table `key` at `step`, row by row.
+pub fn table(trace: &Trace, step: usize, key: &str) -> Vec<Vec<String>> {
+    let t = trace.steps[step]
+        .view
+        .tables
+        .iter()
+        .find(|t| t.key == key)
+        .unwrap_or_else(|| panic!("no table {key}"));
+    t.rows
+        .iter()
+        .map(|r| r.cells.iter().map(|c| c.en.clone()).collect())
+        .collect()
+}
+
 /// The path that takes, step by step, the choice with each English label.
 pub fn by_labels<M: Model>(model: &M, labels: &[&str]) -> Vec<u8> {
     let mut path = Vec::new();
