@@ -39,6 +39,9 @@ export default defineConfig({
     headless: true,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
+    // The offline service worker would sit in front of every request; only specs/offline.spec.mjs
+    // (which allows it) tests it, the rest see the network directly.
+    serviceWorkers: 'block',
     launchOptions: {
       executablePath: '/usr/bin/chromium',
       args: [

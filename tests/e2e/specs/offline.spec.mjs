@@ -3,6 +3,8 @@
 // explorer's worker comes from the cache too); the manifest names the app and its icons.
 import { test, expect, waitForApp } from './helpers.mjs';
 
+test.use({ serviceWorkers: 'allow' });
+
 test('after one visit the app opens, plays and explores with no network', async ({ page, context }) => {
   const errors = [];
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
