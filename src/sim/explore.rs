@@ -90,11 +90,15 @@ impl<S: Eq> Seen<S> {
         }
     }
 
-    fn find(&self, hash: u64, state: &S) -> Option<u32> {
-        self.slots[self.slot(hash, state)].checked_sub(1)
+    /// The id of `state`, or the empty slot where it would go (one probe serves both).
+    fn find(&self, hash: u64, state: &S) -> Result<u32, usize> {
+        let slot = self.slot(hash, state);
+        self.slots[slot].checked_sub(1).ok_or(slot)
     }
 
-    fn add(&mut self, hash: u64, state: S) -> u32 {
+    /// Stores a state that [`Seen::find`] did not find, in the slot it returned (found again
+    /// only when the table has to grow).
+    fn add(&mut self, hash: u64, state: S, mut slot: usize) -> u32 {
         if 2 * (self.states.len() + 1) > self.slots.len() {
             let mut slots = vec![0u32; self.slots.len() * 2];
             let mask = slots.len() - 1;
@@ -106,10 +110,10 @@ impl<S: Eq> Seen<S> {
                 slots[i] = id as u32 + 1;
             }
             self.slots = slots;
+            slot = self.slot(hash, &state);
         }
-        let i = self.slot(hash, &state);
         let id = self.states.len() as u32;
-        self.slots[i] = id + 1;
+        self.slots[slot] = id + 1;
         self.hashes.push(hash);
         self.states.push(state);
         id
@@ -195,7 +199,9 @@ pub fn explore_with<M: Model>(
     let mut successors = Vec::new();
 
     let init = model.init();
-    seen.add(fx(&init), init);
+    let hash = fx(&init);
+    let slot = seen.find(hash, &init).err().unwrap_or(0);
+    seen.add(hash, init, slot);
     parent.push((0, 0));
     depth.push(0);
     graph.edges.push(Vec::new());
@@ -233,13 +239,13 @@ pub fn explore_with<M: Model>(
         for (choice, next) in successors.drain(..).enumerate() {
             let hash = fx(&next);
             let next_id = match seen.find(hash, &next) {
-                Some(known) => known,
-                None if seen.states.len() >= bounds.max_states => {
+                Ok(known) => known,
+                Err(_) if seen.states.len() >= bounds.max_states => {
                     truncated = true;
                     continue;
                 }
-                None => {
-                    let new_id = seen.add(hash, next);
+                Err(slot) => {
+                    let new_id = seen.add(hash, next, slot);
                     parent.push((id, choice as u8));
                     depth.push(depth[id as usize] + 1);
                     graph.edges.push(Vec::new());

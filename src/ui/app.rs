@@ -8,7 +8,8 @@ use super::controls::Controls;
 use super::explore::{Explore, Explorer};
 use super::i18n::ui;
 use super::panels::{
-    Choices, EmbedBar, EmbedDialog, Header, Invariants, Knobs, Narration, Notices, Summary,
+    Choices, EmbedBar, EmbedCode, EmbedDialog, Header, Invariants, Knobs, Narration, Notices,
+    Summary,
 };
 use super::tables::{Program, Tables};
 use super::timeline::Timeline;
@@ -206,6 +207,14 @@ impl Ctx {
         self.retrace(self.cursor.get_untracked().step);
     }
 
+    /// Sets every knob at once (one replay).
+    pub fn set_knobs(&self, values: Vec<u32>) {
+        if self.knobs.with_untracked(|v| *v != values) {
+            self.knobs.set(values);
+            self.retrace(self.cursor.get_untracked().step);
+        }
+    }
+
     fn retrace(&self, step: usize) {
         let last = self.trace.with_untracked(|t| t.last());
         self.cursor
@@ -297,6 +306,7 @@ pub fn App() -> impl IntoView {
         clock: StoredValue::new_local(clock),
     };
     provide_context(ctx);
+    provide_context(EmbedCode(RwSignal::new(String::new())));
     Explore::provide();
 
     // Keep the URL, the document language and the title in step with the state.

@@ -4,7 +4,7 @@
 //! markup by pure functions and handled by delegation: a fraction of the bundle cost of typed
 //! views (see ARCHITECTURE.md).
 
-use super::app::use_ctx;
+use super::app::{use_ctx, Ctx};
 use super::browser;
 use super::dom::{drawn, Node};
 use super::i18n::Ui;
@@ -18,6 +18,7 @@ use leptos::prelude::*;
 #[component]
 pub fn Header() -> impl IntoView {
     let ctx = use_ctx();
+    let embed_code = use_context::<EmbedCode>();
     let draw = move || {
         let (lang, scenario, variant) = (ctx.lang.get(), ctx.scenario.get(), ctx.variant.get());
         header(lang, ctx.t(), scenario, variant, ctx.breaking.get())
@@ -37,6 +38,9 @@ pub fn Header() -> impl IntoView {
             ctx.set_breaking(!ctx.breaking.get_untracked());
             browser::focus_after_render(".top [data-break]");
         } else if browser::data_attr(&ev, "data-embed").is_some() {
+            if let Some(EmbedCode(code)) = embed_code {
+                code.set(embed_code_now(ctx));
+            }
             browser::show_modal("embed-dialog");
         } else if browser::data_attr(&ev, "data-copy").is_some() {
             browser::copy_text(&browser::location_href(), move |ok| {
@@ -450,10 +454,7 @@ pub fn Knobs() -> impl IntoView {
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if browser::data_attr(&ev, "data-knob-reset").is_some() {
-            let defaults = ctx.scenario_ref().meta().default_knobs();
-            for (i, v) in defaults.into_iter().enumerate() {
-                ctx.set_knob(i, v);
-            }
+            ctx.set_knobs(ctx.scenario_ref().meta().default_knobs());
             browser::focus_after_render("[data-knob=\"0\"]");
         }
     };
@@ -537,17 +538,8 @@ pub fn EmbedBar() -> impl IntoView {
 #[component]
 pub fn EmbedDialog() -> impl IntoView {
     let ctx = use_ctx();
-    let snippet = move || {
-        let meta = ctx.scenario_ref().meta();
-        let lang = ctx.lang.get();
-        let variant = meta
-            .variants
-            .get(ctx.variant.get())
-            .map(|v| v.name.get(lang).to_string())
-            .unwrap_or_default();
-        let title = format!("{} — {variant} · Effectively Once", meta.title.get(lang));
-        embed_snippet(&(browser::location_base() + &ctx.query(true)), &title)
-    };
+    let code = use_context::<EmbedCode>().map(|c| c.0).unwrap_or_default();
+    let snippet = move || code.get_untracked();
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if browser::data_attr(&ev, "data-embed-copy").is_some() {
             browser::copy_text(&snippet(), move |ok| {
@@ -569,7 +561,7 @@ pub fn EmbedDialog() -> impl IntoView {
                 .attr("readonly", "")
                 .attr("rows", 5)
                 .attr("aria-label", t.embed_code)
-                .text(snippet()),
+                .text(code.get()),
             Node::el("div")
                 .attr("class", "buttons")
                 .child(
@@ -589,6 +581,24 @@ pub fn EmbedDialog() -> impl IntoView {
             {drawn("embed-body", draw)}
         </dialog>
     }
+}
+
+/// The embed code shown in the dialog: set when the dialog opens, so that it is not rebuilt on
+/// every step while nobody looks at it.
+#[derive(Clone, Copy)]
+pub struct EmbedCode(pub RwSignal<String>);
+
+/// The `<iframe>` snippet for the current state (titled with the scenario and variant).
+fn embed_code_now(ctx: Ctx) -> String {
+    let meta = ctx.scenario_ref().meta();
+    let lang = ctx.lang.get_untracked();
+    let variant = meta
+        .variants
+        .get(ctx.variant.get_untracked())
+        .map(|v| v.name.get(lang).to_string())
+        .unwrap_or_default();
+    let title = format!("{} — {variant} · Effectively Once", meta.title.get(lang));
+    embed_snippet(&(browser::location_base() + &ctx.query(true)), &title)
 }
 
 /// The `<iframe>` markup for `src`, with an accessible `title`; attribute values escaped.
