@@ -361,6 +361,8 @@ mod tests {
                 tables: Vec::new(),
                 metrics: Vec::new(),
                 code: None,
+                tree: Vec::new(),
+                chart: None,
             }
         }
         fn describe(&self, _: &u8, _: &u8, _: &u8) -> crate::sim::StepInfo {

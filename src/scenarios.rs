@@ -3,12 +3,17 @@
 mod dual_write;
 mod outbox_relay;
 mod refund_cap;
+mod retry_layers;
 
 pub use dual_write::{DualWrite, DualWriteModel, DwAct, DwVariant};
 pub use outbox_relay::{OrAct, OrVariant, OutboxRelay, OutboxRelayModel};
 pub use refund_cap::{
     line_of, Answer, Pc, RcAct, RcState, RcVariant, RefundCap, RefundCapModel, Stmt, AMOUNT, CAP,
     KNOB_MAX,
+};
+pub use retry_layers::{
+    call_status, secs, Behaviour, Effect, End, Outcome, RetryLayers, RetryLayersModel, RlState,
+    RlVariant, SpanKind,
 };
 
 use crate::sim::{AnyScenario, Bounds, Report};
@@ -17,7 +22,7 @@ use crate::sim::{AnyScenario, Bounds, Report};
 pub type Registered = &'static (dyn AnyScenario + Sync);
 
 /// Every scenario, in the order the picker shows them. The first is the default.
-static ALL: [Registered; 3] = [&DualWrite, &OutboxRelay, &RefundCap];
+static ALL: [Registered; 4] = [&DualWrite, &OutboxRelay, &RefundCap, &RetryLayers];
 
 pub fn all() -> &'static [Registered] {
     &ALL
@@ -44,6 +49,7 @@ pub fn explore(
         0 => Some(DualWrite::explore(variant, budget, bounds, progress)),
         1 => Some(OutboxRelay::explore(variant, budget, bounds, progress)),
         2 => Some(RefundCap::explore(variant, knobs, bounds, progress)),
+        3 => Some(RetryLayers::explore(variant, knobs, bounds, progress)),
         _ => None,
     }
 }

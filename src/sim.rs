@@ -18,7 +18,7 @@ pub use text::{Lang, Text};
 pub use trace::{follow, replay, Choice, Status, Step, Trace, Verdict, MAX_STEPS};
 pub use view::{
     Arrow, ArrowKind, CodeView, Cursor, LaneView, Mark, MarkKind, Metric, MetricValue, RowView,
-    StateView, StepInfo, TableView,
+    Span, SpanChart, StateView, StepInfo, TableView, Tone, TreeItem,
 };
 
 /// Scenario and variant descriptions shown in pickers and headings.
@@ -69,6 +69,9 @@ pub struct Knob {
     pub min: u32,
     pub max: u32,
     pub step: u32,
+    /// For a knob with a fixed set of choices (a behaviour, not a number): their names; the
+    /// value is the index. Empty for a number.
+    pub options: Vec<Text>,
 }
 
 impl ScenarioMeta {

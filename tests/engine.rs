@@ -88,6 +88,8 @@ impl Model for Toy {
             tables: Vec::new(),
             metrics: Vec::new(),
             code: None,
+            tree: Vec::new(),
+            chart: None,
         }
     }
     fn describe(&self, _: &ToyState, a: &ToyAct, _: &ToyState) -> StepInfo {

@@ -433,6 +433,8 @@ impl Model for DualWriteModel {
             tables,
             metrics: Vec::new(),
             code: None,
+            tree: Vec::new(),
+            chart: None,
         }
     }
 

@@ -970,6 +970,8 @@ mod view {
             tables,
             metrics,
             code: None,
+            tree: Vec::new(),
+            chart: None,
         }
     }
 }

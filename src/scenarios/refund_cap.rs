@@ -542,6 +542,8 @@ impl Model for RefundCapModel {
                 },
             ],
             code: Some(self.code(s)),
+            tree: Vec::new(),
+            chart: None,
         }
     }
 
@@ -865,6 +867,7 @@ fn knob(key: &'static str, name: [&str; 2], default: i32) -> Knob {
         min: 0,
         max: KNOB_MAX as u32,
         step: 10,
+        options: Vec::new(),
     }
 }
 

@@ -2,8 +2,9 @@
 
 use super::{InvKind, MetricValue, Model, PathError, StateView, StepInfo, Text};
 
-/// Runs longer than this are cut off; every model reaches quiet long before.
-pub const MAX_STEPS: usize = 200;
+/// Runs longer than this are cut off. The longest run of the knobs' range is retry layering's
+/// 5 attempts × 4 layers: 625 calls, one step each.
+pub const MAX_STEPS: usize = 700;
 
 /// An action the learner may take at a step.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -83,6 +83,55 @@ pub struct StateView {
     pub metrics: Vec<Metric>,
     /// The program the actors run, with where each of them is now.
     pub code: Option<CodeView>,
+    /// Attempts nested in the attempts that made them (a retry tree); empty for most models.
+    pub tree: Vec<TreeItem>,
+    /// When each attempt ran, waited or timed out, on a time axis.
+    pub chart: Option<SpanChart>,
+}
+
+/// One line of a call tree: an attempt, or a call it made, at its nesting depth.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TreeItem {
+    pub depth: u8,
+    /// "Graph framework · attempt 2 of 3"
+    pub label: Text,
+    /// "timed out after 5 s", in words: the tone is never the only sign.
+    pub status: Text,
+    pub tone: Tone,
+}
+
+/// How a tree item or a span ended, for colour and glyph; always paired with words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    /// Still running.
+    Active,
+    Good,
+    Bad,
+    /// Waiting (a backoff) or not yet decided.
+    Quiet,
+}
+
+/// Intervals over time in milliseconds, one row per actor.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SpanChart {
+    pub rows: Vec<Text>,
+    pub spans: Vec<Span>,
+    /// The time of this state; open spans end here.
+    pub now: u32,
+    /// A deadline drawn across the rows, if there is one.
+    pub deadline: Option<u32>,
+    /// One sentence summing the chart up, for screen readers and the caption.
+    pub summary: Text,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    pub row: u8,
+    pub start: u32,
+    pub end: u32,
+    pub tone: Tone,
+    /// A wait (backoff) rather than work.
+    pub wait: bool,
 }
 
 /// A program listing with a cursor for every actor running it (the line each one is at).

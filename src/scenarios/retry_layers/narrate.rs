@@ -1,0 +1,327 @@
+//! Step narration for retry layering: what the provider did, what the caller saw, and which
+//! layer retried because of it.
+use super::*;
+use crate::sim::{Arrow, ArrowKind, Mark, MarkKind};
+
+pub(super) fn intro(m: &RetryLayersModel) -> Text {
+    let (a, n) = (m.attempts, m.layers);
+    let stack = (0..n as usize)
+        .map(|l| LAYERS[l][0])
+        .collect::<Vec<_>>()
+        .join(" → ");
+    let stack_zh = (0..n as usize)
+        .map(|l| LAYERS[l][1])
+        .collect::<Vec<_>>()
+        .join(" → ");
+    let setting = Text::new(
+        format!("One refund of 80.00 for order ord-1701 goes down {stack} → Payment API. The innermost layer gives each call {}.", secs(CALL_TIMEOUT_MS)),
+        format!("订单 ord-1701 的一笔 80.00 退款依次经过 {stack_zh} → 支付 API。最内层给每次调用 {} 的超时。", secs(CALL_TIMEOUT_MS)),
+    );
+    let what = match m.variant {
+        RlVariant::EveryLayerRetries => Text::new(
+            format!("Each team configured {a} attempts for its own layer. Watch the call counter against attempts^layers = {a}^{n}, and the provider's ledger."),
+            format!("每个团队都给自己这一层配置了 {a} 次尝试。对照 尝试次数^层数 = {a}^{n} 看调用计数，再看支付方的账本。"),
+        ),
+        RlVariant::OneRetryAuthority => Text::new(
+            format!("Only the outermost layer retries: {a} attempts in all, exponential backoff with jitter, and a {} deadline. Inner layers fail fast. But no idempotency key is sent.", secs(m.deadline_ms)),
+            format!("只有最外层重试：总共 {a} 次尝试，带抖动的指数退避，截止时间 {}。内层快速失败。但请求里没有幂等键。", secs(m.deadline_ms)),
+        ),
+        RlVariant::IdempotencyKey => Text::new(
+            format!("Every layer still retries {a} times, but every attempt sends the same Idempotency-Key: {KEY}. The provider executes once and replays its saved result."),
+            format!("每一层仍然重试 {a} 次，但每次尝试都发送同一个 Idempotency-Key：{KEY}。支付方只执行一次，之后重放保存的结果。"),
+        ),
+        RlVariant::TemporalDefaults => Text::new(
+            format!("The workflow engine uses Temporal's default activity retry policy: unlimited attempts, 1 s initial interval, coefficient 2.0, at most 100 s between attempts. Only the Schedule-To-Close timeout ({}) bounds it.", secs(m.deadline_ms)),
+            format!("工作流引擎使用 Temporal 默认的活动重试策略：尝试次数不限，初始间隔 1 秒，系数 2.0，间隔最多 100 秒。只有 Schedule-To-Close 超时（{}）能约束它。", secs(m.deadline_ms)),
+        ),
+        RlVariant::BothFixes => Text::new(
+            format!("Both fixes: only the outermost layer retries ({a} attempts, jittered backoff, {} deadline), and every attempt carries the same key {KEY}.", secs(m.deadline_ms)),
+            format!("两个修复一起：只有最外层重试（{a} 次尝试，带抖动的退避，截止时间 {}），且每次尝试都带同一个键 {KEY}。", secs(m.deadline_ms)),
+        ),
+    };
+    setting.then(&what)
+}
+
+/// Layer names inside a sentence.
+const LAYER_LOWER: [&str; 4] = [
+    "workflow engine",
+    "graph framework",
+    "agent SDK",
+    "HTTP client",
+];
+
+fn mark(lane: usize, kind: MarkKind, label: Text) -> Mark {
+    Mark { lane, kind, label }
+}
+
+pub(super) fn describe(m: &RetryLayersModel, b: &RlState, o: Outcome, s: &RlState) -> StepInfo {
+    let n = m.layers as usize;
+    let (caller, api) = (n - 1, m.api_lane());
+    let k = b.calls;
+    let mut info = StepInfo {
+        lane: caller,
+        ..StepInfo::default()
+    };
+    let Some(call) = s.log.last().copied() else {
+        return info;
+    };
+    info.code = Some(format!(
+        "POST /v1/refunds{}\n{{ \"charge\": \"ch_1701\", \"amount\": 8000 }}",
+        if m.variant.keyed() {
+            format!("\nIdempotency-Key: {KEY}")
+        } else {
+            String::new()
+        }
+    ));
+    info.arrows.push(Arrow {
+        from: caller,
+        to: api,
+        label: format!("#{k}"),
+        kind: if o == Outcome::NoAnswer {
+            ArrowKind::Lost
+        } else {
+            ArrowKind::Message
+        },
+    });
+    let reply = match o {
+        Outcome::Answer if call.answered => Some(("200", ArrowKind::Message)),
+        Outcome::Refuse if call.end - call.start == FAIL_MS => Some(("503", ArrowKind::Message)),
+        Outcome::Answer | Outcome::Late => Some(("200 late", ArrowKind::Lost)),
+        _ => None,
+    };
+    if let Some((label, kind)) = reply {
+        info.arrows.push(Arrow {
+            from: api,
+            to: caller,
+            label: label.into(),
+            kind,
+        });
+    }
+    let t = secs(call.end - call.start);
+    // What the provider did and what the caller saw.
+    let did = match (call.effect, call.answered) {
+        (Effect::Refunded(1), true) => Text::new(
+            format!("Call #{k}: the provider executes refund re_1 and answers in time."),
+            format!("调用 #{k}：支付方执行退款 re_1 并及时应答。"),
+        ),
+        (Effect::Refunded(r), true) => Text::new(
+            format!("Call #{k}: the provider executes refund re_{r} (one more) and answers in time."),
+            format!("调用 #{k}：支付方又执行了一笔退款 re_{r}，并及时应答。"),
+        ),
+        (Effect::Refunded(r), false) => Text::new(
+            format!("Call #{k}: the provider executes refund re_{r}, but its answer comes after the caller's {t} timeout: to the caller it is a timeout, not a failure."),
+            format!("调用 #{k}：支付方执行了退款 re_{r}，但应答晚于调用方 {t} 的超时：对调用方来说这是超时，而不是失败。"),
+        ),
+        (Effect::Replayed, true) => Text::new(
+            format!("Call #{k}: same key, same parameters: the provider replays its saved result (refund re_1 succeeded) without refunding again."),
+            format!("调用 #{k}：同一个键、同样的参数：支付方重放保存的结果（退款 re_1 成功），不会再退一次。"),
+        ),
+        (Effect::Replayed, false) => Text::new(
+            format!("Call #{k}: the provider recognises the key and replays its saved result, no new refund; the answer is late again, so the caller times out after {t}."),
+            format!("调用 #{k}：支付方认出这个键，重放保存的结果，没有新退款；但应答又迟了，调用方 {t} 后超时。"),
+        ),
+        (Effect::Nothing, _) if o == Outcome::Refuse && call.end - call.start == FAIL_MS => {
+            Text::new(
+                format!("Call #{k}: the provider refuses with a 503 after {t}; nothing was done."),
+                format!("调用 #{k}：支付方 {t} 后返回 503；什么都没做。"),
+            )
+        }
+        (Effect::Nothing, _) => Text::new(
+            format!("Call #{k}: no answer; the caller gives up after {t}. (Nothing was done this time, but the caller cannot know that.)"),
+            format!("调用 #{k}：没有应答；调用方 {t} 后放弃。（这次确实什么都没做，但调用方无从得知。）"),
+        ),
+    };
+    match call.effect {
+        Effect::Refunded(1) => info.marks.push(mark(
+            api,
+            MarkKind::Commit,
+            Text::new("refund re_1", "退款 re_1"),
+        )),
+        Effect::Refunded(r) => info.marks.push(mark(
+            api,
+            MarkKind::Duplicate,
+            Text::new(
+                format!("refund re_{r} (again)"),
+                format!("退款 re_{r}（重复）"),
+            ),
+        )),
+        Effect::Replayed => info.marks.push(mark(
+            api,
+            MarkKind::Dedup,
+            Text::new("replayed, not refunded", "重放，未再退款"),
+        )),
+        Effect::Nothing => {}
+    }
+    info.narration = did;
+    info.title = match (call.effect, call.answered) {
+        (_, true) => Text::new(format!("#{k}: answered"), format!("#{k}：已应答")),
+        (Effect::Refunded(_), false) => Text::new(
+            format!("#{k}: refunded, timed out"),
+            format!("#{k}：已退款，超时"),
+        ),
+        (Effect::Replayed, false) => Text::new(
+            format!("#{k}: replayed, timed out"),
+            format!("#{k}：已重放，超时"),
+        ),
+        (Effect::Nothing, false) => Text::new(format!("#{k}: failed"), format!("#{k}：失败")),
+    };
+    if !call.answered {
+        info.marks.push(mark(
+            caller,
+            MarkKind::Fail,
+            if o == Outcome::Refuse && call.end - call.start == FAIL_MS {
+                Text::same("503")
+            } else {
+                Text::new("timeout", "超时")
+            },
+        ));
+    }
+
+    // Which layer retried, and which gave up on the way.
+    let retried = (0..n).find(|&l| s.attempt[l] > b.attempt[l]);
+    // The layers the failure climbed through: all out of attempts.
+    let gave_up: Vec<usize> = match (retried, s.end) {
+        (Some(l), _) => (l + 1..n).collect(),
+        (None, Some(End::GaveUp)) => (0..n).collect(),
+        _ => Vec::new(),
+    };
+    if !gave_up.is_empty() {
+        let names = |lang: usize| {
+            gave_up
+                .iter()
+                .rev()
+                .map(|&j| LAYERS[j][lang])
+                .collect::<Vec<_>>()
+        };
+        info.narration = info.narration.then(&Text::new(
+            format!(
+                "{} used up {} attempts: the failure goes up.",
+                names(0).join(", then "),
+                if gave_up.len() == 1 { "its" } else { "their" }
+            ),
+            format!(
+                "{} 用完了尝试次数：失败向上传了一层。",
+                names(1).join("，接着")
+            ),
+        ));
+        for &j in &gave_up {
+            info.marks
+                .push(mark(j, MarkKind::Fail, Text::new("gave up", "放弃")));
+        }
+    }
+    if let Some(l) = retried {
+        let wait = secs(s.now - call.end);
+        let a = s.attempt[l];
+        let of = match m.policies[l].retry.attempts_max {
+            0 => String::new(),
+            x => format!(" of {x}"),
+        };
+        let of_zh = match m.policies[l].retry.attempts_max {
+            0 => String::new(),
+            x => format!("/{x}"),
+        };
+        let inner = if l + 1 < n {
+            Text::new(
+                "Its new attempt starts every inner layer's attempts over.".to_string(),
+                "它的新尝试让每个内层的尝试次数从头开始。".to_string(),
+            )
+        } else {
+            Text::default()
+        };
+        info.narration = info.narration.then(
+            &Text::new(
+                format!(
+                    "The {} retries after {wait}: attempt {a}{of}, call #{}.",
+                    LAYER_LOWER[l], s.calls
+                ),
+                format!(
+                    "{}等待 {wait} 后重试：第 {a}{of_zh} 次尝试，调用 #{}。",
+                    LAYERS[l][1], s.calls
+                ),
+            )
+            .then(&inner),
+        );
+        info.marks.push(mark(
+            l,
+            MarkKind::Restart,
+            Text::new(format!("retry {a}{of}"), format!("重试 {a}{of_zh}")),
+        ));
+    }
+    match s.end {
+        Some(End::Succeeded) => {
+            info.marks
+                .push(mark(0, MarkKind::Respond, Text::new("succeeded", "成功")));
+            info.narration = info.narration.then(&Text::new(
+                format!(
+                    "Every layer reports success after {} calls and {}.",
+                    s.calls,
+                    secs(s.now)
+                ),
+                format!(
+                    "经过 {} 次调用、{}，每一层都报告成功。",
+                    s.calls,
+                    secs(s.now)
+                ),
+            ));
+        }
+        Some(End::GaveUp) => {
+            let over = if s.now > m.deadline_ms {
+                Text::new(
+                    format!(
+                        " The user's {} deadline passed long ago; nobody enforced it.",
+                        secs(m.deadline_ms)
+                    ),
+                    format!(
+                        "用户的 {} 截止时间早已过去；没有谁执行它。",
+                        secs(m.deadline_ms)
+                    ),
+                )
+            } else {
+                Text::default()
+            };
+            info.narration = info.narration.then(
+                &Text::new(
+                    format!(
+                        "The outermost layer gives up: {} calls, {} refunds executed, {} elapsed.",
+                        s.calls,
+                        s.refunds,
+                        secs(s.now)
+                    ),
+                    format!(
+                        "最外层放弃：{} 次调用，执行了 {} 笔退款，用时 {}。",
+                        s.calls,
+                        s.refunds,
+                        secs(s.now)
+                    ),
+                )
+                .then(&over),
+            );
+        }
+        Some(End::Deadline) => {
+            info.marks
+                .push(mark(0, MarkKind::Fail, Text::new("deadline", "截止")));
+            info.narration = info.narration.then(&Text::new(
+                format!("The {} deadline stops the operation: {} calls, {} refunds executed. The outcome stays unknown until someone asks the provider.", secs(m.deadline_ms), s.calls, s.refunds),
+                format!("{} 的截止时间终止了这次操作：{} 次调用，执行了 {} 笔退款。在有人向支付方查询之前，结果仍是未知。", secs(m.deadline_ms), s.calls, s.refunds),
+            ));
+        }
+        None => {}
+    }
+    // The moments worth a sentence: the first call over the budget, the second refund.
+    if b.calls <= b.budget && s.calls > s.budget {
+        info.narration = info.narration.then(&Text::new(
+            format!(
+                "That is more calls than the {} attempts any one team configured.",
+                s.budget
+            ),
+            format!("这已经超过任何一个团队配置的 {} 次尝试了。", s.budget),
+        ));
+    }
+    if b.refunds <= 1 && s.refunds > 1 {
+        info.narration = info.narration.then(&Text::new(
+            "A second refund for the same order: without a stable key, the provider cannot tell a retry from a new request.",
+            "同一订单的第二笔退款：没有稳定的键，支付方分不清重试和新请求。",
+        ));
+    }
+    info
+}
