@@ -1,6 +1,7 @@
 //! Leptos components. They render plain view data from the engine and know no scenario.
 mod app;
 mod browser;
+mod calls;
 mod compare;
 mod controls;
 mod dom;

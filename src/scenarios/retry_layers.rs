@@ -401,7 +401,7 @@ fn layer_name(l: usize) -> Text {
 
 /// Seconds with at most one decimal: "5 s", "1.4 s".
 pub fn secs(ms: u32) -> String {
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{} s", ms / 1000)
     } else {
         format!("{}.{} s", ms / 1000, (ms % 1000) / 100)
@@ -701,8 +701,7 @@ impl RetryLayersModel {
             Text::new("now", "当前"),
         ];
         let n = self.layers as usize;
-        for l in 0..n {
-            let p = self.policies[l];
+        for (l, (&p, retries)) in self.policies.iter().zip(RETRIES).enumerate() {
             let r = p.retry;
             let mut backoff = if r.attempts_max == 1 {
                 Text::same("—")
@@ -761,8 +760,8 @@ impl RetryLayersModel {
                 format!("layer-{l}"),
                 vec![
                     layer_name(l).then(&Text::new(
-                        format!("({})", RETRIES[l][0]),
-                        format!("（{}）", RETRIES[l][1]),
+                        format!("({})", retries[0]),
+                        format!("（{}）", retries[1]),
                     )),
                     self.attempts_text(l),
                     backoff,
@@ -848,6 +847,7 @@ impl RetryLayersModel {
         );
         t.columns = vec![
             Text::new("key", "键"),
+            Text::new("parameters", "参数"),
             Text::new("saved result", "保存的结果"),
             Text::new("replays", "重放次数"),
         ];
@@ -861,6 +861,7 @@ impl RetryLayersModel {
                 "key".into(),
                 vec![
                     Text::same(KEY),
+                    Text::same("ch_1701 · 80.00"),
                     Text::new("refund re_1 succeeded", "退款 re_1 成功"),
                     Text::same(replays.to_string()),
                 ],
@@ -964,7 +965,7 @@ impl RetryLayersModel {
 
     fn span_status(&self, kind: SpanKind, calls: usize) -> (Text, Tone) {
         let c = Text::new(
-            format!(" ({calls} call{})", if calls == 1 { "" } else { "s" }),
+            format!("({calls} call{})", if calls == 1 { "" } else { "s" }),
             format!("（{calls} 次调用）"),
         );
         match kind {
@@ -1146,7 +1147,7 @@ impl AnyScenario for RetryLayers {
                 knob("attempts", ["Attempts per layer", "每层尝试次数"], ATTEMPTS_DEFAULT, 1, 5),
                 Knob {
                     options: vec![
-                        Text::new("Slow success (refunds, answers late)", "慢成功（退款了，应答太迟）"),
+                        Text::new("Slow: refunds, answers late", "慢：退款了，应答太迟"),
                         Text::new("Always times out", "总是超时"),
                         Text::new("Fails k times, then succeeds", "先失败 k 次，然后成功"),
                     ],

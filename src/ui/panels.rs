@@ -471,20 +471,32 @@ pub fn knobs(knobs: &[Knob], values: &[u32], lang: Lang, t: &Ui) -> Vec<Node> {
     for (i, k) in knobs.iter().enumerate() {
         let v = values.get(i).copied().unwrap_or(k.default);
         changed |= v != k.default;
+        let field = if k.options.is_empty() {
+            Node::el("input")
+                .attr("type", "number")
+                .attr("inputmode", "numeric")
+                .attr("min", k.min)
+                .attr("max", k.max)
+                .attr("step", k.step)
+                .attr("value", v)
+        } else {
+            let mut select = Node::el("select");
+            for (j, o) in k.options.iter().enumerate() {
+                let option = Node::el("option").attr("value", j);
+                let option = if j as u32 == v {
+                    option.attr("selected", "")
+                } else {
+                    option
+                };
+                select.push(option.text(o.get(lang)));
+            }
+            select
+        };
         grid.push(
             Node::el("label")
                 .attr("class", "knob")
                 .child(Node::el("span").text(k.name.get(lang)))
-                .child(
-                    Node::el("input")
-                        .attr("type", "number")
-                        .attr("inputmode", "numeric")
-                        .attr("min", k.min)
-                        .attr("max", k.max)
-                        .attr("step", k.step)
-                        .attr("value", v)
-                        .attr("data-knob", i),
-                ),
+                .child(field.attr("data-knob", i)),
         );
     }
     let mut card = Node::el("section")

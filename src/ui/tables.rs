@@ -20,6 +20,12 @@ pub fn Tables() -> impl IntoView {
                 .get(step)
                 .map(|s| {
                     let mut nodes = metrics(&s.view.metrics, step, lang);
+                    nodes.extend(super::calls::calls(
+                        &s.view.tree,
+                        s.view.chart.as_ref(),
+                        lang,
+                        t,
+                    ));
                     nodes.extend(tables(&s.view.tables, lang, t));
                     nodes
                 })

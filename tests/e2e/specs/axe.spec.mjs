@@ -44,6 +44,9 @@ const variants = [
   ...['read-then-write', 'mutex-one-instance', 'mutex-two-instances', 'conditional-update', 'select-for-update', 'semaphore-2'].map(
     (v) => ['refund-cap', v, 't=4'],
   ),
+  ...['every-layer-retries', 'one-retry-authority', 'idempotency-key', 'temporal-defaults', 'both-fixes'].map(
+    (v) => ['retry-layers', v, 't=2'],
+  ),
 ];
 for (const [scenario, v, at] of variants) {
   for (const lang of ['en', 'zh']) {

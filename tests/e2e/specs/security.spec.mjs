@@ -54,13 +54,14 @@ const payloads = [
   "javascript:window.__xss=1",
   '<svg onload="window.__xss=1">',
 ];
-const params = ['s', 'v', 'p', 't', 'lang', 'cmp', 'mode', 'cap', 'amount-a'];
+const params = ['s', 'v', 'p', 't', 'lang', 'cmp', 'mode', 'cap', 'amount-a', 'layers', 'downstream'];
+const owner = { cap: 'refund-cap', 'amount-a': 'refund-cap', layers: 'retry-layers', downstream: 'retry-layers' };
 
 test('script payloads in every URL parameter are shown as text and never run', async ({ page, problems }) => {
   test.setTimeout(120_000);
   for (const payload of payloads) {
     for (const key of params) {
-      const scenario = key === 'cap' || key === 'amount-a' ? 's=refund-cap&' : '';
+      const scenario = owner[key] ? `s=${owner[key]}&` : '';
       await page.goto(`?${scenario}${key}=${encodeURIComponent(payload)}`);
       await expect(page.locator('.counter')).toBeVisible();
       // Each gets a notice, which shows the payload (or where it stopped being valid) as text.
