@@ -319,3 +319,12 @@ fn outcomes_are_offered_with_the_behaviours_first() {
     assert!(acts.iter().all(|a| !m.is_fault(a)));
     let _ = Behaviour::ALL;
 }
+
+#[test]
+fn the_players_explorer_covers_every_variant_within_its_default_bounds() {
+    for i in 0..RlVariant::ALL.len() {
+        let r = scenarios::explore(3, i, None, &[], Bounds::default(), &mut |_| {})
+            .expect("registered");
+        assert!(!r.truncated, "variant {i} is cut by the default bounds");
+    }
+}

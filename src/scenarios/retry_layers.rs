@@ -781,7 +781,7 @@ impl RetryLayersModel {
             true,
         );
         t.columns = vec![
-            Text::same("refund"),
+            Text::new("refund", "退款"),
             Text::new("call", "调用"),
             Text::new("idempotency key", "幂等键"),
             Text::new("amount", "金额"),

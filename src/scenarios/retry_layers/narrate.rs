@@ -86,7 +86,8 @@ pub(super) fn describe(m: &RetryLayersModel, b: &RlState, o: Outcome, s: &RlStat
     let reply = match o {
         Outcome::Answer if call.answered => Some(("200", ArrowKind::Message)),
         Outcome::Refuse if call.end - call.start == FAIL_MS => Some(("503", ArrowKind::Message)),
-        Outcome::Answer | Outcome::Late => Some(("200 late", ArrowKind::Lost)),
+        // Sent, but it arrives after the caller stopped listening.
+        Outcome::Answer | Outcome::Late => Some(("200", ArrowKind::Lost)),
         _ => None,
     };
     if let Some((label, kind)) = reply {
@@ -200,8 +201,9 @@ pub(super) fn describe(m: &RetryLayersModel, b: &RlState, o: Outcome, s: &RlStat
                 if gave_up.len() == 1 { "its" } else { "their" }
             ),
             format!(
-                "{} 用完了尝试次数：失败向上传了一层。",
-                names(1).join("，接着")
+                "{}{}用完了尝试次数：失败继续向上传递。",
+                names(1).join("、"),
+                if gave_up.len() == 1 { " " } else { " 先后" }
             ),
         ));
         for &j in &gave_up {

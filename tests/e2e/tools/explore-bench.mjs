@@ -9,6 +9,7 @@ const variants = [
   ['dual-write', ['commit-then-publish', 'publish-then-commit', 'outbox']],
   ['outbox-relay', ['no-dedup', 'inbox', 'inbox-separate-tx', 'delete-after-publish', 'two-relays', 'skip-locked']],
   ['refund-cap', ['read-then-write', 'mutex-one-instance', 'mutex-two-instances', 'conditional-update', 'select-for-update', 'semaphore-2']],
+  ['retry-layers', ['every-layer-retries', 'one-retry-authority', 'idempotency-key', 'temporal-defaults', 'both-fixes']],
 ];
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
 const page = await browser.newPage();
