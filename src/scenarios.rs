@@ -4,6 +4,7 @@ mod dual_write;
 mod outbox_relay;
 mod refund_cap;
 mod retry_layers;
+mod unknown_outcome;
 
 pub use dual_write::{DualWrite, DualWriteModel, DwAct, DwVariant};
 pub use outbox_relay::{OrAct, OrVariant, OutboxRelay, OutboxRelayModel};
@@ -15,6 +16,10 @@ pub use retry_layers::{
     call_status, secs, Behaviour, Effect, End, Outcome, RetryLayers, RetryLayersModel, RlState,
     RlVariant, SpanKind,
 };
+pub use unknown_outcome::{
+    Answer as UoAnswer, Op, Reply, ReqPc, Status as OpStatus, UnknownOutcome, UnknownOutcomeModel,
+    UoAct, UoState, UoVariant,
+};
 
 use crate::sim::{AnyScenario, Bounds, Report};
 
@@ -22,7 +27,13 @@ use crate::sim::{AnyScenario, Bounds, Report};
 pub type Registered = &'static (dyn AnyScenario + Sync);
 
 /// Every scenario, in the order the picker shows them. The first is the default.
-static ALL: [Registered; 4] = [&DualWrite, &OutboxRelay, &RefundCap, &RetryLayers];
+static ALL: [Registered; 5] = [
+    &DualWrite,
+    &OutboxRelay,
+    &RefundCap,
+    &RetryLayers,
+    &UnknownOutcome,
+];
 
 pub fn all() -> &'static [Registered] {
     &ALL
@@ -50,6 +61,7 @@ pub fn explore(
         1 => Some(OutboxRelay::explore(variant, budget, bounds, progress)),
         2 => Some(RefundCap::explore(variant, knobs, bounds, progress)),
         3 => Some(RetryLayers::explore(variant, knobs, bounds, progress)),
+        4 => Some(UnknownOutcome::explore(variant, budget, bounds, progress)),
         _ => None,
     }
 }

@@ -1,0 +1,1023 @@
+//! # Unknown outcomes: the refund-timeout drill
+//!
+//! **Setting.** A customer asks for a refund of 80.00 on order ord-1701 (refundable 100.00). The
+//! API records a refund operation (`refund_operations`: operation id, the client's idempotency
+//! key, a digest of the request, status, the key sent downstream, a version) and reserves the
+//! amount on the order; a worker claims the operation, sends the refund to the payment provider
+//! and records the answer. The provider keeps its own ledger, answers the worker, and later
+//! sends a callback (webhook).
+//!
+//! **The bug.** A timeout is not a failure. The provider may have executed the refund and lost
+//! the answer, or be slow and execute it after the worker gave up; the worker may crash after
+//! sending and before saving. `mark-failed-new-key` treats the timeout as a failure: it marks
+//! the operation FAILED, releases the reservation and retries with a *new* downstream key, so
+//! the provider, which cannot tell the retry from a new refund, pays twice.
+//!
+//! **The fix.** `unknown-same-key`: a timeout (or a crash while PROCESSING) makes the outcome
+//! UNKNOWN; the reservation is kept; the worker retries with the *same* key, which the provider
+//! (Stripe API v1 semantics) answers by replaying the saved result, or with 409 while the first
+//! request is still being processed. The callback handler only moves an operation out of
+//! PROCESSING or UNKNOWN, so a late or repeated callback changes nothing.
+//!
+//! **Creating the operation.** When the same request arrives twice at once,
+//! `check-then-insert` (SELECT by key, then INSERT) lets both pass the check: two operations,
+//! two refunds. `unique-constraint` (`INSERT … ON CONFLICT (idempotency_key) DO NOTHING`)
+//! creates one and returns it to both; `changed-parameters` shows the same key arriving with
+//! another amount: rejected with 409, never silently rewritten.
+
+use crate::sim::{
+    AnyScenario, Arrow, ArrowKind, Bounds, InvKind, Invariant, LaneView, Mark, MarkKind, Metric,
+    MetricValue, Model, Report, RowView, ScenarioMeta, StateView, StepInfo, TableView, Text, Trace,
+    VariantMeta,
+};
+
+/// What the order may still refund, and what each request asks for.
+pub const REFUNDABLE: i32 = 100;
+pub const AMOUNT: i32 = 80;
+/// The second request's amount in `changed-parameters`.
+pub const CHANGED: i32 = 50;
+/// Downstream attempts (new keys) or same-key retries per operation before a human is paged.
+const MAX_TRIES: u8 = 3;
+const API: usize = 0;
+const WORKER: usize = 1;
+const DB: usize = 2;
+const PSP: usize = 3;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum UoVariant {
+    MarkFailedNewKey,
+    UnknownSameKey,
+    CheckThenInsert,
+    UniqueConstraint,
+    ChangedParameters,
+}
+
+impl UoVariant {
+    pub const ALL: [UoVariant; 5] = [
+        UoVariant::MarkFailedNewKey,
+        UoVariant::UnknownSameKey,
+        UoVariant::CheckThenInsert,
+        UoVariant::UniqueConstraint,
+        UoVariant::ChangedParameters,
+    ];
+
+    /// The amounts of the client's requests (one, or the same key twice at once).
+    pub fn requests(self) -> &'static [i32] {
+        match self {
+            UoVariant::MarkFailedNewKey | UoVariant::UnknownSameKey => &[AMOUNT],
+            UoVariant::CheckThenInsert | UoVariant::UniqueConstraint => &[AMOUNT, AMOUNT],
+            UoVariant::ChangedParameters => &[AMOUNT, CHANGED],
+        }
+    }
+
+    /// A timeout is a failure: release, retry under a new key; callbacks are applied blindly.
+    fn naive(self) -> bool {
+        self == UoVariant::MarkFailedNewKey
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Status {
+    Pending,
+    Processing,
+    Succeeded,
+    Failed,
+    Unknown,
+}
+
+impl Status {
+    pub fn sql(self) -> &'static str {
+        match self {
+            Status::Pending => "PENDING",
+            Status::Processing => "PROCESSING",
+            Status::Succeeded => "SUCCEEDED",
+            Status::Failed => "FAILED",
+            Status::Unknown => "UNKNOWN",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Op {
+    pub amount: i32,
+    pub status: Status,
+    /// The downstream key's attempt number (a new key per attempt in the naive variant).
+    pub attempt: u8,
+    /// Same-key retries sent.
+    pub tries: u8,
+    pub version: u8,
+}
+
+/// What the API answered a client request.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Reply {
+    /// 202 with a new operation.
+    Created(u8),
+    /// 200 with the operation an earlier request with this key created.
+    Existing(u8),
+    /// 409: the key was used with other parameters.
+    Conflict,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ReqPc {
+    Arrived,
+    /// Check-then-insert: the SELECT by key ran and found this operation, or none.
+    Checked(Option<u8>),
+    Done(Reply),
+}
+
+/// A request to the provider: operation, downstream attempt, amount.
+pub type Call = (u8, u8, i32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Answer {
+    Refunded,
+    /// The result saved under the key, replayed.
+    Replayed,
+    /// 409: a request with this key is still being processed.
+    InProgress,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Stage {
+    Claimed,
+    Sent,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct UoState {
+    pub reqs: Vec<ReqPc>,
+    pub ops: Vec<Op>,
+    pub reserved: i32,
+    pub refunded: i32,
+    pub worker_up: bool,
+    /// The worker's memory: the operation it is working on.
+    pub job: Option<(u8, Stage)>,
+    /// Requests the provider has received and not yet executed, in order.
+    pub queue: Vec<Call>,
+    /// The provider's ledger: refunds executed, with the key they were executed under.
+    pub ledger: Vec<Call>,
+    /// Answers on their way to the worker.
+    pub answers: Vec<(u8, u8, Answer)>,
+    /// Callbacks (webhooks) on their way to the API: the operation they report.
+    pub callbacks: Vec<u8>,
+    pub faults: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UoAct {
+    /// Check-then-insert: `SELECT … WHERE idempotency_key = …`.
+    Check(u8),
+    /// Create the operation (INSERT, or INSERT … ON CONFLICT DO NOTHING) and reserve.
+    Create(u8),
+    Claim(u8),
+    Send,
+    /// The provider executes the first queued request.
+    Execute,
+    Receive,
+    /// The worker's timeout fires after the answer was lost.
+    Timeout,
+    /// The fault "provider slow": the timeout fires while the request still waits at the
+    /// provider, which will execute it later.
+    SlowTimeout,
+    /// Naive: a new attempt with a new key.
+    Requeue(u8),
+    /// Fixed: retry with the same key.
+    Reconcile(u8),
+    Callback,
+    Restart,
+    // Faults.
+    LoseAnswer,
+    Crash,
+    CallbackTwice,
+}
+
+pub struct UnknownOutcomeModel {
+    pub variant: UoVariant,
+    pub budget: u8,
+}
+
+fn op_id(o: u8) -> String {
+    format!("op-{}", o + 1)
+}
+
+fn req_name(r: u8) -> &'static str {
+    ["A", "B"][r as usize % 2]
+}
+
+fn money(x: i32) -> String {
+    format!("{x}.00")
+}
+
+impl UnknownOutcomeModel {
+    /// The key sent downstream for operation `o` at attempt `a`.
+    pub fn downstream_key(&self, o: u8, a: u8) -> String {
+        if self.variant.naive() {
+            format!("{}-a{a}", op_id(o))
+        } else {
+            op_id(o)
+        }
+    }
+
+    fn waiting_for(s: &UoState, o: u8) -> bool {
+        s.job == Some((o, Stage::Sent))
+    }
+
+    fn executed(s: &UoState, o: u8, a: u8) -> bool {
+        s.ledger.iter().any(|&(x, y, _)| x == o && y == a)
+    }
+
+    /// The op the worker has sent and not yet heard back from, and whether its request is
+    /// still queued at the provider (not executed yet).
+    fn in_flight(s: &UoState) -> Option<(u8, bool)> {
+        match s.job {
+            Some((o, Stage::Sent)) => {
+                let a = s.ops[o as usize].attempt;
+                let answered = s.answers.iter().any(|&(x, y, _)| x == o && y == a);
+                (!answered).then(|| (o, s.queue.iter().any(|&(x, y, _)| x == o && y == a)))
+            }
+            _ => None,
+        }
+    }
+
+    fn can_fault(&self, s: &UoState) -> bool {
+        s.faults < self.budget
+    }
+
+    /// The outcome of a send whose answer never came (a timeout or a crash): FAILED and the
+    /// reservation released (naive), or UNKNOWN with the reservation kept.
+    fn give_up_waiting(&self, s: &mut UoState, o: u8) {
+        let op = &mut s.ops[o as usize];
+        if op.status != Status::Processing && op.status != Status::Unknown {
+            return;
+        }
+        op.version += 1;
+        if self.variant.naive() {
+            op.status = Status::Failed;
+            s.reserved -= op.amount;
+        } else {
+            op.status = Status::Unknown;
+        }
+    }
+
+    /// The worker's or the callback's success: SUCCEEDED, refunded, reservation consumed.
+    /// The naive handler only skips an operation already SUCCEEDED (`WHERE status <>
+    /// 'SUCCEEDED'`), so a late callback revives a FAILED one; the fixed one only moves
+    /// PROCESSING or UNKNOWN (`WHERE status IN (…)`: 0 rows otherwise).
+    fn succeed(&self, s: &mut UoState, o: u8) -> bool {
+        let naive = self.variant.naive();
+        let op = &mut s.ops[o as usize];
+        let applies = if naive {
+            op.status != Status::Succeeded
+        } else {
+            matches!(op.status, Status::Processing | Status::Unknown)
+        };
+        if applies {
+            if op.status != Status::Failed {
+                s.reserved -= op.amount;
+            }
+            op.status = Status::Succeeded;
+            op.version += 1;
+            s.refunded += op.amount;
+        }
+        applies
+    }
+}
+
+impl Model for UnknownOutcomeModel {
+    type State = UoState;
+    type Act = UoAct;
+
+    fn init(&self) -> UoState {
+        UoState {
+            reqs: vec![ReqPc::Arrived; self.variant.requests().len()],
+            ops: Vec::new(),
+            reserved: 0,
+            refunded: 0,
+            worker_up: true,
+            job: None,
+            queue: Vec::new(),
+            ledger: Vec::new(),
+            answers: Vec::new(),
+            callbacks: Vec::new(),
+            faults: 0,
+        }
+    }
+
+    fn actions(&self, s: &UoState, out: &mut Vec<UoAct>) {
+        let check_first = self.variant == UoVariant::CheckThenInsert;
+        // The API: every request's check before any insert, so that, by default, both checks
+        // run before either insert (the race the variant is about).
+        for (r, pc) in s.reqs.iter().enumerate() {
+            if *pc == ReqPc::Arrived && check_first {
+                out.push(UoAct::Check(r as u8));
+            }
+        }
+        for (r, pc) in s.reqs.iter().enumerate() {
+            let ready = match pc {
+                ReqPc::Arrived => !check_first,
+                ReqPc::Checked(_) => true,
+                ReqPc::Done(_) => false,
+            };
+            if ready {
+                out.push(UoAct::Create(r as u8));
+            }
+        }
+        // The provider executes what it received.
+        if !s.queue.is_empty() {
+            out.push(UoAct::Execute);
+        }
+        if s.worker_up {
+            match s.job {
+                None => {
+                    if let Some(o) = s.ops.iter().position(|op| op.status == Status::Pending) {
+                        out.push(UoAct::Claim(o as u8));
+                    } else if let Some(o) = s
+                        .ops
+                        .iter()
+                        .position(|op| op.status == Status::Unknown && op.tries < MAX_TRIES)
+                    {
+                        out.push(UoAct::Reconcile(o as u8));
+                    } else if let Some(o) = s
+                        .ops
+                        .iter()
+                        .position(|op| op.status == Status::Failed && op.attempt < MAX_TRIES)
+                    {
+                        out.push(UoAct::Requeue(o as u8));
+                    }
+                }
+                Some((_, Stage::Claimed)) => out.push(UoAct::Send),
+                Some((o, Stage::Sent)) => {
+                    let a = s.ops[o as usize].attempt;
+                    if s.answers.iter().any(|&(x, y, _)| x == o && y == a) {
+                        out.push(UoAct::Receive);
+                    } else if let Some((_, false)) = Self::in_flight(s) {
+                        // The answer was lost: the timeout is what happens next.
+                        out.push(UoAct::Timeout);
+                    }
+                }
+            }
+        } else {
+            out.push(UoAct::Restart);
+        }
+        if !s.callbacks.is_empty() {
+            out.push(UoAct::Callback);
+        }
+        if self.can_fault(s) {
+            if !s.answers.is_empty() {
+                out.push(UoAct::LoseAnswer);
+            }
+            if let Some((_, true)) = Self::in_flight(s) {
+                out.push(UoAct::SlowTimeout);
+            }
+            if s.worker_up && matches!(s.job, Some((_, Stage::Sent))) {
+                out.push(UoAct::Crash);
+            }
+            if !s.callbacks.is_empty() {
+                out.push(UoAct::CallbackTwice);
+            }
+        }
+    }
+
+    fn is_fault(&self, a: &UoAct) -> bool {
+        matches!(
+            a,
+            UoAct::LoseAnswer | UoAct::SlowTimeout | UoAct::Crash | UoAct::CallbackTwice
+        )
+    }
+
+    fn next(&self, s: &UoState, a: &UoAct) -> UoState {
+        let mut s = s.clone();
+        match *a {
+            UoAct::Check(r) => {
+                let found = (!s.ops.is_empty()).then_some(0);
+                s.reqs[r as usize] = ReqPc::Checked(found);
+            }
+            UoAct::Create(r) => {
+                let amount = self.variant.requests()[r as usize];
+                let reply = match (self.variant, s.reqs[r as usize]) {
+                    // Check-then-insert trusts its earlier check.
+                    (UoVariant::CheckThenInsert, ReqPc::Checked(Some(o))) => Reply::Existing(o),
+                    (UoVariant::CheckThenInsert, _) => Reply::Created(s.ops.len() as u8),
+                    // ON CONFLICT DO NOTHING: the key's operation, if any, wins.
+                    _ => match s.ops.first() {
+                        Some(op) if op.amount == amount => Reply::Existing(0),
+                        Some(_) => Reply::Conflict,
+                        None => Reply::Created(0),
+                    },
+                };
+                if let Reply::Created(_) = reply {
+                    s.ops.push(Op {
+                        amount,
+                        status: Status::Pending,
+                        attempt: 1,
+                        tries: 0,
+                        version: 1,
+                    });
+                    s.reserved += amount;
+                }
+                s.reqs[r as usize] = ReqPc::Done(reply);
+            }
+            UoAct::Claim(o) => {
+                let op = &mut s.ops[o as usize];
+                op.status = Status::Processing;
+                op.version += 1;
+                s.job = Some((o, Stage::Claimed));
+            }
+            UoAct::Send => {
+                if let Some((o, _)) = s.job {
+                    let op = s.ops[o as usize];
+                    s.queue.push((o, op.attempt, op.amount));
+                    s.job = Some((o, Stage::Sent));
+                }
+            }
+            UoAct::Reconcile(o) => {
+                let op = &mut s.ops[o as usize];
+                op.tries += 1;
+                let call = (o, op.attempt, op.amount);
+                s.job = Some((o, Stage::Sent));
+                if s.queue.iter().any(|&(x, y, _)| x == o && y == call.1) {
+                    // Stripe: a concurrent request with the same key gets 409 at once.
+                    s.answers.push((o, call.1, Answer::InProgress));
+                } else {
+                    s.queue.push(call);
+                }
+            }
+            UoAct::Requeue(o) => {
+                let op = &mut s.ops[o as usize];
+                op.attempt += 1;
+                op.status = Status::Pending;
+                op.version += 1;
+                s.reserved += op.amount;
+            }
+            UoAct::Execute => {
+                let (o, at, amount) = s.queue.remove(0);
+                let answer = if Self::executed(&s, o, at) {
+                    Answer::Replayed
+                } else {
+                    s.ledger.push((o, at, amount));
+                    s.callbacks.push(o);
+                    Answer::Refunded
+                };
+                // The worker hears the answer only if it is still waiting on this request.
+                if Self::waiting_for(&s, o) && s.ops[o as usize].attempt == at {
+                    s.answers.push((o, at, answer));
+                }
+            }
+            UoAct::Receive => {
+                if let Some((o, _)) = s.job {
+                    let a = s.ops[o as usize].attempt;
+                    if let Some(i) = s.answers.iter().position(|&(x, y, _)| x == o && y == a) {
+                        let (_, _, answer) = s.answers.remove(i);
+                        match answer {
+                            Answer::Refunded | Answer::Replayed => {
+                                self.succeed(&mut s, o);
+                            }
+                            Answer::InProgress => self.give_up_waiting(&mut s, o),
+                        }
+                    }
+                    s.job = None;
+                }
+            }
+            UoAct::Timeout | UoAct::SlowTimeout => {
+                if let Some((o, _)) = Self::in_flight(&s) {
+                    if *a == UoAct::SlowTimeout {
+                        s.faults += 1;
+                    }
+                    self.give_up_waiting(&mut s, o);
+                    s.job = None;
+                }
+            }
+            UoAct::Callback => {
+                let o = s.callbacks.remove(0);
+                self.succeed(&mut s, o);
+            }
+            UoAct::CallbackTwice => {
+                s.faults += 1;
+                let o = s.callbacks[0];
+                self.succeed(&mut s, o);
+            }
+            UoAct::LoseAnswer => {
+                s.faults += 1;
+                s.answers.remove(0);
+            }
+            UoAct::Crash => {
+                s.faults += 1;
+                s.worker_up = false;
+                s.job = None;
+                s.answers.clear();
+            }
+            UoAct::Restart => {
+                s.worker_up = true;
+                // Recovery: an operation left PROCESSING was sent or about to be: its outcome is
+                // whatever a timeout would make it.
+                for o in 0..s.ops.len() as u8 {
+                    if s.ops[o as usize].status == Status::Processing {
+                        self.give_up_waiting(&mut s, o);
+                    }
+                }
+            }
+        }
+        s
+    }
+
+    fn invariants(&self) -> Vec<Invariant<UoState>> {
+        vec![
+            Invariant {
+                name: Text::new("refunded ≤ refundable", "已退 ≤ 可退"),
+                kind: InvKind::Always,
+                holds: Text::new(
+                    format!("The provider has refunded at most {} and so says the database.", money(REFUNDABLE)),
+                    format!("支付方最多退了 {}，数据库也这么记。", money(REFUNDABLE)),
+                ),
+                check: over_refunded,
+            },
+            Invariant {
+                name: Text::new("at most one refund per operation", "每个操作最多一笔退款"),
+                kind: InvKind::Always,
+                holds: Text::new(
+                    "The provider's ledger holds at most one refund for each operation.",
+                    "支付方账本里每个操作最多一笔退款。",
+                ),
+                check: refunded_twice,
+            },
+            Invariant {
+                name: Text::new(
+                    "no reservation released while the outcome is unknown",
+                    "结果未知时不释放预留",
+                ),
+                kind: InvKind::Always,
+                holds: Text::new(
+                    "No operation is FAILED (its 80.00 released) while the provider has refunded it or still holds its request.",
+                    "没有哪个操作在支付方已经退款、或仍持有其请求时被标为 FAILED（释放预留）。",
+                ),
+                check: released_too_early,
+            },
+            Invariant {
+                name: Text::new("one operation per idempotency key", "每个幂等键一个操作"),
+                kind: InvKind::Always,
+                holds: Text::new(
+                    "The client's key idem-7f3a has at most one row in refund_operations.",
+                    "客户端的键 idem-7f3a 在 refund_operations 里最多一行。",
+                ),
+                check: two_operations,
+            },
+        ]
+    }
+
+    fn label(&self, s: &UoState, a: &UoAct) -> Text {
+        match *a {
+            UoAct::Check(r) => Text::new(
+                format!("API: {}'s SELECT by key", req_name(r)),
+                format!("API：{} 按键 SELECT", req_name(r)),
+            ),
+            UoAct::Create(r) => Text::new(
+                format!("API: {}'s INSERT and reserve", req_name(r)),
+                format!("API：{} 的 INSERT 并预留", req_name(r)),
+            ),
+            UoAct::Claim(o) => Text::new(
+                format!("Worker: claim {}", op_id(o)),
+                format!("Worker：认领 {}", op_id(o)),
+            ),
+            UoAct::Send => Text::new("Worker: send the refund", "Worker：发送退款请求"),
+            UoAct::Execute => {
+                let (o, at, _) = s.queue[0];
+                let key = self.downstream_key(o, at);
+                Text::new(
+                    format!("Provider: process the request ({key})"),
+                    format!("支付方：处理请求（{key}）"),
+                )
+            }
+            UoAct::Receive => Text::new("Worker: read the answer", "Worker：读取应答"),
+            UoAct::SlowTimeout => Text::new(
+                "Provider slow: the worker times out first",
+                "支付方太慢：Worker 先超时",
+            ),
+            UoAct::Timeout => Text::new("Worker: time out (5 s)", "Worker：超时（5 秒）"),
+            UoAct::Requeue(o) => Text::new(
+                format!("Worker: retry {} with a new key", op_id(o)),
+                format!("Worker：用新键重试 {}", op_id(o)),
+            ),
+            UoAct::Reconcile(o) => Text::new(
+                format!("Worker: retry {} with the same key", op_id(o)),
+                format!("Worker：用同一个键重试 {}", op_id(o)),
+            ),
+            UoAct::Callback => Text::new(
+                "API: receive the provider's callback",
+                "API：收到支付方回调",
+            ),
+            UoAct::Restart => Text::new("Restart the worker", "重启 Worker"),
+            UoAct::LoseAnswer => Text::new("Lose the provider's answer", "丢失支付方的应答"),
+            UoAct::Crash => Text::new(
+                "Crash the worker (sent, not saved)",
+                "让 Worker 崩溃（已发送，未保存）",
+            ),
+            UoAct::CallbackTwice => Text::new("Deliver the callback twice", "回调投递两次"),
+        }
+    }
+
+    fn view(&self, s: &UoState) -> StateView {
+        let lanes = vec![
+            LaneView::new("API", "API", false, false),
+            LaneView::new("Worker", "Worker", false, !s.worker_up),
+            LaneView::new("Database", "数据库", true, false),
+            LaneView::new("Payment provider", "支付方", true, false),
+        ];
+        let provider_total: i32 = s.ledger.iter().map(|c| c.2).sum();
+        StateView {
+            lanes,
+            tables: vec![
+                self.requests_table(s),
+                self.ops_table(s),
+                self.order_table(s),
+                self.worker_table(s),
+                self.ledger_table(s),
+                self.wire_table(s),
+            ],
+            metrics: vec![
+                Metric {
+                    name: Text::new("refunds at the provider", "支付方的退款"),
+                    value: MetricValue::Count(s.ledger.len() as u32),
+                },
+                Metric {
+                    name: Text::new("provider refunded", "支付方已退金额"),
+                    value: MetricValue::Count(provider_total as u32),
+                },
+                Metric {
+                    name: Text::new("reserved", "已预留"),
+                    value: MetricValue::Count(s.reserved.max(0) as u32),
+                },
+            ],
+            code: None,
+            tree: Vec::new(),
+            chart: None,
+        }
+    }
+
+    fn describe(&self, b: &UoState, a: &UoAct, s: &UoState) -> StepInfo {
+        narrate::describe(self, b, *a, s)
+    }
+
+    fn intro(&self) -> Text {
+        narrate::intro(self.variant)
+    }
+}
+
+fn over_refunded(s: &UoState) -> Option<Text> {
+    let at_provider: i32 = s.ledger.iter().map(|c| c.2).sum();
+    let worst = at_provider.max(s.refunded);
+    (worst > REFUNDABLE).then(|| {
+        let (p, d) = (money(at_provider), money(s.refunded));
+        Text::new(
+            format!("The provider has refunded {p} (the database says {d}) on an order with {} refundable.", money(REFUNDABLE)),
+            format!("订单只可退 {}，支付方却已退 {p}（数据库记为 {d}）。", money(REFUNDABLE)),
+        )
+    })
+}
+
+fn refunded_twice(s: &UoState) -> Option<Text> {
+    (0..s.ops.len() as u8).find_map(|o| {
+        let n = s.ledger.iter().filter(|c| c.0 == o).count();
+        (n > 1).then(|| {
+            let id = op_id(o);
+            Text::new(
+                format!("The provider executed {n} refunds for {id}: each attempt went out under a new key."),
+                format!("支付方为 {id} 执行了 {n} 笔退款：每次尝试都用了新键。"),
+            )
+        })
+    })
+}
+
+fn released_too_early(s: &UoState) -> Option<Text> {
+    s.ops.iter().enumerate().find_map(|(o, op)| {
+        let o = o as u8;
+        let refunded = s.ledger.iter().any(|c| c.0 == o);
+        let pending = s.queue.iter().any(|c| c.0 == o);
+        (op.status == Status::Failed && (refunded || pending)).then(|| {
+            let id = op_id(o);
+            let (en, zh) = if refunded {
+                ("the provider had already refunded it", "支付方其实已经退款")
+            } else {
+                (
+                    "its request was still waiting at the provider",
+                    "它的请求还在支付方排队",
+                )
+            };
+            Text::new(
+                format!("{id} was marked FAILED and its reservation released, but {en}."),
+                format!("{id} 被标为 FAILED 并释放了预留，但{zh}。"),
+            )
+        })
+    })
+}
+
+fn two_operations(s: &UoState) -> Option<Text> {
+    (s.ops.len() > 1).then(|| {
+        let n = s.ops.len();
+        Text::new(
+            format!("{n} operations for the key idem-7f3a: both requests passed the check before either inserted."),
+            format!("键 idem-7f3a 对应了 {n} 个操作：两个请求都在对方插入之前通过了检查。"),
+        )
+    })
+}
+
+impl UnknownOutcomeModel {
+    fn requests_table(&self, s: &UoState) -> TableView {
+        let mut t = TableView::new(
+            "requests",
+            Text::new("Client requests", "客户端请求"),
+            API,
+            false,
+        );
+        t.columns = vec![
+            Text::new("request", "请求"),
+            Text::new("Idempotency-Key", "Idempotency-Key"),
+            Text::new("amount", "金额"),
+            Text::new("API answered", "API 的应答"),
+        ];
+        for (r, pc) in s.reqs.iter().enumerate() {
+            let answer = match pc {
+                ReqPc::Arrived => Text::new("(waiting)", "（等待中）"),
+                ReqPc::Checked(None) => {
+                    Text::new("checked: no operation yet", "已检查：还没有操作")
+                }
+                ReqPc::Checked(Some(o)) => Text::new(
+                    format!("checked: found {}", op_id(*o)),
+                    format!("已检查：找到 {}", op_id(*o)),
+                ),
+                ReqPc::Done(Reply::Created(o)) => Text::same(format!("202 {}", op_id(*o))),
+                ReqPc::Done(Reply::Existing(o)) => Text::new(
+                    format!("200 {} (the existing one)", op_id(*o)),
+                    format!("200 {}（已有的那个）", op_id(*o)),
+                ),
+                ReqPc::Done(Reply::Conflict) => Text::new(
+                    "409 key reused with other parameters",
+                    "409 同一个键、不同参数",
+                ),
+            };
+            t.rows.push(RowView::new(
+                req_name(r as u8).into(),
+                vec![
+                    Text::same(req_name(r as u8)),
+                    Text::same("idem-7f3a"),
+                    Text::same(money(self.variant.requests()[r])),
+                    answer,
+                ],
+            ));
+        }
+        t
+    }
+
+    fn ops_table(&self, s: &UoState) -> TableView {
+        let mut t = TableView::new("ops", Text::same("refund_operations"), DB, true);
+        t.columns = [
+            "operation_id",
+            "idempotency_key",
+            "request_digest",
+            "status",
+            "downstream_key",
+            "version",
+        ]
+        .into_iter()
+        .map(Text::same)
+        .collect();
+        for (o, op) in s.ops.iter().enumerate() {
+            let status = match op.status {
+                Status::Unknown => Text::new("UNKNOWN (reconciling)", "UNKNOWN（对账中）"),
+                st => Text::same(st.sql()),
+            };
+            t.rows.push(RowView::new(
+                op_id(o as u8),
+                vec![
+                    Text::same(op_id(o as u8)),
+                    Text::same("idem-7f3a"),
+                    Text::same(format!("sha256(ord-1701,{})", op.amount)),
+                    status,
+                    Text::same(self.downstream_key(o as u8, op.attempt)),
+                    Text::same(op.version.to_string()),
+                ],
+            ));
+        }
+        t
+    }
+
+    fn order_table(&self, s: &UoState) -> TableView {
+        let mut t = TableView::new("orders", Text::same("orders"), DB, true);
+        t.columns = ["order_id", "refundable", "reserved", "refunded"]
+            .into_iter()
+            .map(Text::same)
+            .collect();
+        t.rows.push(RowView::new(
+            "ord-1701".into(),
+            vec![
+                Text::same("ord-1701"),
+                Text::same(money(REFUNDABLE)),
+                Text::same(money(s.reserved)),
+                Text::same(money(s.refunded)),
+            ],
+        ));
+        t
+    }
+
+    fn worker_table(&self, s: &UoState) -> TableView {
+        let mut t = TableView::new(
+            "worker",
+            Text::new("Worker memory", "Worker 内存"),
+            WORKER,
+            false,
+        );
+        t.lost = !s.worker_up;
+        t.columns = vec![Text::new("operation", "操作"), Text::new("doing", "在做")];
+        t.empty = Text::new("(idle)", "（空闲）");
+        if let Some((o, stage)) = s.job {
+            let doing = match stage {
+                Stage::Claimed => Text::new("claimed, about to send", "已认领，准备发送"),
+                Stage::Sent => Text::new(
+                    "sent, waiting for the answer (5 s timeout)",
+                    "已发送，等待应答（5 秒超时）",
+                ),
+            };
+            t.rows.push(RowView::new(
+                "job".into(),
+                vec![Text::same(op_id(o)), doing],
+            ));
+        }
+        t
+    }
+
+    fn ledger_table(&self, s: &UoState) -> TableView {
+        let mut t = TableView::new(
+            "ledger",
+            Text::new("Provider ledger", "支付方账本"),
+            PSP,
+            true,
+        );
+        t.columns = vec![
+            Text::new("refund", "退款"),
+            Text::new("key", "键"),
+            Text::new("amount", "金额"),
+            Text::new("saved result", "保存的结果"),
+        ];
+        t.empty = Text::new("(no refund)", "（没有退款）");
+        for (i, &(o, at, amount)) in s.ledger.iter().enumerate() {
+            t.rows.push(RowView::new(
+                format!("re-{i}"),
+                vec![
+                    Text::same(format!("re_{}", i + 1)),
+                    Text::same(self.downstream_key(o, at)),
+                    Text::same(money(amount)),
+                    Text::new("succeeded", "成功"),
+                ],
+            ));
+        }
+        t
+    }
+
+    fn wire_table(&self, s: &UoState) -> TableView {
+        let mut t = TableView::new("wire", Text::new("On the wire", "网络中"), PSP, false);
+        t.columns = vec![Text::new("message", "消息"), Text::new("to", "发往")];
+        t.empty = Text::new("(nothing in flight)", "（没有在途消息）");
+        for (i, &(o, at, _)) in s.queue.iter().enumerate() {
+            t.rows.push(RowView::new(
+                format!("q-{i}"),
+                vec![
+                    Text::new(
+                        format!("refund request {}", self.downstream_key(o, at)),
+                        format!("退款请求 {}", self.downstream_key(o, at)),
+                    ),
+                    Text::new("provider (processing)", "支付方（处理中）"),
+                ],
+            ));
+        }
+        for (i, &(o, at, answer)) in s.answers.iter().enumerate() {
+            let what = match answer {
+                Answer::Refunded => Text::new("200 refunded", "200 已退款"),
+                Answer::Replayed => Text::new("200 refunded (replayed)", "200 已退款（重放）"),
+                Answer::InProgress => Text::new("409 in progress", "409 处理中"),
+            };
+            t.rows.push(RowView::new(
+                format!("a-{i}"),
+                vec![
+                    what.then(&Text::same(format!("({})", self.downstream_key(o, at)))),
+                    Text::same("worker"),
+                ],
+            ));
+        }
+        for (i, &o) in s.callbacks.iter().enumerate() {
+            t.rows.push(RowView::new(
+                format!("c-{i}"),
+                vec![
+                    Text::new(
+                        format!("callback: refund for {} succeeded", op_id(o)),
+                        format!("回调：{} 的退款成功", op_id(o)),
+                    ),
+                    Text::same("API"),
+                ],
+            ));
+        }
+        t
+    }
+}
+
+mod narrate;
+
+/// The unknown-outcome scenario: a timeout proves nothing about the other side.
+pub struct UnknownOutcome;
+
+impl UnknownOutcome {
+    fn variant(index: usize) -> UoVariant {
+        UoVariant::ALL
+            .get(index)
+            .copied()
+            .unwrap_or(UoVariant::MarkFailedNewKey)
+    }
+
+    pub fn model(variant: UoVariant, budget: u8) -> UnknownOutcomeModel {
+        UnknownOutcomeModel { variant, budget }
+    }
+
+    pub fn explore(
+        variant: usize,
+        budget: Option<u8>,
+        bounds: Bounds,
+        progress: &mut dyn FnMut(usize),
+    ) -> Report {
+        let model = Self::model(Self::variant(variant), budget.unwrap_or(2));
+        crate::sim::explore_with(&model, bounds, progress)
+    }
+}
+
+impl AnyScenario for UnknownOutcome {
+    fn meta(&self) -> ScenarioMeta {
+        let v = VariantMeta::new;
+        let variants = [
+            v("mark-failed-new-key", ["Timeout = failed, new key", "超时即失败，换新键"],
+              ["A timeout marks the refund FAILED, releases the reservation and retries under a new key: two refunds.",
+               "超时就标记 FAILED、释放预留、换新键重试：两笔退款。"], false),
+            v("unknown-same-key", ["Timeout = unknown, same key", "超时即未知，同一个键"],
+              ["A timeout makes the outcome UNKNOWN: keep the reservation, retry with the same key, reconcile.",
+               "超时意味着结果未知：保留预留，用同一个键重试并对账。"], true),
+            v("check-then-insert", ["Check, then insert", "先查再插"],
+              ["The same request twice at once: both SELECTs find nothing, both INSERT: two operations.",
+               "同一个请求同时到达两次：两个 SELECT 都没找到，两个都 INSERT：两个操作。"], false),
+            v("unique-constraint", ["Unique constraint", "唯一约束"],
+              ["INSERT … ON CONFLICT (idempotency_key) DO NOTHING: one operation, returned to both.",
+               "INSERT … ON CONFLICT (idempotency_key) DO NOTHING：只有一个操作，两个请求都拿到它。"], true),
+            v("changed-parameters", ["Same key, other amount", "同一个键，不同金额"],
+              ["The key comes back with 50.00 instead of 80.00: rejected with 409, never rewritten.",
+               "同一个键带着 50.00 而不是 80.00 再来：以 409 拒绝，绝不改写。"], true),
+        ];
+        ScenarioMeta {
+            slug: "unknown-outcome",
+            title: Text::new(
+                "Unknown outcomes: the refund-timeout drill",
+                "未知结果：退款超时演练",
+            ),
+            summary: Text::new(
+                "A timeout proves nothing about the other side: the refund may have happened. Mark it FAILED and retry with a new key, and the customer is refunded twice.",
+                "超时不能证明对方没做：退款可能已经发生。标记失败再换新键重试，客户就会被退两次。",
+            ),
+            variants: variants
+                .into_iter()
+                .zip(UoVariant::ALL)
+                .map(|(m, v)| VariantMeta {
+                    fault_budget: 2,
+                    fixed_by: match v {
+                        UoVariant::MarkFailedNewKey => Some("unknown-same-key"),
+                        UoVariant::CheckThenInsert => Some("unique-constraint"),
+                        _ => None,
+                    },
+                    ..m
+                })
+                .collect(),
+            knobs: Vec::new(),
+        }
+    }
+
+    fn trace(&self, variant: usize, path: &[u8]) -> Trace {
+        crate::sim::replay(&Self::model(Self::variant(variant), 2), path)
+    }
+
+    fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8> {
+        crate::sim::follow(&Self::model(Self::variant(variant), 2), labels)
+    }
+}
+
+/// Arrows and marks shared by the narration.
+fn arrow(from: usize, to: usize, label: &str, kind: ArrowKind) -> Arrow {
+    Arrow {
+        from,
+        to,
+        label: label.into(),
+        kind,
+    }
+}
+
+fn mark(lane: usize, kind: MarkKind, en: &str, zh: &str) -> Mark {
+    Mark {
+        lane,
+        kind,
+        label: Text::new(en, zh),
+    }
+}

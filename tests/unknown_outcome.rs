@@ -1,0 +1,222 @@
+//! The refund-timeout drill, proven: a timeout treated as a failure refunds twice; treated as
+//! unknown and retried with the same key, once; check-then-insert creates two operations for one
+//! key, the unique constraint one; and exhaustive exploration with two faults per run proves the
+//! safe variants hold all four invariants.
+
+mod common;
+
+use common::{assert_holds_everywhere, by_labels, table, verdict};
+use effectively_once::scenarios::{UnknownOutcome, UoVariant};
+use effectively_once::sim::{explore, replay, Bounds, Status};
+
+const REFUNDABLE: &str = "refunded ≤ refundable";
+const ONCE: &str = "at most one refund per operation";
+const KEPT: &str = "no reservation released while the outcome is unknown";
+const ONE_OP: &str = "one operation per idempotency key";
+const ALL: [&str; 4] = [REFUNDABLE, ONCE, KEPT, ONE_OP];
+
+fn bounds() -> Bounds {
+    Bounds {
+        max_depth: 64,
+        max_states: 2_000_000,
+    }
+}
+
+#[test]
+fn without_faults_every_single_request_variant_refunds_once() {
+    for v in [UoVariant::MarkFailedNewKey, UoVariant::UnknownSameKey] {
+        let m = UnknownOutcome::model(v, 2);
+        let t = replay(&m, &[]);
+        let last = t.last();
+        assert!(t.steps[last].quiet);
+        assert_eq!(table(&t, last, "ledger").len(), 1, "{v:?}");
+        assert_eq!(table(&t, last, "ops")[0][3], "SUCCEEDED");
+        assert_eq!(table(&t, last, "orders")[0][2..], ["0.00", "80.00"]);
+        for name in ALL {
+            assert_eq!(
+                verdict(&t, last, name).status,
+                Status::Holds,
+                "{v:?} {name}"
+            );
+        }
+    }
+}
+
+/// The drill: the provider refunds, its answer is lost, the worker times out.
+const DRILL: [&str; 6] = [
+    "API: A's INSERT and reserve",
+    "Worker: claim op-1",
+    "Worker: send the refund",
+    "Provider: process the request ({key})",
+    "Lose the provider's answer",
+    "Worker: time out (5 s)",
+];
+
+fn drill(v: UoVariant, key: &str) -> Vec<u8> {
+    let labels: Vec<String> = DRILL.iter().map(|l| l.replace("{key}", key)).collect();
+    let labels: Vec<&str> = labels.iter().map(|s| s.as_str()).collect();
+    by_labels(&UnknownOutcome::model(v, 2), &labels)
+}
+
+#[test]
+fn the_drill_marked_failed_refunds_twice() {
+    let m = UnknownOutcome::model(UoVariant::MarkFailedNewKey, 2);
+    let path = drill(UoVariant::MarkFailedNewKey, "op-1-a1");
+    let t = replay(&m, &path);
+    // After the timeout: FAILED, reservation released, while the provider has refunded.
+    let at = path.len();
+    assert_eq!(table(&t, at, "ops")[0][3], "FAILED");
+    assert_eq!(table(&t, at, "orders")[0][2], "0.00", "released");
+    let kept = verdict(&t, at, KEPT);
+    assert_eq!(kept.status, Status::Violated);
+    assert!(
+        kept.why.en.contains("the provider had already refunded it"),
+        "{}",
+        kept.why.en
+    );
+    // The default continuation retries under a new key: a second refund.
+    let last = t.last();
+    let ledger = table(&t, last, "ledger");
+    assert_eq!(ledger.len(), 2, "{ledger:?}");
+    assert_eq!(
+        [ledger[0][1].as_str(), ledger[1][1].as_str()],
+        ["op-1-a1", "op-1-a2"]
+    );
+    assert_eq!(verdict(&t, last, ONCE).status, Status::Violated);
+    let over = verdict(&t, last, REFUNDABLE);
+    assert_eq!(over.status, Status::Violated);
+    assert!(
+        over.why.en.contains("has refunded 160.00"),
+        "{}",
+        over.why.en
+    );
+}
+
+#[test]
+fn the_drill_as_unknown_keeps_the_reservation_and_refunds_once() {
+    let m = UnknownOutcome::model(UoVariant::UnknownSameKey, 2);
+    let path = drill(UoVariant::UnknownSameKey, "op-1");
+    let t = replay(&m, &path);
+    let at = path.len();
+    assert_eq!(table(&t, at, "ops")[0][3], "UNKNOWN (reconciling)");
+    assert_eq!(
+        table(&t, at, "orders")[0][2],
+        "80.00",
+        "the reservation is kept"
+    );
+    let last = t.last();
+    assert_eq!(table(&t, last, "ledger").len(), 1);
+    assert_eq!(table(&t, last, "ops")[0][3], "SUCCEEDED");
+    assert_eq!(table(&t, last, "orders")[0][2..], ["0.00", "80.00"]);
+    // The retry with the same key was answered from the provider's saved result.
+    let replayed = t.steps.iter().any(|s| s.info.title.en == "replay op-1");
+    assert!(replayed);
+    for name in ALL {
+        assert_eq!(verdict(&t, last, name).status, Status::Holds, "{name}");
+    }
+}
+
+#[test]
+fn a_crash_after_sending_is_a_failure_to_one_and_unknown_to_the_other() {
+    let prefix = [
+        "API: A's INSERT and reserve",
+        "Worker: claim op-1",
+        "Worker: send the refund",
+        "Crash the worker (sent, not saved)",
+        "Restart the worker",
+    ];
+    let m = UnknownOutcome::model(UoVariant::MarkFailedNewKey, 2);
+    let t = replay(&m, &by_labels(&m, &prefix));
+    assert_eq!(
+        table(&t, t.last(), "ledger").len(),
+        2,
+        "a new key refunds again"
+    );
+    let m = UnknownOutcome::model(UoVariant::UnknownSameKey, 2);
+    let path = by_labels(&m, &prefix);
+    let t = replay(&m, &path);
+    assert_eq!(table(&t, path.len(), "ops")[0][3], "UNKNOWN (reconciling)");
+    assert_eq!(table(&t, t.last(), "ledger").len(), 1);
+    for name in ALL {
+        assert_eq!(verdict(&t, t.last(), name).status, Status::Holds);
+    }
+}
+
+#[test]
+fn creating_the_operation_twice_at_once() {
+    // Check-then-insert: both checks, then both inserts: two operations, two refunds.
+    let m = UnknownOutcome::model(UoVariant::CheckThenInsert, 2);
+    let t = replay(&m, &[]);
+    let last = t.last();
+    assert_eq!(table(&t, last, "ops").len(), 2);
+    assert_eq!(table(&t, last, "ledger").len(), 2);
+    assert_eq!(verdict(&t, last, ONE_OP).status, Status::Violated);
+    assert_eq!(verdict(&t, last, REFUNDABLE).status, Status::Violated);
+    // The unique constraint: one operation, returned to both.
+    let m = UnknownOutcome::model(UoVariant::UniqueConstraint, 2);
+    let t = replay(&m, &[]);
+    let last = t.last();
+    let reqs = table(&t, last, "requests");
+    assert_eq!(reqs[0][3], "202 op-1");
+    assert_eq!(reqs[1][3], "200 op-1 (the existing one)");
+    assert_eq!(table(&t, last, "ledger").len(), 1);
+    // Same key, other amount: 409, and the operation keeps its 80.00.
+    let m = UnknownOutcome::model(UoVariant::ChangedParameters, 2);
+    let t = replay(&m, &[]);
+    let last = t.last();
+    let reqs = table(&t, last, "requests");
+    assert_eq!(reqs[1][2], "50.00");
+    assert_eq!(reqs[1][3], "409 key reused with other parameters");
+    assert_eq!(table(&t, last, "ops")[0][2], "sha256(ord-1701,80)");
+    assert_eq!(table(&t, last, "ledger")[0][2], "80.00");
+}
+
+#[test]
+fn exploration_proves_the_safe_variants_and_breaks_the_others() {
+    // (variant, budget, distinct states, [violating runs per invariant])
+    let mut got = Vec::new();
+    for v in UoVariant::ALL {
+        for budget in [2, 3] {
+            let m = UnknownOutcome::model(v, budget);
+            let r = explore(&m, bounds());
+            assert!(!r.truncated && !r.cyclic, "{v:?} budget {budget}");
+            let bad: Vec<u128> = r.invariants.iter().map(|i| i.violating_runs).collect();
+            println!(
+                "{v:?} budget {budget}: {} states, {} runs, {bad:?}",
+                r.states, r.runs
+            );
+            // Every counterexample breaks its invariant when replayed.
+            for inv in &r.invariants {
+                if let Some(cx) = &inv.counterexample {
+                    let t = replay(&m, cx);
+                    assert_eq!(verdict(&t, cx.len(), &inv.name.en).status, Status::Violated);
+                }
+            }
+            got.push((v, budget, r.states, bad));
+        }
+    }
+    for (v, _, _, bad) in &got {
+        let safe = matches!(
+            v,
+            UoVariant::UnknownSameKey | UoVariant::UniqueConstraint | UoVariant::ChangedParameters
+        );
+        assert_eq!(bad.iter().all(|&b| b == 0), safe, "{v:?}: {bad:?}");
+    }
+    for v in [
+        UoVariant::UnknownSameKey,
+        UoVariant::UniqueConstraint,
+        UoVariant::ChangedParameters,
+    ] {
+        assert_holds_everywhere(&UnknownOutcome::model(v, 2), bounds());
+    }
+    let naive = &got[0].3;
+    assert!(naive[0] > 0 && naive[1] > 0 && naive[2] > 0, "{naive:?}");
+    let twice = &got[4].3;
+    assert!(twice[3] > 0, "check-then-insert: two operations");
+    let states: Vec<usize> = got.iter().map(|g| g.2).collect();
+    assert_eq!(
+        states,
+        [105, 204, 268, 542, 7852, 22908, 1069, 2165, 1069, 2165],
+        "distinct states per (variant, budget 2 and 3), pinned"
+    );
+}
