@@ -1,11 +1,13 @@
 //! The scenario registry: slug → scenario. Adding a scenario is one file and one line here.
 
+mod checkpoint_replay;
 mod dual_write;
 mod outbox_relay;
 mod refund_cap;
 mod retry_layers;
 mod unknown_outcome;
 
+pub use checkpoint_replay::{CheckpointReplay, CrAct, CrState, CrVariant};
 pub use dual_write::{DualWrite, DualWriteModel, DwAct, DwVariant};
 pub use outbox_relay::{OrAct, OrVariant, OutboxRelay, OutboxRelayModel};
 pub use refund_cap::{
@@ -27,12 +29,13 @@ use crate::sim::{AnyScenario, Bounds, Report};
 pub type Registered = &'static (dyn AnyScenario + Sync);
 
 /// Every scenario, in the order the picker shows them. The first is the default.
-static ALL: [Registered; 5] = [
+static ALL: [Registered; 6] = [
     &DualWrite,
     &OutboxRelay,
     &RefundCap,
     &RetryLayers,
     &UnknownOutcome,
+    &CheckpointReplay,
 ];
 
 pub fn all() -> &'static [Registered] {
@@ -62,6 +65,7 @@ pub fn explore(
         2 => Some(RefundCap::explore(variant, knobs, bounds, progress)),
         3 => Some(RetryLayers::explore(variant, knobs, bounds, progress)),
         4 => Some(UnknownOutcome::explore(variant, budget, bounds, progress)),
+        5 => Some(CheckpointReplay::explore(variant, budget, bounds, progress)),
         _ => None,
     }
 }

@@ -1,0 +1,686 @@
+//! # Checkpoint replay: workflow state saved is not a refund done once
+//!
+//! **Setting.** An agent graph handles a refund for order ord-1701 in three nodes: `plan`
+//! (decide to refund 80.00), `refund` (call the refund tool) and `notify` (tell the customer).
+//! The runtime writes a checkpoint at every node boundary, as LangGraph does after each step.
+//!
+//! **The bug.** A checkpoint restores the *workflow's* state, not the payment provider's. If the
+//! process dies after the tool call and before the checkpoint, resuming re-runs the `refund`
+//! node from its first line (LangGraph documents exactly this), and the tool refunds again
+//! (`rerun-node`). With an in-memory saver, a restart loses every checkpoint: the run starts
+//! over from its input, `plan` included (`in-memory-saver`).
+//!
+//! **The fix.** The node's side effect carries a stable operation id derived from the run
+//! (`t-42:refund`), and the refund service deduplicates by it: the re-run is harmless
+//! (`operation-id`). The checkpoint list and the provider's ledger are drawn side by side, so
+//! "the workflow saved its state" and "the refund happened once" can be told apart.
+
+use crate::sim::{
+    AnyScenario, Arrow, ArrowKind, Bounds, CodeView, Cursor, InvKind, Invariant, LaneView, Mark,
+    MarkKind, Metric, MetricValue, Model, Report, RowView, ScenarioMeta, StateView, StepInfo,
+    TableView, Text, Trace, VariantMeta,
+};
+
+const RUNTIME: usize = 0;
+const SAVER: usize = 1;
+const PSP: usize = 2;
+/// The graph's nodes, in order.
+pub const NODES: [&str; 3] = ["plan", "refund", "notify"];
+/// The stable operation id of the `operation-id` variant.
+pub const OP_ID: &str = "t-42:refund";
+
+const PROGRAM: &str = include_str!("checkpoint_replay/graph.py");
+const PROGRAM_OP_ID: &str = include_str!("checkpoint_replay/graph_operation_id.py");
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum CrVariant {
+    RerunNode,
+    OperationId,
+    InMemorySaver,
+}
+
+impl CrVariant {
+    pub const ALL: [CrVariant; 3] = [
+        CrVariant::RerunNode,
+        CrVariant::OperationId,
+        CrVariant::InMemorySaver,
+    ];
+
+    fn durable(self) -> bool {
+        self != CrVariant::InMemorySaver
+    }
+
+    fn program(self) -> (&'static str, &'static str) {
+        match self {
+            CrVariant::OperationId => ("graph.py", PROGRAM_OP_ID),
+            _ => ("graph.py", PROGRAM),
+        }
+    }
+}
+
+/// Where the runtime is within the current node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Stage {
+    Start,
+    /// The refund tool has returned; the node has not.
+    Called,
+    /// The node returned; its checkpoint is not saved yet.
+    Ran,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CrState {
+    pub up: bool,
+    /// The node being run (3: the run is finished).
+    pub node: u8,
+    pub stage: Stage,
+    /// Checkpoints saved, one per finished node (a restart resumes after the last).
+    pub checkpoints: u8,
+    /// Refunds the provider executed (each with the tool call's number).
+    pub ledger: Vec<u8>,
+    /// Tool calls made, replays included.
+    pub calls: u8,
+    /// How many times the run started from its input.
+    pub starts: u8,
+    pub faults: u8,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CrAct {
+    /// Run the current node (for `refund`: call the tool).
+    Run,
+    /// The refund node returns after its tool call.
+    Return,
+    Checkpoint,
+    /// Restart the process and resume the thread.
+    Resume,
+    Crash,
+}
+
+pub struct CheckpointReplayModel {
+    pub variant: CrVariant,
+    pub budget: u8,
+}
+
+impl CheckpointReplayModel {
+    fn node_name(n: u8) -> &'static str {
+        NODES.get(n as usize).copied().unwrap_or("END")
+    }
+
+    fn key(&self, call: u8) -> String {
+        if self.variant == CrVariant::OperationId {
+            OP_ID.into()
+        } else {
+            format!("(none) call {call}")
+        }
+    }
+}
+
+impl Model for CheckpointReplayModel {
+    type State = CrState;
+    type Act = CrAct;
+
+    fn init(&self) -> CrState {
+        CrState {
+            up: true,
+            node: 0,
+            stage: Stage::Start,
+            checkpoints: 0,
+            ledger: Vec::new(),
+            calls: 0,
+            starts: 1,
+            faults: 0,
+        }
+    }
+
+    fn actions(&self, s: &CrState, out: &mut Vec<CrAct>) {
+        if !s.up {
+            out.push(CrAct::Resume);
+            return;
+        }
+        if s.node >= 3 {
+            return;
+        }
+        out.push(match s.stage {
+            Stage::Start => CrAct::Run,
+            Stage::Called => CrAct::Return,
+            Stage::Ran => CrAct::Checkpoint,
+        });
+        if s.faults < self.budget {
+            out.push(CrAct::Crash);
+        }
+    }
+
+    fn is_fault(&self, a: &CrAct) -> bool {
+        *a == CrAct::Crash
+    }
+
+    fn next(&self, s: &CrState, a: &CrAct) -> CrState {
+        let mut s = s.clone();
+        match a {
+            CrAct::Run => {
+                if s.node == 1 {
+                    s.calls += 1;
+                    let dedup = self.variant == CrVariant::OperationId && !s.ledger.is_empty();
+                    if !dedup {
+                        s.ledger.push(s.calls);
+                    }
+                    s.stage = Stage::Called;
+                } else {
+                    s.stage = Stage::Ran;
+                }
+            }
+            CrAct::Return => s.stage = Stage::Ran,
+            CrAct::Checkpoint => {
+                s.checkpoints += 1;
+                s.node += 1;
+                s.stage = Stage::Start;
+            }
+            CrAct::Crash => {
+                s.faults += 1;
+                s.up = false;
+                if !self.variant.durable() {
+                    s.checkpoints = 0;
+                }
+            }
+            CrAct::Resume => {
+                s.up = true;
+                s.stage = Stage::Start;
+                s.node = s.checkpoints;
+                if s.checkpoints == 0 {
+                    s.starts += 1;
+                }
+            }
+        }
+        s
+    }
+
+    fn invariants(&self) -> Vec<Invariant<CrState>> {
+        vec![
+            Invariant {
+                name: Text::new("refund executed at most once", "退款最多执行一次"),
+                kind: InvKind::Always,
+                holds: Text::new(
+                    "The provider's ledger holds at most one refund for ord-1701.",
+                    "支付方账本里 ord-1701 最多只有一笔退款。",
+                ),
+                check: refunded_twice,
+            },
+            Invariant {
+                name: Text::new("the run finishes", "运行最终完成"),
+                kind: InvKind::Eventually,
+                holds: Text::new(
+                    "The run reaches END: the customer is notified.",
+                    "运行到达 END：客户收到了通知。",
+                ),
+                check: unfinished,
+            },
+        ]
+    }
+
+    fn label(&self, s: &CrState, a: &CrAct) -> Text {
+        let n = Self::node_name(s.node);
+        match a {
+            CrAct::Run if s.node == 1 => Text::new(
+                "Node refund: call the refund tool",
+                "节点 refund：调用退款工具",
+            ),
+            CrAct::Run => Text::new(format!("Run node {n}"), format!("运行节点 {n}")),
+            CrAct::Return => Text::new("Node refund returns", "节点 refund 返回"),
+            CrAct::Checkpoint => Text::new(
+                format!("Save the checkpoint after {n}"),
+                format!("保存 {n} 之后的检查点"),
+            ),
+            CrAct::Resume => Text::new(
+                "Restart the process and resume the thread",
+                "重启进程并恢复线程",
+            ),
+            CrAct::Crash => Text::new("Crash the process", "让进程崩溃"),
+        }
+    }
+
+    fn view(&self, s: &CrState) -> StateView {
+        let saver = if self.variant.durable() {
+            LaneView::new(
+                "Checkpointer (Postgres)",
+                "检查点存储（Postgres）",
+                true,
+                false,
+            )
+        } else {
+            LaneView::new(
+                "Checkpointer (in memory)",
+                "检查点存储（内存）",
+                false,
+                !s.up,
+            )
+        };
+        let lanes = vec![
+            LaneView::new("Graph runtime", "图运行时", false, !s.up),
+            saver,
+            LaneView::new("Refund service", "退款服务", true, false),
+        ];
+        StateView {
+            lanes,
+            tables: vec![
+                self.checkpoints_table(s),
+                self.ledger_table(s),
+                self.runtime_table(s),
+            ],
+            metrics: vec![
+                Metric {
+                    name: Text::new("checkpoints", "检查点"),
+                    value: MetricValue::Count(s.checkpoints as u32),
+                },
+                Metric {
+                    name: Text::new("refund tool calls", "退款工具调用"),
+                    value: MetricValue::Count(s.calls as u32),
+                },
+                Metric {
+                    name: Text::new("refunds executed", "已执行的退款"),
+                    value: MetricValue::Count(s.ledger.len() as u32),
+                },
+            ],
+            code: Some(self.code(s)),
+            tree: Vec::new(),
+            chart: None,
+        }
+    }
+
+    fn describe(&self, b: &CrState, a: &CrAct, s: &CrState) -> StepInfo {
+        describe(self, b, *a, s)
+    }
+
+    fn intro(&self) -> Text {
+        let base = Text::new(
+            "An agent graph refunds order ord-1701: plan → refund (calls the refund tool) → notify. A checkpoint is saved after every node.",
+            "一个 Agent 图为订单 ord-1701 退款：plan → refund（调用退款工具）→ notify。每个节点之后保存一个检查点。",
+        );
+        base.then(&match self.variant {
+            CrVariant::RerunNode => Text::new(
+                "Crash the process after the tool call, before the checkpoint, and resume.",
+                "在工具调用之后、检查点之前让进程崩溃，然后恢复。",
+            ),
+            CrVariant::OperationId => Text::new(
+                "The tool call carries the stable operation id t-42:refund, and the refund service deduplicates by it. Crash it at the same point.",
+                "工具调用带着稳定的操作 ID t-42:refund，退款服务按它去重。在同一个位置让它崩溃。",
+            ),
+            CrVariant::InMemorySaver => Text::new(
+                "The checkpointer is an InMemorySaver: it lives and dies with the process.",
+                "检查点存储是 InMemorySaver：它与进程同生共死。",
+            ),
+        })
+    }
+}
+
+fn refunded_twice(s: &CrState) -> Option<Text> {
+    let n = s.ledger.len();
+    (n > 1).then(|| {
+        Text::new(
+            format!("The provider executed {n} refunds for ord-1701: resuming re-ran the refund node, and the tool had no stable id."),
+            format!("支付方为 ord-1701 执行了 {n} 笔退款：恢复时重跑了 refund 节点，而工具调用没有稳定 ID。"),
+        )
+    })
+}
+
+fn unfinished(s: &CrState) -> Option<Text> {
+    (s.node < 3).then(|| {
+        let n = CheckpointReplayModel::node_name(s.node);
+        Text::new(
+            format!("The run has not reached END; it is at node {n}."),
+            format!("运行尚未到达 END；停在节点 {n}。"),
+        )
+    })
+}
+
+impl CheckpointReplayModel {
+    fn checkpoints_table(&self, s: &CrState) -> TableView {
+        let title = Text::new("Checkpoints of thread t-42", "线程 t-42 的检查点");
+        let mut t = TableView::new("checkpoints", title, SAVER, self.variant.durable());
+        t.lost = !self.variant.durable() && !s.up;
+        t.columns = vec![
+            Text::same("checkpoint"),
+            Text::new("after node", "之后的节点"),
+            Text::new("next", "下一个"),
+        ];
+        t.empty = Text::new(
+            "(none: a resume starts from the input)",
+            "（无：恢复时从输入重新开始）",
+        );
+        for c in 0..s.checkpoints {
+            t.rows.push(RowView::new(
+                format!("cp-{c}"),
+                vec![
+                    Text::same(format!("cp-{}", c + 1)),
+                    Text::same(Self::node_name(c)),
+                    Text::same(Self::node_name(c + 1)),
+                ],
+            ));
+        }
+        t
+    }
+
+    fn ledger_table(&self, s: &CrState) -> TableView {
+        let mut t = TableView::new(
+            "ledger",
+            Text::new("Refund service ledger", "退款服务账本"),
+            PSP,
+            true,
+        );
+        t.columns = vec![
+            Text::new("refund", "退款"),
+            Text::new("operation id", "操作 ID"),
+            Text::new("amount", "金额"),
+        ];
+        t.empty = Text::new("(no refund)", "（没有退款）");
+        for (i, &call) in s.ledger.iter().enumerate() {
+            t.rows.push(RowView::new(
+                format!("re-{i}"),
+                vec![
+                    Text::same(format!("re_{}", i + 1)),
+                    Text::same(self.key(call)),
+                    Text::same("80.00"),
+                ],
+            ));
+        }
+        t
+    }
+
+    fn runtime_table(&self, s: &CrState) -> TableView {
+        let mut t = TableView::new(
+            "runtime",
+            Text::new("Runtime memory", "运行时内存"),
+            RUNTIME,
+            false,
+        );
+        t.lost = !s.up;
+        t.columns = vec![Text::new("node", "节点"), Text::new("state", "状态")];
+        if s.node < 3 {
+            t.rows.push(RowView::new(
+                "now".into(),
+                vec![Text::same(Self::node_name(s.node)), self.doing(s)],
+            ));
+        } else {
+            t.rows.push(RowView::new(
+                "now".into(),
+                vec![Text::same("END"), Text::new("finished", "已完成")],
+            ));
+        }
+        t
+    }
+
+    fn doing(&self, s: &CrState) -> Text {
+        match (s.node, s.stage) {
+            (_, Stage::Start) => Text::new("about to run", "即将运行"),
+            (1, Stage::Called) => {
+                Text::new("tool returned; node not finished", "工具已返回；节点未完成")
+            }
+            _ => Text::new("returned; checkpoint not saved", "已返回；检查点未保存"),
+        }
+    }
+
+    fn code(&self, s: &CrState) -> CodeView {
+        let (title, text) = self.variant.program();
+        let find = |needle: &str| text.lines().position(|l| l.contains(needle)).unwrap_or(0);
+        let line = match (s.node, s.stage) {
+            (0, _) => find("def plan"),
+            (1, Stage::Start) => find("def refund_node"),
+            (1, Stage::Called) => find("refund_tool("),
+            (1, Stage::Ran) => find("return {\"refund_id\""),
+            (2, _) => find("def notify"),
+            _ => find("compile("),
+        };
+        let doing = if !s.up {
+            Text::new("crashed", "已崩溃")
+        } else if s.node >= 3 {
+            Text::new("finished", "已完成")
+        } else {
+            self.doing(s)
+        };
+        CodeView {
+            title,
+            text,
+            cursors: vec![Cursor {
+                line,
+                who: "R".into(),
+                doing,
+            }],
+        }
+    }
+}
+
+fn mark(lane: usize, kind: MarkKind, en: &str, zh: &str) -> Mark {
+    Mark {
+        lane,
+        kind,
+        label: Text::new(en, zh),
+    }
+}
+
+fn describe(m: &CheckpointReplayModel, b: &CrState, a: CrAct, s: &CrState) -> StepInfo {
+    let mut info = StepInfo::default();
+    let n = CheckpointReplayModel::node_name(b.node);
+    match a {
+        CrAct::Run if b.node == 1 => {
+            info.lane = RUNTIME;
+            let call = s.calls;
+            let key = m.key(call);
+            info.code = Some(if m.variant == CrVariant::OperationId {
+                format!("refund_tool(order=\"ord-1701\", amount=80, operation_id=\"{OP_ID}\")")
+            } else {
+                "refund_tool(order=\"ord-1701\", amount=80)".into()
+            });
+            let dedup = s.ledger.len() == b.ledger.len();
+            info.arrows.push(Arrow {
+                from: RUNTIME,
+                to: PSP,
+                label: format!("call {call}"),
+                kind: if call > 1 {
+                    ArrowKind::Duplicate
+                } else {
+                    ArrowKind::Message
+                },
+            });
+            if dedup {
+                info.title = Text::new("tool call: deduplicated", "工具调用：已去重");
+                info.marks
+                    .push(mark(PSP, MarkKind::Dedup, "same op id", "同一操作 ID"));
+                info.narration = Text::new(
+                    format!("The re-run node calls the tool again, with the same operation id {OP_ID}: the refund service has it already and returns the first refund. Nothing moves."),
+                    format!("重跑的节点再次调用工具，带着同一个操作 ID {OP_ID}：退款服务已经有了它，返回第一笔退款。钱没有再动。"),
+                );
+            } else {
+                let r = s.ledger.len();
+                info.title = Text::new(
+                    format!("tool call {call}: refund re_{r}"),
+                    format!("工具调用 {call}：退款 re_{r}"),
+                );
+                info.marks.push(if r > 1 {
+                    mark(PSP, MarkKind::Duplicate, "refund again", "再次退款")
+                } else {
+                    mark(PSP, MarkKind::Commit, "refunded", "已退款")
+                });
+                info.narration = if r > 1 {
+                    Text::new(
+                        format!("The node runs from its first line again and calls the tool again. Without a stable id ({key}) the refund service sees a new request: refund re_{r}. The checkpoint said nothing about the refund."),
+                        format!("节点又从第一行开始运行，再次调用工具。没有稳定 ID（{key}），退款服务把它当作新请求：退款 re_{r}。检查点对这笔退款一无所知。"),
+                    )
+                } else {
+                    Text::new(
+                        "The refund node calls the refund tool: the refund service executes refund re_1 of 80.00.",
+                        "refund 节点调用退款工具：退款服务执行退款 re_1，金额 80.00。",
+                    )
+                };
+            }
+        }
+        CrAct::Run => {
+            info.lane = RUNTIME;
+            info.title = Text::new(format!("node {n} runs"), format!("节点 {n} 运行"));
+            info.narration = if b.node == 0 {
+                Text::new(
+                    "Node plan decides: refund 80.00 for ord-1701.",
+                    "节点 plan 决定：为 ord-1701 退款 80.00。",
+                )
+            } else {
+                Text::new(
+                    "Node notify tells the customer the refund is on its way.",
+                    "节点 notify 告诉客户退款已在路上。",
+                )
+            };
+        }
+        CrAct::Return => {
+            info.lane = RUNTIME;
+            info.title = Text::new("node refund returns", "节点 refund 返回");
+            info.narration = Text::new(
+                "The tool's answer becomes the node's output; the runtime will checkpoint it next.",
+                "工具的应答成为节点的输出；运行时接下来会为它保存检查点。",
+            );
+        }
+        CrAct::Checkpoint => {
+            info.lane = SAVER;
+            info.arrows.push(Arrow {
+                from: RUNTIME,
+                to: SAVER,
+                label: format!("cp-{}", s.checkpoints),
+                kind: ArrowKind::Message,
+            });
+            info.marks
+                .push(mark(SAVER, MarkKind::Write, "saved", "已保存"));
+            info.title = Text::new(format!("checkpoint after {n}"), format!("{n} 之后的检查点"));
+            info.narration = Text::new(
+                format!(
+                    "Checkpoint cp-{} records that {n} finished; a resume will start at {}.",
+                    s.checkpoints,
+                    CheckpointReplayModel::node_name(s.node)
+                ),
+                format!(
+                    "检查点 cp-{} 记录 {n} 已完成；恢复时将从 {} 开始。",
+                    s.checkpoints,
+                    CheckpointReplayModel::node_name(s.node)
+                ),
+            );
+        }
+        CrAct::Crash => {
+            info.lane = RUNTIME;
+            info.title = Text::new("process crashes", "进程崩溃");
+            info.marks
+                .push(mark(RUNTIME, MarkKind::Crash, "crash", "崩溃"));
+            let lost = if m.variant.durable() {
+                Text::default()
+            } else {
+                info.marks.push(mark(
+                    SAVER,
+                    MarkKind::Crash,
+                    "checkpoints lost",
+                    "检查点丢失",
+                ));
+                Text::new(
+                    "The in-memory saver dies with it: every checkpoint is gone.",
+                    "内存中的检查点存储随之消失：所有检查点都没了。",
+                )
+            };
+            let when = if b.node == 1 && b.stage != Stage::Start {
+                Text::new(
+                    "The process dies after the refund tool ran and before the checkpoint: the refund happened, the workflow state does not say so.",
+                    "进程在退款工具运行之后、检查点之前死掉：退款发生了，工作流状态却没有记下。",
+                )
+            } else {
+                Text::new(
+                    format!("The process dies during node {n}."),
+                    format!("进程在节点 {n} 运行期间死掉。"),
+                )
+            };
+            info.narration = when.then(&lost);
+        }
+        CrAct::Resume => {
+            info.lane = RUNTIME;
+            info.marks
+                .push(mark(RUNTIME, MarkKind::Restart, "resume", "恢复"));
+            let next = CheckpointReplayModel::node_name(s.node);
+            info.title = Text::new(format!("resume at {next}"), format!("从 {next} 恢复"));
+            info.narration = if b.checkpoints == 0 {
+                Text::new(
+                    "The process restarts and finds no checkpoint for thread t-42: the run is lost, and the request is run again from its input, plan first.",
+                    "进程重启后找不到线程 t-42 的检查点：这次运行丢了，请求从输入重新开始，先运行 plan。",
+                )
+            } else {
+                Text::new(
+                    format!("The process restarts and loads the latest checkpoint, cp-{}: the thread resumes at node {next}, from its first line.", b.checkpoints),
+                    format!("进程重启，加载最新的检查点 cp-{}：线程从节点 {next} 的第一行恢复。", b.checkpoints),
+                )
+            };
+        }
+    }
+    info
+}
+
+/// The checkpoint-replay scenario.
+pub struct CheckpointReplay;
+
+impl CheckpointReplay {
+    fn variant(index: usize) -> CrVariant {
+        CrVariant::ALL
+            .get(index)
+            .copied()
+            .unwrap_or(CrVariant::RerunNode)
+    }
+
+    pub fn model(variant: CrVariant, budget: u8) -> CheckpointReplayModel {
+        CheckpointReplayModel { variant, budget }
+    }
+
+    pub fn explore(
+        variant: usize,
+        budget: Option<u8>,
+        bounds: Bounds,
+        progress: &mut dyn FnMut(usize),
+    ) -> Report {
+        let model = Self::model(Self::variant(variant), budget.unwrap_or(2));
+        crate::sim::explore_with(&model, bounds, progress)
+    }
+}
+
+impl AnyScenario for CheckpointReplay {
+    fn meta(&self) -> ScenarioMeta {
+        let v = VariantMeta::new;
+        let variants = [
+            v("rerun-node", ["Resume re-runs the node", "恢复时重跑节点"],
+              ["A crash after the tool call, before the checkpoint: resume runs the refund node again, and it refunds again.",
+               "工具调用之后、检查点之前崩溃：恢复时再次运行 refund 节点，又退了一次。"], false),
+            v("operation-id", ["Stable operation id", "稳定操作 ID"],
+              ["The tool call carries t-42:refund and the refund service deduplicates: the re-run is harmless.",
+               "工具调用带着 t-42:refund，退款服务据此去重：重跑无害。"], true),
+            v("in-memory-saver", ["In-memory saver", "内存检查点"],
+              ["The checkpoints live in the process: a restart loses the run, which starts over and refunds again.",
+               "检查点存在进程内存里：重启就丢了这次运行，从头再来，又退一次。"], false),
+        ];
+        ScenarioMeta {
+            slug: "checkpoint-replay",
+            title: Text::new(
+                "Checkpoint replay: saved state is not a refund done once",
+                "检查点重放：状态已保存 ≠ 退款只做一次",
+            ),
+            summary: Text::new(
+                "A checkpoint restores the workflow, not the payment provider: a node re-run after a crash calls its tool again.",
+                "检查点恢复的是工作流，而不是支付方：崩溃后重跑的节点会再次调用它的工具。",
+            ),
+            variants: variants
+                .into_iter()
+                .map(|m| VariantMeta {
+                    fault_budget: 2,
+                    fixed_by: (!m.fixed).then_some("operation-id"),
+                    ..m
+                })
+                .collect(),
+            knobs: Vec::new(),
+        }
+    }
+
+    fn trace(&self, variant: usize, path: &[u8]) -> Trace {
+        crate::sim::replay(&Self::model(Self::variant(variant), 2), path)
+    }
+
+    fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8> {
+        crate::sim::follow(&Self::model(Self::variant(variant), 2), labels)
+    }
+}

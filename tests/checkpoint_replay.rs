@@ -1,0 +1,134 @@
+//! Checkpoint replay, proven: a crash between the tool call and the checkpoint makes the resumed
+//! node refund again; a stable operation id makes the re-run harmless; an in-memory saver loses
+//! the run; exhaustive exploration with two crashes per run proves the operation id.
+
+mod common;
+
+use common::{assert_holds_everywhere, by_labels, table, verdict};
+use effectively_once::scenarios::{CheckpointReplay, CrVariant};
+use effectively_once::sim::{explore, replay, Bounds, Status};
+
+const ONCE: &str = "refund executed at most once";
+const ENDS: &str = "the run finishes";
+
+/// Crash after the refund tool ran, before the checkpoint.
+const DRILL: [&str; 5] = [
+    "Run node plan",
+    "Save the checkpoint after plan",
+    "Node refund: call the refund tool",
+    "Crash the process",
+    "Restart the process and resume the thread",
+];
+
+fn bounds() -> Bounds {
+    Bounds {
+        max_depth: 64,
+        max_states: 1_000_000,
+    }
+}
+
+#[test]
+fn without_a_crash_every_variant_refunds_once_and_finishes() {
+    for v in CrVariant::ALL {
+        let t = replay(&CheckpointReplay::model(v, 2), &[]);
+        let last = t.last();
+        assert_eq!(table(&t, last, "ledger").len(), 1, "{v:?}");
+        assert_eq!(table(&t, last, "checkpoints").len(), 3);
+        assert_eq!(verdict(&t, last, ONCE).status, Status::Holds);
+        assert_eq!(verdict(&t, last, ENDS).status, Status::Holds);
+    }
+}
+
+#[test]
+fn resuming_re_runs_the_node_and_refunds_again() {
+    let m = CheckpointReplay::model(CrVariant::RerunNode, 2);
+    let path = by_labels(&m, &DRILL);
+    let t = replay(&m, &path);
+    // Resumed at the refund node: the checkpoint after plan is all the thread knows.
+    assert_eq!(table(&t, path.len(), "checkpoints").len(), 1);
+    assert_eq!(
+        table(&t, path.len(), "ledger").len(),
+        1,
+        "the refund happened"
+    );
+    let last = t.last();
+    let ledger = table(&t, last, "ledger");
+    assert_eq!(ledger.len(), 2);
+    let v = verdict(&t, last, ONCE);
+    assert_eq!(v.status, Status::Violated);
+    assert_eq!(v.cause, Some(4), "caused by the crash at step 4");
+    // The resumed node's cursor is back at its first line.
+    let code = t.steps[path.len()].view.code.clone().expect("the program");
+    let line = code.text.lines().nth(code.cursors[0].line).unwrap_or("");
+    assert!(line.starts_with("def refund_node"), "{line}");
+}
+
+#[test]
+fn a_stable_operation_id_makes_the_re_run_harmless() {
+    let m = CheckpointReplay::model(CrVariant::OperationId, 2);
+    let t = replay(&m, &by_labels(&m, &DRILL));
+    let last = t.last();
+    assert_eq!(
+        table(&t, last, "ledger"),
+        [["re_1", "t-42:refund", "80.00"]]
+    );
+    assert!(t
+        .steps
+        .iter()
+        .any(|s| s.info.title.en == "tool call: deduplicated"));
+    assert_eq!(verdict(&t, last, ONCE).status, Status::Holds);
+    assert_eq!(verdict(&t, last, ENDS).status, Status::Holds);
+}
+
+#[test]
+fn an_in_memory_saver_loses_the_run() {
+    let m = CheckpointReplay::model(CrVariant::InMemorySaver, 2);
+    let path = by_labels(&m, &DRILL);
+    let t = replay(&m, &path);
+    // The crash took the checkpoints with it: the run starts over at plan.
+    assert!(t.steps[path.len() - 1]
+        .view
+        .tables
+        .iter()
+        .any(|x| x.key == "checkpoints" && x.lost));
+    assert_eq!(table(&t, path.len(), "checkpoints").len(), 0);
+    assert_eq!(table(&t, path.len(), "runtime")[0][0], "plan");
+    assert_eq!(verdict(&t, t.last(), ONCE).status, Status::Violated);
+}
+
+#[test]
+fn exploration_proves_the_operation_id_within_two_crashes() {
+    let mut got = Vec::new();
+    for v in CrVariant::ALL {
+        for budget in [2, 3] {
+            let r = explore(&CheckpointReplay::model(v, budget), bounds());
+            assert!(!r.truncated && !r.cyclic);
+            got.push((
+                r.states,
+                r.runs,
+                r.invariants[0].violating_runs,
+                r.invariants[1].violating_runs,
+            ));
+        }
+    }
+    let states: Vec<usize> = got.iter().map(|g| g.0).collect();
+    assert_eq!(
+        states,
+        [90, 184, 90, 184, 69, 122],
+        "distinct states, budgets 2 and 3, pinned"
+    );
+    assert_holds_everywhere(
+        &CheckpointReplay::model(CrVariant::OperationId, 2),
+        bounds(),
+    );
+    assert_holds_everywhere(
+        &CheckpointReplay::model(CrVariant::OperationId, 3),
+        bounds(),
+    );
+    assert!(got[0].2 > 0 && got[4].2 > 0, "the others refund twice");
+    assert_eq!(
+        got.iter().map(|g| g.3).sum::<u128>(),
+        0,
+        "every run finishes"
+    );
+}
