@@ -70,7 +70,7 @@ fn a_stable_operation_id_makes_the_re_run_harmless() {
     let last = t.last();
     assert_eq!(
         table(&t, last, "ledger"),
-        [["re_1", "t-42:refund", "80.00"]]
+        [["re_1", "#1", "t-42:refund", "80.00"]]
     );
     assert!(t
         .steps

@@ -167,7 +167,7 @@ fn creating_the_operation_twice_at_once() {
     let reqs = table(&t, last, "requests");
     assert_eq!(reqs[1][2], "50.00");
     assert_eq!(reqs[1][3], "409 key reused with other parameters");
-    assert_eq!(table(&t, last, "ops")[0][2], "sha256(ord-1701,80)");
+    assert_eq!(table(&t, last, "ops")[0][2], "h(ord-1701,80)");
     assert_eq!(table(&t, last, "ledger")[0][2], "80.00");
 }
 

@@ -107,11 +107,11 @@ impl CheckpointReplayModel {
         NODES.get(n as usize).copied().unwrap_or("END")
     }
 
-    fn key(&self, call: u8) -> String {
+    fn key(&self) -> Text {
         if self.variant == CrVariant::OperationId {
-            OP_ID.into()
+            Text::same(OP_ID)
         } else {
-            format!("(none) call {call}")
+            Text::new("(none)", "（无）")
         }
     }
 }
@@ -369,6 +369,7 @@ impl CheckpointReplayModel {
         );
         t.columns = vec![
             Text::new("refund", "退款"),
+            Text::new("tool call", "工具调用"),
             Text::new("operation id", "操作 ID"),
             Text::new("amount", "金额"),
         ];
@@ -378,7 +379,8 @@ impl CheckpointReplayModel {
                 format!("re-{i}"),
                 vec![
                     Text::same(format!("re_{}", i + 1)),
-                    Text::same(self.key(call)),
+                    Text::same(format!("#{call}")),
+                    self.key(),
                     Text::same("80.00"),
                 ],
             ));
@@ -464,7 +466,6 @@ fn describe(m: &CheckpointReplayModel, b: &CrState, a: CrAct, s: &CrState) -> St
         CrAct::Run if b.node == 1 => {
             info.lane = RUNTIME;
             let call = s.calls;
-            let key = m.key(call);
             info.code = Some(if m.variant == CrVariant::OperationId {
                 format!("refund_tool(order=\"ord-1701\", amount=80, operation_id=\"{OP_ID}\")")
             } else {
@@ -502,8 +503,8 @@ fn describe(m: &CheckpointReplayModel, b: &CrState, a: CrAct, s: &CrState) -> St
                 });
                 info.narration = if r > 1 {
                     Text::new(
-                        format!("The node runs from its first line again and calls the tool again. Without a stable id ({key}) the refund service sees a new request: refund re_{r}. The checkpoint said nothing about the refund."),
-                        format!("节点又从第一行开始运行，再次调用工具。没有稳定 ID（{key}），退款服务把它当作新请求：退款 re_{r}。检查点对这笔退款一无所知。"),
+                        format!("The node runs from its first line again and calls the tool again. Without a stable id the refund service sees a new request: refund re_{r}. The checkpoint said nothing about the refund."),
+                        format!("节点又从第一行开始运行，再次调用工具。没有稳定 ID，退款服务把它当作新请求：退款 re_{r}。检查点对这笔退款一无所知。"),
                     )
                 } else {
                     Text::new(

@@ -792,7 +792,7 @@ impl UnknownOutcomeModel {
                 vec![
                     Text::same(op_id(o as u8)),
                     Text::same("idem-7f3a"),
-                    Text::same(format!("sha256(ord-1701,{})", op.amount)),
+                    Text::same(format!("h(ord-1701,{})", op.amount)),
                     status,
                     Text::same(self.downstream_key(o as u8, op.attempt)),
                     Text::same(op.version.to_string()),

@@ -225,7 +225,17 @@ pub fn table(t: &TableView, lang: Lang, ui: &Ui, note: Option<&str>) -> Node {
         }
         body.push(tr);
     }
-    Node::el("figure").attr("class", class).child(
+    let figure = Node::el("figure").attr("class", class);
+    // Wide tables may scroll sideways (always on a phone): reachable and named for the keyboard.
+    let figure = if t.columns.len() >= 5 {
+        figure
+            .attr("tabindex", "0")
+            .attr("role", "region")
+            .attr("aria-label", t.title.get(lang))
+    } else {
+        figure
+    };
+    figure.child(
         Node::el("table")
             .child(caption)
             .child(Node::el("thead").child(head))

@@ -270,8 +270,17 @@ pub(super) fn describe(m: &UnknownOutcomeModel, b: &UoState, a: UoAct, s: &UoSta
                 info.code = Some(format!(
                     "UPDATE refund_operations SET status = 'SUCCEEDED', version = version + 1\n  WHERE operation_id = '{}'{};\nUPDATE orders SET refunded = refunded + 80, reserved = reserved - 80 …;",
                     op_id(o),
-                    if m.variant.naive() { "" } else { " AND status IN ('PROCESSING', 'UNKNOWN')" }
+                    if m.variant.naive() { " AND status <> 'SUCCEEDED'" } else { " AND status IN ('PROCESSING', 'UNKNOWN')" }
                 ));
+                if s.refunded == b.refunded {
+                    info.title = t("answer: already settled", "应答：已结清");
+                    info.marks.push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
+                    info.narration = t(
+                        format!("The worker records the answer, but the callback got there first: {} is already SUCCEEDED and the guarded UPDATE matches 0 rows.", op_id(o)),
+                        format!("Worker 记录应答，但回调先到了：{} 已是 SUCCEEDED，带条件的 UPDATE 匹配 0 行。", op_id(o)),
+                    );
+                    return info;
+                }
                 info.title = t(
                     format!("{} SUCCEEDED", op_id(o)),
                     format!("{} 成功", op_id(o)),

@@ -47,6 +47,9 @@ const variants = [
   ...['every-layer-retries', 'one-retry-authority', 'idempotency-key', 'temporal-defaults', 'both-fixes'].map(
     (v) => ['retry-layers', v, 't=2'],
   ),
+  ...['mark-failed-new-key', 'unknown-same-key'].map((v) => ['unknown-outcome', v, 'p=00002&t=5']),
+  ...['check-then-insert', 'unique-constraint', 'changed-parameters'].map((v) => ['unknown-outcome', v, 't=5']),
+  ...['rerun-node', 'operation-id', 'in-memory-saver'].map((v) => ['checkpoint-replay', v, 'p=0001&t=4']),
 ];
 for (const [scenario, v, at] of variants) {
   for (const lang of ['en', 'zh']) {

@@ -21,7 +21,7 @@ async function open(page, variant) {
 test('read-then-write: autoplay reserves 160 against a cap of 100', async ({ page, problems }) => {
   await open(page, 'read-then-write');
   // The program the requests run is on the page, each request's line marked in words.
-  const program = page.getByRole('region', { name: /The code every request runs/ });
+  const program = page.getByRole('region', { name: /The code that runs/ });
   await expect(program).toContainText("const remaining = rows[0].cap - rows[0].refunded - rows[0].reserved;");
   await expect(program.locator('.cursors')).toContainText('A · line 2 · handler queued');
   await page.getByRole('combobox', { name: 'Speed' }).selectOption('4×');
