@@ -7,6 +7,7 @@
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
 pub mod explorer;
+pub mod export;
 pub mod player;
 pub mod scenarios;
 pub mod sim;

@@ -340,17 +340,14 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
             let Some((_, raw)) = query.other.iter().find(|(key, _)| key == k.key) else {
                 return k.default;
             };
-            match raw.parse::<u32>() {
-                Ok(v) if (k.min..=k.max).contains(&v) => v,
-                _ => {
-                    let (key, d, lo, hi) = (k.key, k.default, k.min, k.max);
-                    notices.push(Text::new(
-                        format!("The link's '{key}={raw}' is not a whole number from {lo} to {hi}; using {d}."),
-                        format!("链接中的“{key}={raw}”不是 {lo} 到 {hi} 之间的整数；改用 {d}。"),
-                    ));
-                    d
-                }
-            }
+            parse_knob(k, raw).unwrap_or_else(|why| {
+                let d = k.default;
+                notices.push(Text::new(
+                    format!("The link's {}; using {d}.", why.en),
+                    format!("链接中的{}；改用 {d}。", why.zh),
+                ));
+                d
+            })
         })
         .collect();
     let (mut path, error) = decode_path(query.path.as_deref().unwrap_or(""));
@@ -418,6 +415,20 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
         knobs,
         embed: query.embed,
         notices,
+    }
+}
+
+/// A knob's value from text: a whole number in the knob's range, or why not.
+pub fn parse_knob(k: &crate::sim::Knob, raw: &str) -> Result<u32, Text> {
+    match raw.parse::<u32>() {
+        Ok(v) if (k.min..=k.max).contains(&v) => Ok(v),
+        _ => {
+            let (key, lo, hi) = (k.key, k.min, k.max);
+            Err(Text::new(
+                format!("'{key}={raw}' is not a whole number from {lo} to {hi}"),
+                format!("“{key}={raw}”不是 {lo} 到 {hi} 之间的整数"),
+            ))
+        }
     }
 }
 

@@ -58,6 +58,27 @@ pub struct ScenarioMeta {
     pub variants: Vec<VariantMeta>,
     /// The scenario's numbers a learner may change (a cap, request amounts), in URL order.
     pub knobs: Vec<Knob>,
+    /// Speaker notes for presenting it.
+    pub notes: Notes,
+}
+
+/// Speaker notes, after the seeds' interview answers: what to say, how to take the follow-up
+/// questions, and what not to say.
+#[derive(Clone, Debug, Default)]
+pub struct Notes {
+    pub say: Text,
+    pub follow_up: Text,
+    pub avoid: Text,
+}
+
+impl Notes {
+    pub fn new(say: [&str; 2], follow_up: [&str; 2], avoid: [&str; 2]) -> Notes {
+        Notes {
+            say: Text::new(say[0], say[1]),
+            follow_up: Text::new(follow_up[0], follow_up[1]),
+            avoid: Text::new(avoid[0], avoid[1]),
+        }
+    }
 }
 
 /// A number of the scenario's setup: its URL key, name, default and range (inclusive).

@@ -6,9 +6,11 @@ mod compare;
 mod controls;
 mod dom;
 mod explore;
+mod export;
 pub mod i18n;
 mod icons;
 mod panels;
+mod present;
 mod tables;
 mod timeline;
 

@@ -149,6 +149,18 @@ impl Ctx {
         self.retrace(0);
     }
 
+    /// Opens a run (an imported file): scenario, variant, knobs, path and step at once.
+    pub fn apply(&self, run: crate::export::Run) {
+        self.dispatch(PlayerEvent::Pause);
+        self.scenario.set(run.scenario);
+        self.knobs.set(run.knobs);
+        self.variant.set(run.variant);
+        self.compare.set(None);
+        self.breaking.set(false);
+        self.path.set(run.path);
+        self.retrace(run.step);
+    }
+
     /// The query string of the current state (tracked: call it in an effect or a view), for the
     /// full page or the embedded player.
     pub fn query(&self, embed: bool) -> String {
@@ -320,7 +332,9 @@ pub fn App() -> impl IntoView {
         let meta = ctx.scenario_ref().meta();
         browser::set_title(&format!("{} · Effectively Once", meta.title.get(l)));
     });
-    let _keys = window_event_listener(leptos::ev::keydown, move |ev| on_key(ctx, ev));
+    let presenter = super::present::Presenter::provide();
+    super::present::watch_mouse(presenter);
+    let _keys = window_event_listener(leptos::ev::keydown, move |ev| on_key(ctx, presenter, ev));
     browser::remove_shell();
 
     // The compact player for an iframe (`embed`): the page chrome (header, pickers, knobs,
@@ -328,8 +342,10 @@ pub fn App() -> impl IntoView {
     // neither seen, nor focusable, nor in the accessibility tree) and a title bar with a link to
     // the full view shows instead. Hiding costs no bundle bytes; a second layout would.
     view! {
-        <div class="app" class:embed=embed>
+        <div class="app" class:embed=embed class:present=move || presenter.on.get()
+            class:idle=move || presenter.idle.get()>
             <Header/>
+            <super::present::PresenterPanel/>
             <EmbedBar/>
             <main>
             <Notices/>
@@ -353,11 +369,12 @@ pub fn App() -> impl IntoView {
             </main>
             <Controls/>
             <EmbedDialog/>
+            <super::export::ExportDialog/>
         </div>
     }
 }
 
-fn on_key(ctx: Ctx, ev: web_sys::KeyboardEvent) {
+fn on_key(ctx: Ctx, presenter: super::present::Presenter, ev: web_sys::KeyboardEvent) {
     if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
         return;
     }
@@ -369,6 +386,10 @@ fn on_key(ctx: Ctx, ev: web_sys::KeyboardEvent) {
     // Form controls keep their own keys; buttons keep Space and Enter.
     let in_field = matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA");
     let on_button = tag == "BUTTON" || tag == "A";
+    if !in_field && super::present::on_key(ctx, presenter, &ev.key()) {
+        ev.prevent_default();
+        return;
+    }
     let event = match ev.key().as_str() {
         " " | "k" if !in_field && !on_button => PlayerEvent::TogglePlay,
         "." => PlayerEvent::Pause,

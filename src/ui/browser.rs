@@ -157,3 +157,101 @@ pub fn install_panic_hook() {
         crate::ui::dom::mount(&body, &[screen]);
     }));
 }
+
+/// Offers `text` as a file download named `name`. False if the browser refused.
+pub fn download(name: &str, mime: &str, text: &str) -> bool {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let opts = web_sys::BlobPropertyBag::new();
+    opts.set_type(mime);
+    let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts) else {
+        return false;
+    };
+    download_blob(name, &blob)
+}
+
+fn download_blob(name: &str, blob: &web_sys::Blob) -> bool {
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(blob) else {
+        return false;
+    };
+    let Some(a) = document()
+        .create_element("a")
+        .ok()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+    else {
+        return false;
+    };
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    // Revoke after the click has been handled.
+    let revoke = Closure::once(move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    });
+    let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(
+        revoke.as_ref().unchecked_ref(),
+        1000,
+    );
+    revoke.forget();
+    true
+}
+
+/// Draws an SVG document on a canvas at twice its size and offers it as a PNG download.
+pub fn download_png(name: &str, svg: &str) -> bool {
+    let Ok(img) = web_sys::HtmlImageElement::new() else {
+        return false;
+    };
+    let name = name.to_string();
+    let loaded = img.clone();
+    let onload = Closure::once(move || {
+        let (w, h) = (loaded.natural_width() * 2, loaded.natural_height() * 2);
+        let Some(canvas) = document()
+            .create_element("canvas")
+            .ok()
+            .and_then(|e| e.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+        else {
+            return;
+        };
+        canvas.set_width(w);
+        canvas.set_height(h);
+        let Some(g) = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+        else {
+            return;
+        };
+        let _ = g.draw_image_with_html_image_element_and_dw_and_dh(
+            &loaded, 0.0, 0.0, w as f64, h as f64,
+        );
+        let done = Closure::once(move |blob: Option<web_sys::Blob>| {
+            if let Some(blob) = blob {
+                download_blob(&name, &blob);
+            }
+        });
+        let _ = canvas.to_blob(done.as_ref().unchecked_ref());
+        done.forget();
+    });
+    img.set_onload(Some(onload.as_ref().unchecked_ref()));
+    onload.forget();
+    // A data: URL (the page's CSP allows data: images, not blob: ones).
+    let src = format!(
+        "data:image/svg+xml;charset=utf-8,{}",
+        String::from(js_sys::encode_uri_component(svg))
+    );
+    img.set_src(&src);
+    true
+}
+
+/// Asks for the whole screen (presenter mode); a refusal changes nothing.
+pub fn request_fullscreen() {
+    if let Some(el) = document().document_element() {
+        let _ = el.request_fullscreen();
+    }
+}
+
+pub fn exit_fullscreen() {
+    if document().fullscreen_element().is_some() {
+        document().exit_fullscreen();
+    }
+}

@@ -113,6 +113,11 @@ pub fn drawn(class: &'static str, draw: impl Fn() -> Vec<Node> + 'static) -> imp
 /// Serialises a tree as HTML, for tests and for reading it in a failure message.
 #[cfg(test)]
 pub fn html(nodes: &[Node]) -> String {
+    markup(nodes)
+}
+
+/// Serialises a tree as markup (HTML, or an SVG document for the export), every text escaped.
+pub fn markup(nodes: &[Node]) -> String {
     fn esc(s: &str) -> String {
         s.replace('&', "&amp;")
             .replace('<', "&lt;")

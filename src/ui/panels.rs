@@ -42,6 +42,12 @@ pub fn Header() -> impl IntoView {
                 code.set(embed_code_now(ctx));
             }
             browser::show_modal("embed-dialog");
+        } else if browser::data_attr(&ev, "data-present").is_some() {
+            if let Some(p) = use_context::<super::present::Presenter>() {
+                p.enter();
+            }
+        } else if browser::data_attr(&ev, "data-export-open").is_some() {
+            browser::show_modal("export-dialog");
         } else if browser::data_attr(&ev, "data-copy").is_some() {
             browser::copy_text(&browser::location_href(), move |ok| {
                 let t = ctx.t();
@@ -156,7 +162,14 @@ pub fn header(lang: Lang, t: &Ui, scenario: usize, variant: usize, breaking: boo
         .attr("data-embed", "")
         .attr("aria-haspopup", "dialog")
         .text(t.embed);
-    vec![brand, picker, radios, langs, challenge, copy, embed]
+    let export = button("btn")
+        .attr("data-export-open", "")
+        .attr("aria-haspopup", "dialog")
+        .text(t.export);
+    let present = button("btn").attr("data-present", "").text(t.present);
+    vec![
+        brand, picker, radios, langs, challenge, copy, embed, export, present,
+    ]
 }
 
 fn button(class: &'static str) -> Node {

@@ -11,6 +11,8 @@ const states = [
   { name: 'compare view, dark', q: '?s=outbox-relay&v=no-dedup&p=00003&t=17&cmp=inbox&lang=en', scheme: 'dark' },
   { name: 'break it, Chinese, phone', q: '?s=outbox-relay&v=two-relays&t=4&mode=break&lang=zh', width: 390, height: 844 },
   { name: 'explorer results, light', q: '?s=dual-write&v=commit-then-publish&lang=en', explore: true },
+  { name: 'export dialog, dark', q: '?s=retry-layers&lang=en', scheme: 'dark', click: 'Export' },
+  { name: 'presenter with notes and a prediction, Chinese', q: '?s=dual-write&v=commit-then-publish&p=001&t=8&lang=zh', click: '演示', keys: ['n', 'PageDown'] },
 ];
 
 for (const s of states) {
@@ -20,6 +22,11 @@ for (const s of states) {
     await page.goto(s.q);
     await waitForApp(page);
     await expect(page.getByRole('button', { name: /^(Play|播放)$/ })).toBeVisible();
+    if (s.click) {
+      await page.getByRole('button', { name: s.click, exact: true }).click();
+      for (const k of s.keys ?? []) await page.keyboard.press(k);
+      if (s.keys) await expect(page.locator('.predict')).toBeVisible();
+    }
     if (s.explore) {
       await page.getByRole('button', { name: 'Explore every run' }).click();
       await page.getByRole('button', { name: /Prove the fix/ }).click();

@@ -1,0 +1,264 @@
+//! The Export dialog: the timeline as SVG and PNG (drawn from the trace, not captured from the
+//! screen), the state's tables as Markdown, the run as a Mermaid sequence diagram and as a JSON
+//! file, and opening such a file. The texts are built by the pure `crate::export`; this file
+//! only adds the standalone SVG and the browser's downloads and file reading.
+
+use super::app::{use_ctx, Ctx};
+use super::browser;
+use super::dom::{drawn, markup, Node};
+use super::timeline;
+use crate::export::{markdown, mermaid, parse_run, run_json, Run};
+use crate::sim::{Lang, Text};
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The lane names' column in the standalone SVG.
+const NAMES_W: i32 = 150;
+
+/// Light-theme colours for the timeline's classes, so the file looks the same anywhere.
+const SVG_STYLE: &str = "text{font-family:system-ui,sans-serif}.band{fill:#f7f9fb}.band.alt{fill:#eef2f6}\
+.lane-line{stroke:#d5dbe3;stroke-width:2}.lane-line.volatile{stroke-dasharray:6 5}.hatch-bg{fill:#eef2f6}\
+.hatch-line{stroke:#c8ced6;stroke-width:4}.col .hit{fill:transparent}.col.current .hit{fill:#e6f0f7}\
+.tick{font:600 11px monospace;fill:#526070;text-anchor:middle}.msg line{stroke:#0072b2;stroke-width:2.2}\
+.msg .dot,.head{fill:#0072b2}.msg.dup line{stroke:#b0568f;stroke-dasharray:5 3}.msg.dup .dot{fill:#b0568f}\
+.msg.lost line{stroke:#ad4500;stroke-dasharray:2 4}.msg.lost .dot{fill:#ad4500}\
+.msg-label{font:600 11px monospace;fill:#1b2430;paint-order:stroke;stroke:#fff;stroke-width:3px}\
+.mark circle{fill:#fff;stroke:#526070;stroke-width:2}.mark .glyph{font-size:13px;text-anchor:middle;fill:#1b2430}\
+.mark.commit circle{stroke:#007a5a}.mark.commit .glyph,.mark.respond .glyph{fill:#007a5a}\
+.mark.publish circle,.mark.deliver circle{stroke:#0072b2}.mark.crash circle,.mark.rollback circle,.mark.fail circle{stroke:#ad4500;fill:#f7e6dc}\
+.mark.crash .glyph,.mark.rollback .glyph,.mark.fail .glyph{fill:#ad4500}.mark.duplicate circle{stroke:#b0568f}\
+.mark.dedup circle{stroke:#2b88bd}.mark.restart circle{stroke:#007a5a;stroke-dasharray:3 2}\
+.lane-label{font-size:13px;font-weight:600;fill:#1b2430}.title{font-size:15px;font-weight:700;fill:#1b2430}";
+
+/// The timeline up to `step` as a standalone SVG document: title, lane names, every step's
+/// messages and marks.
+pub fn timeline_svg(ctx: &Ctx, step: usize, lang: Lang) -> String {
+    ctx.trace.with_untracked(|t| {
+        let (base, moving) = (
+            timeline::base(t, step, lang),
+            timeline::moving(t, step, 1.0, lang),
+        );
+        let (w, h) = timeline::size_of(t);
+        let head = 28;
+        let meta = ctx.scenario_ref().meta();
+        let variant = meta
+            .variants
+            .get(ctx.variant.get_untracked())
+            .map_or("", |v| v.name.get(lang));
+        let mut svg = Node::svg("svg")
+            .attr("xmlns", "http://www.w3.org/2000/svg")
+            .attr("width", w + NAMES_W)
+            .attr("height", h + head)
+            .attr("viewBox", format!("0 0 {} {}", w + NAMES_W, h + head))
+            .child(Node::svg("style").text(SVG_STYLE))
+            .child(
+                Node::svg("rect")
+                    .attr("width", "100%")
+                    .attr("height", "100%")
+                    .attr("fill", "#fff"),
+            )
+            .child(
+                Node::svg("text")
+                    .attr("class", "title")
+                    .attr("x", 8)
+                    .attr("y", 19)
+                    .text(format!("{} — {variant}", meta.title.get(lang))),
+            );
+        for (i, lane) in t.steps[0].view.lanes.iter().enumerate() {
+            svg.push(
+                Node::svg("text")
+                    .attr("class", "lane-label")
+                    .attr("x", 8)
+                    .attr("y", head + timeline::lane_y(i) + 4)
+                    .text(lane.name.get(lang)),
+            );
+        }
+        let place = |n: Node| {
+            Node::svg("g")
+                .attr("transform", format!("translate({NAMES_W} {head})"))
+                .child(n)
+        };
+        svg.push(place(base));
+        svg.push(place(moving));
+        format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{}\n",
+            markup(&[svg])
+        )
+    })
+}
+
+/// The file names: scenario, variant, step.
+fn file_name(ctx: &Ctx, ext: &str) -> String {
+    let meta = ctx.scenario_ref().meta();
+    let v = meta
+        .variants
+        .get(ctx.variant.get_untracked())
+        .map_or("run", |v| v.slug);
+    let step = ctx.cursor.get_untracked().step;
+    format!("{}-{v}-step{step}.{ext}", meta.slug)
+}
+
+/// The current run as the pure exporter sees it.
+fn current_run(ctx: &Ctx) -> Run {
+    Run {
+        scenario: ctx.scenario.get_untracked(),
+        variant: ctx.variant.get_untracked(),
+        knobs: ctx.knobs.get_untracked(),
+        path: ctx.path.get_untracked(),
+        step: ctx.cursor.get_untracked().step,
+    }
+}
+
+fn export(ctx: Ctx, what: &str) {
+    let lang = ctx.lang.get_untracked();
+    let step = ctx.cursor.get_untracked().step;
+    let title = ctx.scenario_ref().meta().title.get(lang).to_string();
+    let t = ctx.t();
+    let done = match what {
+        "svg" => browser::download(
+            &file_name(&ctx, "svg"),
+            "image/svg+xml",
+            &timeline_svg(&ctx, step, lang),
+        ),
+        "png" => browser::download_png(&file_name(&ctx, "png"), &timeline_svg(&ctx, step, lang)),
+        "md" => browser::download(
+            &file_name(&ctx, "md"),
+            "text/markdown",
+            &ctx.trace
+                .with_untracked(|tr| markdown(tr, step, &title, lang)),
+        ),
+        "mmd" => browser::download(
+            &file_name(&ctx, "mmd"),
+            "text/plain",
+            &ctx.trace.with_untracked(|tr| mermaid(tr, step, lang)),
+        ),
+        "json" => browser::download(
+            &file_name(&ctx, "json"),
+            "application/json",
+            &ctx.trace
+                .with_untracked(|tr| run_json(&current_run(&ctx), tr)),
+        ),
+        _ => true,
+    };
+    ctx.status
+        .set(Some(if done { t.exported } else { t.export_failed }));
+}
+
+/// Opens a run file's text: the run on success; otherwise the reason, shown in the dialog and
+/// as a notice, and nothing changes.
+pub fn import_text(ctx: Ctx, error: RwSignal<Option<Text>>, text: &str) {
+    match parse_run(text) {
+        Ok(run) => {
+            error.set(None);
+            ctx.apply(run);
+            ctx.status.set(Some(ctx.t().imported));
+            browser::close_dialog("export-dialog");
+        }
+        Err(why) => refuse(ctx, error, why),
+    }
+}
+
+fn refuse(ctx: Ctx, error: RwSignal<Option<Text>>, why: Text) {
+    ctx.notices.update(|n| n.push(why.clone()));
+    error.set(Some(why));
+}
+
+#[component]
+pub fn ExportDialog() -> impl IntoView {
+    let ctx = use_ctx();
+    let error = RwSignal::new(None::<Text>);
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if let Some(what) = browser::data_attr(&ev, "data-export") {
+            export(ctx, &what);
+        } else if browser::data_attr(&ev, "data-export-close").is_some() {
+            browser::close_dialog("export-dialog");
+        }
+    };
+    let on_change = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        input.set_value("");
+        if file.size() > crate::export::MAX_BYTES as f64 {
+            let kib = crate::export::MAX_BYTES / 1024;
+            refuse(
+                ctx,
+                error,
+                Text::new(
+                    format!("The file was not opened: it is larger than {kib} KiB."),
+                    format!("文件未打开：它超过了 {kib} KiB。"),
+                ),
+            );
+            return;
+        }
+        let done = Closure::once(move |v: JsValue| {
+            import_text(ctx, error, &v.as_string().unwrap_or_default());
+        });
+        let _ = file.text().then(&done);
+        done.forget();
+    };
+    let draw = move || {
+        let (t, lang) = (ctx.t(), ctx.lang.get());
+        let item = |what: &'static str, label: &'static str| {
+            Node::el("li").child(
+                Node::el("button")
+                    .attr("type", "button")
+                    .attr("class", "btn")
+                    .attr("data-export", what)
+                    .text(label),
+            )
+        };
+        let mut body = vec![
+            Node::el("h2").attr("id", "export-h").text(t.export_title),
+            Node::el("p").attr("class", "muted").text(t.export_hint),
+            Node::el("ul")
+                .attr("class", "export-list")
+                .child(item("svg", t.export_svg))
+                .child(item("png", t.export_png))
+                .child(item("md", t.export_md))
+                .child(item("mmd", t.export_mermaid))
+                .child(item("json", t.export_json)),
+            Node::el("h3").text(t.import_title),
+            Node::el("label")
+                .attr("class", "import")
+                .child(Node::el("span").text(t.import_label))
+                .child(
+                    Node::el("input")
+                        .attr("type", "file")
+                        .attr("accept", ".json,application/json")
+                        .attr("data-import", ""),
+                ),
+        ];
+        if let Some(e) = error.get() {
+            body.push(
+                Node::el("p")
+                    .attr("class", "import-error")
+                    .attr("role", "alert")
+                    .text(e.get(lang)),
+            );
+        }
+        body.push(
+            Node::el("div").attr("class", "buttons").child(
+                Node::el("button")
+                    .attr("type", "button")
+                    .attr("class", "btn")
+                    .attr("data-export-close", "")
+                    .text(t.close),
+            ),
+        );
+        body
+    };
+    view! {
+        <dialog id="export-dialog" class="card embed-dialog" aria-labelledby="export-h"
+            on:click=on_click on:change=on_change>
+            {drawn("export-body", draw)}
+        </dialog>
+    }
+}

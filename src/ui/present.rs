@@ -1,0 +1,231 @@
+//! Presenter mode: fullscreen, larger type, higher contrast, controls that hide while the mouse
+//! rests, speaker notes (`n`), and predict-then-reveal: a step forward that would break an
+//! invariant first asks the room what will happen, and the next key reveals it. Clicker keys
+//! (PageDown/PageUp, arrows, `.`) drive it as they drive the player.
+
+use super::app::{use_ctx, Ctx};
+use super::browser;
+use super::dom::{drawn, Node};
+use crate::player::PlayerEvent;
+use crate::sim::Status;
+use leptos::prelude::*;
+use std::cell::Cell;
+use std::rc::Rc;
+
+/// Presenter state, provided by context.
+#[derive(Clone, Copy)]
+pub struct Presenter {
+    pub on: RwSignal<bool>,
+    pub notes: RwSignal<bool>,
+    /// A step waiting to be revealed after the room's prediction.
+    pub predict: RwSignal<Option<usize>>,
+    /// The mouse has rested: the controls fade out.
+    pub idle: RwSignal<bool>,
+}
+
+impl Presenter {
+    pub fn provide() -> Presenter {
+        let p = Presenter {
+            on: RwSignal::new(false),
+            notes: RwSignal::new(false),
+            predict: RwSignal::new(None),
+            idle: RwSignal::new(false),
+        };
+        provide_context(p);
+        p
+    }
+
+    pub fn enter(&self) {
+        self.on.set(true);
+        browser::request_fullscreen();
+    }
+
+    pub fn leave(&self) {
+        self.on.set(false);
+        self.predict.set(None);
+        self.notes.set(false);
+        browser::exit_fullscreen();
+    }
+}
+
+/// The step after the current one, if it is where an invariant first breaks.
+fn breaks_next(ctx: &Ctx) -> Option<usize> {
+    let step = ctx.cursor.get_untracked().step;
+    ctx.trace.with_untracked(|t| {
+        let next = t.steps.get(step + 1)?;
+        next.verdicts
+            .iter()
+            .any(|v| v.status == Status::Violated && v.since == Some(step + 1))
+            .then_some(step + 1)
+    })
+}
+
+/// Handles a presenter key; true when it was one (and the player should not also act).
+pub fn on_key(ctx: Ctx, p: Presenter, key: &str) -> bool {
+    if !p.on.get_untracked() {
+        return false;
+    }
+    match key {
+        "ArrowRight" | "PageDown" => {
+            if p.predict.get_untracked().is_some() {
+                p.predict.set(None);
+                ctx.dispatch(PlayerEvent::StepForward);
+            } else if let Some(next) = breaks_next(&ctx) {
+                ctx.dispatch(PlayerEvent::Pause);
+                p.predict.set(Some(next));
+            } else {
+                ctx.dispatch(PlayerEvent::StepForward);
+            }
+            true
+        }
+        "ArrowLeft" | "PageUp" => {
+            if p.predict.get_untracked().is_some() {
+                p.predict.set(None);
+            } else {
+                ctx.dispatch(PlayerEvent::StepBack);
+            }
+            true
+        }
+        "n" | "N" => {
+            p.notes.update(|n| *n = !*n);
+            true
+        }
+        "Escape" => {
+            p.leave();
+            true
+        }
+        _ => false,
+    }
+}
+
+/// Fades the controls after 2.5 s without the mouse moving.
+pub fn watch_mouse(p: Presenter) {
+    let generation = Rc::new(Cell::new(0u32));
+    let handle = window_event_listener(leptos::ev::mousemove, move |_| {
+        if !p.on.get_untracked() {
+            return;
+        }
+        p.idle.set(false);
+        let g = generation.get().wrapping_add(1);
+        generation.set(g);
+        let current = generation.clone();
+        set_timeout(
+            move || {
+                if current.get() == g {
+                    p.idle.set(true);
+                }
+            },
+            std::time::Duration::from_millis(2500),
+        );
+    });
+    on_cleanup(move || handle.remove());
+}
+
+/// The presenter's bar (title, notes, exit), the prediction prompt and the speaker notes.
+#[component]
+pub fn PresenterPanel() -> impl IntoView {
+    let ctx = use_ctx();
+    let p = expect_context::<Presenter>();
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if browser::data_attr(&ev, "data-present-exit").is_some() {
+            p.leave();
+            browser::focus_after_render("[data-present]");
+        } else if browser::data_attr(&ev, "data-present-notes").is_some() {
+            p.notes.update(|n| *n = !*n);
+        } else if browser::data_attr(&ev, "data-present-reveal").is_some() {
+            p.predict.set(None);
+            ctx.dispatch(PlayerEvent::StepForward);
+        }
+    };
+    let draw = move || {
+        if !p.on.get() {
+            return Vec::new();
+        }
+        let (lang, t) = (ctx.lang.get(), ctx.t());
+        let meta = ctx.scenario_ref().meta();
+        let variant = meta
+            .variants
+            .get(ctx.variant.get())
+            .map(|v| v.name.get(lang).to_string())
+            .unwrap_or_default();
+        let notes_open = p.notes.get();
+        let mut out = vec![Node::el("div")
+            .attr("class", "present-bar")
+            .child(
+                Node::el("h1")
+                    .child(Node::el("strong").text(meta.title.get(lang)))
+                    .text(format!(" · {variant}")),
+            )
+            .child(
+                Node::el("button")
+                    .attr("type", "button")
+                    .attr("class", "btn")
+                    .attr("data-present-notes", "")
+                    .attr("aria-pressed", if notes_open { "true" } else { "false" })
+                    .text(t.speaker_notes),
+            )
+            .child(
+                Node::el("button")
+                    .attr("type", "button")
+                    .attr("class", "btn")
+                    .attr("data-present-exit", "")
+                    .text(t.present_exit),
+            )];
+        if let Some(next) = p.predict.get() {
+            let (title, names) = ctx.trace.with(|tr| {
+                let title = tr
+                    .steps
+                    .get(next)
+                    .map(|s| s.info.title.get(lang).to_string());
+                let names: Vec<String> = tr.steps[0]
+                    .verdicts
+                    .iter()
+                    .map(|v| v.name.get(lang).to_string())
+                    .collect();
+                (title.unwrap_or_default(), names)
+            });
+            let mut list = Node::el("ul");
+            for n in names {
+                list.push(Node::el("li").text(n));
+            }
+            out.push(
+                Node::el("section")
+                    .attr("class", "predict card")
+                    .attr("aria-labelledby", "predict-h")
+                    .child(Node::el("h2").attr("id", "predict-h").text(t.predict_title))
+                    .child(Node::el("p").text(format!("{} “{title}”", t.predict_next)))
+                    .child(Node::el("p").text(t.predict_question))
+                    .child(list)
+                    .child(
+                        Node::el("button")
+                            .attr("type", "button")
+                            .attr("class", "btn primary")
+                            .attr("data-present-reveal", "")
+                            .text(t.predict_reveal),
+                    ),
+            );
+        }
+        if notes_open {
+            let n = &meta.notes;
+            let part = |h: &str, body: &str| {
+                Node::el("div")
+                    .child(Node::el("h3").text(h))
+                    .child(Node::el("p").text(body))
+            };
+            out.push(
+                Node::el("aside")
+                    .attr("class", "notes card")
+                    .attr("aria-label", t.speaker_notes)
+                    .child(part(t.notes_say, n.say.get(lang)))
+                    .child(part(t.notes_follow, n.follow_up.get(lang)))
+                    .child(part(t.notes_avoid, n.avoid.get(lang))),
+            );
+        }
+        out
+    };
+    view! {
+        <div class="presenter" on:click=on_click aria-live="polite">
+            {drawn("presenter-inner", draw)}
+        </div>
+    }
+}
