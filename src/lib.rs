@@ -9,6 +9,7 @@
 pub mod explorer;
 pub mod export;
 pub mod player;
+pub mod quiz;
 pub mod scenarios;
 pub mod sim;
 pub mod ui;

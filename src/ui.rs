@@ -11,6 +11,7 @@ pub mod i18n;
 mod icons;
 mod panels;
 mod present;
+mod quiz;
 mod tables;
 mod timeline;
 

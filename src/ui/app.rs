@@ -370,6 +370,7 @@ pub fn App() -> impl IntoView {
             <Controls/>
             <EmbedDialog/>
             <super::export::ExportDialog/>
+            <super::quiz::QuizDialog/>
         </div>
     }
 }

@@ -255,3 +255,17 @@ pub fn exit_fullscreen() {
         document().exit_fullscreen();
     }
 }
+
+/// A localStorage value; `Err` when storage is blocked or throws (private modes, policies).
+pub fn storage_get(key: &str) -> Result<Option<String>, ()> {
+    let storage = window().local_storage().map_err(|_| ())?.ok_or(())?;
+    storage.get_item(key).map_err(|_| ())
+}
+
+/// Stores a value; false when storage is blocked, full or throws.
+pub fn storage_set(key: &str, value: &str) -> bool {
+    match window().local_storage() {
+        Ok(Some(s)) => s.set_item(key, value).is_ok(),
+        _ => false,
+    }
+}

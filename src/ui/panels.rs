@@ -46,6 +46,8 @@ pub fn Header() -> impl IntoView {
             if let Some(p) = use_context::<super::present::Presenter>() {
                 p.enter();
             }
+        } else if browser::data_attr(&ev, "data-quiz-open").is_some() {
+            browser::show_modal("quiz-dialog");
         } else if browser::data_attr(&ev, "data-export-open").is_some() {
             browser::show_modal("export-dialog");
         } else if browser::data_attr(&ev, "data-copy").is_some() {
@@ -167,8 +169,12 @@ pub fn header(lang: Lang, t: &Ui, scenario: usize, variant: usize, breaking: boo
         .attr("aria-haspopup", "dialog")
         .text(t.export);
     let present = button("btn").attr("data-present", "").text(t.present);
+    let quiz = button("btn")
+        .attr("data-quiz-open", "")
+        .attr("aria-haspopup", "dialog")
+        .text(t.quiz);
     vec![
-        brand, picker, radios, langs, challenge, copy, embed, export, present,
+        brand, picker, radios, langs, challenge, copy, embed, export, present, quiz,
     ]
 }
 

@@ -12,6 +12,8 @@ const states = [
   { name: 'break it, Chinese, phone', q: '?s=outbox-relay&v=two-relays&t=4&mode=break&lang=zh', width: 390, height: 844 },
   { name: 'explorer results, light', q: '?s=dual-write&v=commit-then-publish&lang=en', explore: true },
   { name: 'export dialog, dark', q: '?s=retry-layers&lang=en', scheme: 'dark', click: 'Export' },
+  { name: 'quiz dialog, Chinese, phone', q: '?lang=zh', click: '测验', width: 390, height: 844 },
+  { name: 'quiz dialog, dark', q: '?lang=en', click: 'Quiz', scheme: 'dark' },
   { name: 'presenter with notes and a prediction, Chinese', q: '?s=dual-write&v=commit-then-publish&p=001&t=8&lang=zh', click: '演示', keys: ['n', 'PageDown'] },
 ];
 

@@ -42,6 +42,10 @@ const shots = [
   { name: 'checkpoint-wide-light-zh', width: 1280, height: 800, scheme: 'light', q: '?s=checkpoint-replay&v=in-memory-saver&p=0001&t=5&lang=zh', full: true },
   { name: 'embed-phone-light-en', width: 360, height: 720, scheme: 'light', q: '?s=refund-cap&v=read-then-write&t=8&lang=en&embed=1' },
   { name: 'embed-dialog-wide-dark-zh', width: 1280, height: 800, scheme: 'dark', q: '?s=outbox-relay&v=inbox&t=5&lang=zh', click: '[data-embed]' },
+  { name: 'present-wide-light-en', width: 1280, height: 800, scheme: 'light', q: '?s=dual-write&v=commit-then-publish&p=001&t=8&lang=en', click: '[data-present]', keys: ['n', 'PageDown'] },
+  { name: 'present-phone-dark-zh', width: 390, height: 844, scheme: 'dark', q: '?s=unknown-outcome&v=mark-failed-new-key&p=00002&t=5&lang=zh', click: '[data-present]', keys: ['PageDown'] },
+  { name: 'export-wide-dark-en', width: 1280, height: 800, scheme: 'dark', q: '?s=retry-layers&t=5&lang=en', click: '[data-export-open]' },
+  { name: 'export-phone-light-zh', width: 390, height: 844, scheme: 'light', q: '?s=refund-cap&t=5&lang=zh', click: '[data-export-open]' },
   { name: 'explorer-phone-dark-zh', width: 390, height: 844, scheme: 'dark', q: '?s=outbox-relay&v=no-dedup&lang=zh', explore: true },
 ];
 // Optional 5th argument: only the shots whose name contains it.
@@ -58,6 +62,7 @@ for (const s of shots.filter((x) => x.name.includes(process.argv[5] ?? ''))) {
     await page.locator('.explorer').scrollIntoViewIfNeeded();
   }
   if (s.click) await page.locator(s.click).click();
+  for (const k of s.keys ?? []) await page.keyboard.press(k);
   if (s.scroll) await page.locator(s.scroll).scrollIntoViewIfNeeded();
   await page.waitForTimeout(s.wait ?? 300);
   await page.screenshot({ path: `${out}/${s.name}.png`, fullPage: s.full || process.argv[4] === 'full' });

@@ -1,0 +1,64 @@
+// The quiz on the release build: answers are checked with the seeds' explanations, short
+// answers are self-scored against the scoring points, progress survives a reload, and garbled or
+// throwing localStorage never breaks the page; every "show me" lands on a valid state.
+import { test, expect, expectNoConsoleErrors, waitForApp } from './helpers.mjs';
+
+async function openQuiz(page, query = '?lang=en', button = 'Quiz', title = "Quiz: the seeds' questions") {
+  await page.goto(query);
+  await waitForApp(page);
+  await page.getByRole('button', { name: button, exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: title });
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+test('answers, explanations, self-scored points, and progress kept across a reload', async ({ page, problems }) => {
+  let dialog = await openQuiz(page);
+  const q1 = dialog.getByRole('region', { name: /^1\. A payment call was sent/ });
+  await q1.getByLabel(/B\. UNKNOWN, keep the reservation/).click();
+  await expect(q1).toContainText('✓ Right. B. A mistakes “don\'t know”');
+  const q2 = dialog.getByRole('region', { name: /^2\. Resuming a node/ });
+  await q2.getByLabel(/A\. Assume a node/).click();
+  await expect(q2).toContainText('✗ Not quite.');
+  const s1 = dialog.getByRole('region', { name: /^7\. An operation is PROCESSING/ });
+  await s1.getByText('Answer first, then show the model answer').click();
+  await s1.getByLabel(/Reuses the stable identity/).click();
+  await expect(dialog.getByRole('status')).toHaveText('Multiple choice answered 2/6 · right 1 · short-answer points 1/16');
+  await page.reload();
+  await waitForApp(page);
+  await page.getByRole('button', { name: 'Quiz', exact: true }).click();
+  dialog = page.getByRole('dialog', { name: "Quiz: the seeds' questions" });
+  await expect(dialog.getByRole('status')).toHaveText('Multiple choice answered 2/6 · right 1 · short-answer points 1/16');
+  await dialog.getByRole('button', { name: 'Reset progress' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('Multiple choice answered 0/6 · right 0 · short-answer points 0/16');
+  expectNoConsoleErrors(problems);
+});
+
+test('garbled or throwing storage: the quiz still works and says progress is not kept', async ({ page, problems }) => {
+  await page.addInitScript(() => localStorage.setItem('effectively-once.quiz.v1', 'c1=9999,<script>,zz=1,c2=2'));
+  let dialog = await openQuiz(page);
+  await expect(dialog.getByRole('status')).toHaveText('Multiple choice answered 1/6 · right 1 · short-answer points 0/16');
+  await page.addInitScript(() => {
+    Storage.prototype.getItem = () => { throw new Error('blocked'); };
+    Storage.prototype.setItem = () => { throw new Error('QuotaExceededError'); };
+  });
+  dialog = await openQuiz(page);
+  await expect(dialog).toContainText('This browser does not allow saving');
+  await dialog.getByRole('region', { name: /^3\. An outbox relay/ }).getByLabel(/B\. The message may be duplicated/).click();
+  await expect(dialog).toContainText('✓ Right.');
+  expectNoConsoleErrors(problems);
+});
+
+test('every "show me" opens a valid state, in the quiz language', async ({ page, problems }) => {
+  const dialog = await openQuiz(page, '?lang=zh', '测验', '测验：题库中的题目');
+  const hrefs = await page.locator('#quiz-dialog a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+  expect(hrefs).toHaveLength(10);
+  for (const href of hrefs) {
+    expect(href).toContain('lang=zh');
+    await page.goto(href);
+    await waitForApp(page);
+    await expect(page.locator('.notice')).toHaveCount(0);
+  }
+  void dialog;
+  expectNoConsoleErrors(problems);
+});
