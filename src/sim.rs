@@ -53,6 +53,8 @@ impl VariantMeta {
 #[derive(Clone, Debug)]
 pub struct ScenarioMeta {
     pub slug: &'static str,
+    /// The group it is listed under on the home page.
+    pub theme: Text,
     pub title: Text,
     pub summary: Text,
     pub variants: Vec<VariantMeta>,

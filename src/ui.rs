@@ -7,6 +7,7 @@ mod controls;
 mod dom;
 mod explore;
 mod export;
+mod home;
 pub mod i18n;
 mod icons;
 mod panels;

@@ -657,6 +657,7 @@ impl AnyScenario for CheckpointReplay {
         ];
         ScenarioMeta {
             slug: "checkpoint-replay",
+            theme: Text::new("Retries, timeouts and recovery", "重试、超时与恢复"),
             title: Text::new(
                 "Checkpoint replay: saved state is not a refund done once",
                 "检查点重放：状态已保存 ≠ 退款只做一次",

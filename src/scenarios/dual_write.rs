@@ -1045,6 +1045,7 @@ impl AnyScenario for DualWrite {
         };
         ScenarioMeta {
             slug: "dual-write",
+            theme: Text::new("Dual writes and messaging", "双写与消息"),
             title: Text::new("Dual write vs transactional outbox", "双写与事务性发件箱"),
             summary: Text::new(
                 "Commit an order and publish its event without a shared transaction: a crash in between loses the event or invents one.",

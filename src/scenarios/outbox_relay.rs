@@ -1023,6 +1023,7 @@ impl AnyScenario for OutboxRelay {
         let v = VariantMeta::new;
         ScenarioMeta {
             slug: "outbox-relay",
+            theme: Text::new("Dual writes and messaging", "双写与消息"),
             title: Text::new("Outbox relay, duplicates and the inbox", "发件箱中继、重复投递与收件箱"),
             summary: Text::new(
                 "A relay that crashes between publishing and marking sent publishes again: delivery is at-least-once, so consumers must deduplicate.",

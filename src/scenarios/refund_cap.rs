@@ -922,6 +922,7 @@ impl AnyScenario for RefundCap {
         let v = VariantMeta::new;
         ScenarioMeta {
             slug: "refund-cap",
+            theme: Text::new("Concurrency", "并发"),
             title: Text::new(
                 "Refund cap: await interleaving in Node",
                 "退款上限：Node 中 await 的交错",

@@ -1126,6 +1126,7 @@ impl AnyScenario for RetryLayers {
         ];
         ScenarioMeta {
             slug: "retry-layers",
+            theme: Text::new("Retries, timeouts and recovery", "重试、超时与恢复"),
             title: Text::new(
                 "Retry layering: 3 × 3 × 3 = 27",
                 "重试叠加：3 × 3 × 3 = 27",

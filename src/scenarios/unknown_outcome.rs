@@ -970,6 +970,7 @@ impl AnyScenario for UnknownOutcome {
         ];
         ScenarioMeta {
             slug: "unknown-outcome",
+            theme: Text::new("Retries, timeouts and recovery", "重试、超时与恢复"),
             title: Text::new(
                 "Unknown outcomes: the refund-timeout drill",
                 "未知结果：退款超时演练",

@@ -286,6 +286,10 @@ pub fn App() -> impl IntoView {
     let (path0, step0, notices0) = (start.path, start.step, start.notices);
     let (compare0, breaking0, knobs0) = (start.compare, start.breaking, start.knobs);
     let embed = start.embed;
+    let home = crate::player::parse_query(&browser::location_search())
+        .other
+        .iter()
+        .any(|(k, v)| k == "home" && v == "1");
     let lang = RwSignal::new(lang0);
     let scenario = RwSignal::new(scenario0);
     let variant = RwSignal::new(variant0);
@@ -323,7 +327,11 @@ pub fn App() -> impl IntoView {
 
     // Keep the URL, the document language and the title in step with the state.
     Effect::new(move |_| {
-        let query = ctx.query(ctx.embed);
+        let query = if home {
+            format!("?home=1&lang={}", ctx.lang.get().code())
+        } else {
+            ctx.query(ctx.embed)
+        };
         browser::replace_query(&query);
     });
     Effect::new(move |_| {
@@ -342,8 +350,9 @@ pub fn App() -> impl IntoView {
     // neither seen, nor focusable, nor in the accessibility tree) and a title bar with a link to
     // the full view shows instead. Hiding costs no bundle bytes; a second layout would.
     view! {
-        <div class="app" class:embed=embed class:present=move || presenter.on.get()
+        <div class="app" class:embed=embed class:home-page=home class:present=move || presenter.on.get()
             class:idle=move || presenter.idle.get()>
+            {home.then(|| view! { <super::home::Home/> })}
             <Header/>
             <super::present::PresenterPanel/>
             <EmbedBar/>

@@ -95,7 +95,14 @@ pub fn Header() -> impl IntoView {
 pub fn header(lang: Lang, t: &Ui, scenario: usize, variant: usize, breaking: bool) -> Vec<Node> {
     let brand = Node::el("div")
         .attr("class", "brand")
-        .child(Node::el("h1").text("Effectively Once"))
+        .child(
+            Node::el("h1").child(
+                Node::el("a")
+                    .attr("href", format!("?home=1&lang={}", lang.code()))
+                    .attr("title", t.home_link)
+                    .text("Effectively Once"),
+            ),
+        )
         .child(Node::el("p").attr("class", "tagline").text(t.tagline));
     let mut select = Node::el("select");
     for (i, sc) in scenarios::all().iter().enumerate() {

@@ -14,6 +14,8 @@ const states = [
   { name: 'export dialog, dark', q: '?s=retry-layers&lang=en', scheme: 'dark', click: 'Export' },
   { name: 'quiz dialog, Chinese, phone', q: '?lang=zh', click: '测验', width: 390, height: 844 },
   { name: 'quiz dialog, dark', q: '?lang=en', click: 'Quiz', scheme: 'dark' },
+  { name: 'home, light', q: '?home=1&lang=en', home: true },
+  { name: 'home, dark, Chinese, phone', q: '?home=1&lang=zh', home: true, scheme: 'dark', width: 390, height: 844 },
   { name: 'presenter with notes and a prediction, Chinese', q: '?s=dual-write&v=commit-then-publish&p=001&t=8&lang=zh', click: '演示', keys: ['n', 'PageDown'] },
 ];
 
@@ -22,8 +24,12 @@ for (const s of states) {
     if (s.scheme) await page.emulateMedia({ colorScheme: s.scheme });
     if (s.width) await page.setViewportSize({ width: s.width, height: s.height });
     await page.goto(s.q);
-    await waitForApp(page);
-    await expect(page.getByRole('button', { name: /^(Play|播放)$/ })).toBeVisible();
+    if (s.home) {
+      await expect(page.locator('.scenario-card')).toHaveCount(6);
+    } else {
+      await waitForApp(page);
+      await expect(page.getByRole('button', { name: /^(Play|播放)$/ })).toBeVisible();
+    }
     if (s.click) {
       await page.getByRole('button', { name: s.click, exact: true }).click();
       for (const k of s.keys ?? []) await page.keyboard.press(k);

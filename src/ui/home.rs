@@ -1,0 +1,127 @@
+//! The home page (`home=1`): every scenario grouped by theme, with its one-line hook and a
+//! thumbnail of its timeline (drawn from its default run, like the player's), the quiz, and how
+//! to embed a scenario in notes.
+
+use super::app::use_ctx;
+use super::browser;
+use super::dom::{drawn, Node};
+use super::timeline;
+use crate::scenarios;
+use crate::sim::Lang;
+use leptos::prelude::*;
+
+/// A scenario's first variant, played to its end, as a small picture.
+fn thumbnail(index: usize, lang: Lang) -> Node {
+    let s = scenarios::all()[index];
+    let trace = s.trace_with(0, &s.meta().default_knobs(), &[]);
+    let last = trace.last();
+    let (w, h) = timeline::size_of(&trace);
+    Node::svg("svg")
+        .attr("class", "thumb")
+        .attr("viewBox", format!("0 0 {w} {h}"))
+        .attr("preserveAspectRatio", "xMinYMid slice")
+        .attr("aria-hidden", "true")
+        .child(timeline::base(&trace, last, lang))
+        .child(timeline::moving(&trace, last, 1.0, lang))
+}
+
+#[component]
+pub fn Home() -> impl IntoView {
+    let ctx = use_ctx();
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if browser::data_attr(&ev, "data-quiz-open").is_some() {
+            browser::show_modal("quiz-dialog");
+        }
+    };
+    let draw = move || {
+        let (lang, t) = (ctx.lang.get(), ctx.t());
+        let all = scenarios::all();
+        let metas: Vec<_> = all.iter().map(|s| s.meta()).collect();
+        let mut themes: Vec<&str> = Vec::new();
+        for m in &metas {
+            if !themes.contains(&m.theme.en.as_str()) {
+                themes.push(&m.theme.en);
+            }
+        }
+        let mut langs = Node::el("nav")
+            .attr("class", "home-langs")
+            .attr("aria-label", t.language);
+        for (l, name) in [(Lang::En, "English"), (Lang::Zh, "中文")] {
+            let a = Node::el("a")
+                .attr("href", format!("?home=1&lang={}", l.code()))
+                .attr("lang", l.code());
+            let a = if l == lang {
+                a.attr("aria-current", "true")
+            } else {
+                a
+            };
+            langs.push(a.text(name));
+        }
+        let mut out = vec![
+            langs,
+            Node::el("h1").text(t.home_title),
+            Node::el("p").attr("class", "lead").text(t.home_lead),
+        ];
+        for theme in themes {
+            let mut list = Node::el("ul").attr("class", "cards");
+            let mut heading = String::new();
+            for (i, m) in metas
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.theme.en == theme)
+            {
+                heading = m.theme.get(lang).to_string();
+                list.push(
+                    Node::el("li").child(
+                        Node::el("a")
+                            .attr("class", "card scenario-card")
+                            .attr("href", format!("?s={}&lang={}", m.slug, lang.code()))
+                            .child(thumbnail(i, lang))
+                            .child(Node::el("h3").text(m.title.get(lang)))
+                            .child(Node::el("p").text(m.summary.get(lang)))
+                            .child(Node::el("span").attr("class", "muted").text(format!(
+                                "{} {}",
+                                m.variants.len(),
+                                t.home_variants
+                            ))),
+                    ),
+                );
+            }
+            out.push(
+                Node::el("section")
+                    .attr("aria-label", heading.clone())
+                    .child(Node::el("h2").text(heading))
+                    .child(list),
+            );
+        }
+        out.push(
+            Node::el("section")
+                .attr("class", "card")
+                .attr("aria-labelledby", "home-quiz")
+                .child(Node::el("h2").attr("id", "home-quiz").text(t.quiz))
+                .child(Node::el("p").text(t.home_quiz))
+                .child(
+                    Node::el("button")
+                        .attr("type", "button")
+                        .attr("class", "btn primary")
+                        .attr("data-quiz-open", "")
+                        .attr("aria-haspopup", "dialog")
+                        .text(t.home_quiz_start),
+                ),
+        );
+        out.push(
+            Node::el("section")
+                .attr("class", "card")
+                .attr("aria-labelledby", "home-embed")
+                .child(Node::el("h2").attr("id", "home-embed").text(t.home_embed))
+                .child(Node::el("p").text(t.home_embed_how))
+                .child(
+                    Node::el("pre").attr("tabindex", "0").child(Node::el("code").text(
+                        "<iframe src=\"https://…/?s=dual-write&v=commit-then-publish&p=001&t=9&embed=1\"\n        title=\"Dual write: commit then publish\" width=\"100%\" height=\"560\"></iframe>",
+                    )),
+                ),
+        );
+        out
+    };
+    view! { <main class="home" on:click=on_click>{drawn("home-inner", draw)}</main> }
+}

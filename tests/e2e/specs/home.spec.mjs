@@ -1,0 +1,27 @@
+// The home page on the release build: every scenario under its theme with a hook and a drawn
+// thumbnail, links that open the scenario, the quiz, and how to embed; in both languages.
+import { test, expect, expectNoConsoleErrors } from './helpers.mjs';
+
+test('home lists every scenario by theme, opens one, and starts the quiz', async ({ page, problems }) => {
+  await page.goto('?home=1&lang=en');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Effectively Once: see why exactly-once is not free');
+  await expect(page.getByRole('heading', { level: 2 })).toHaveText([
+    'Dual writes and messaging', 'Concurrency', 'Retries, timeouts and recovery', 'Quiz', 'How to embed',
+  ]);
+  const cards = page.locator('.scenario-card');
+  await expect(cards).toHaveCount(6);
+  await expect(page.locator('.scenario-card svg.thumb .mark').first()).toBeAttached();
+  await expect(page.locator('.counter')).toBeHidden();
+  await page.getByRole('button', { name: 'Start the quiz' }).click();
+  await expect(page.getByRole('dialog', { name: "Quiz: the seeds' questions" })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.getByRole('link', { name: /Retry layering: 3 × 3 × 3 = 27/ }).click();
+  await expect(page).toHaveURL(/s=retry-layers/);
+  await expect(page.locator('.counter')).toHaveText(/^Step 0 of 27$/);
+  // Back home from the player's title; Chinese too.
+  await page.getByRole('link', { name: 'Effectively Once' }).click();
+  await expect(page).toHaveURL(/home=1/);
+  await page.getByRole('link', { name: '中文' }).click();
+  await expect(page.getByRole('heading', { level: 2 }).first()).toHaveText('双写与消息');
+  expectNoConsoleErrors(problems);
+});
