@@ -68,6 +68,7 @@ pub fn QuizDialog() -> impl IntoView {
         let get = |id: &str| p.iter().find(|(k, _)| k == id).map(|e| e.1);
         let qs = questions();
         let (mut answered, mut right, mut points, mut choices) = (0, 0, 0u32, 0);
+        let (mut orals, mut ready) = (0, 0);
         let mut body = Vec::new();
         for (n, q) in qs.iter().enumerate() {
             let mut sec = Node::el("section")
@@ -116,6 +117,34 @@ pub fn QuizDialog() -> impl IntoView {
                         );
                     }
                 }
+                Kind::Oral { follow_up, avoid } => {
+                    orals += 1;
+                    let mut input = Node::el("input")
+                        .attr("type", "checkbox")
+                        .attr("data-quiz-point", format!("{}:0", q.id));
+                    if get(q.id).unwrap_or(0) & 1 != 0 {
+                        input = input.attr("checked", "");
+                        ready += 1;
+                    }
+                    let part = |h: &str, body: &str| {
+                        Node::el("div")
+                            .child(Node::el("h4").text(h))
+                            .child(Node::el("p").text(body))
+                    };
+                    sec.push(
+                        Node::el("details")
+                            .child(Node::el("summary").text(t.quiz_model_answer))
+                            .child(part(t.notes_say, q.explanation.get(lang)))
+                            .child(part(t.notes_follow, follow_up.get(lang)))
+                            .child(part(t.notes_avoid, avoid.get(lang))),
+                    );
+                    sec.push(
+                        Node::el("label")
+                            .attr("class", "opt")
+                            .child(input)
+                            .text(format!(" {}", t.quiz_ready)),
+                    );
+                }
                 Kind::Short { points: pts } => {
                     let mask = get(q.id).unwrap_or(0);
                     let mut list = Node::el("ul").attr("class", "points");
@@ -153,11 +182,12 @@ pub fn QuizDialog() -> impl IntoView {
             body.push(sec);
         }
         let summary = format!(
-            "{} {answered}/{choices} · {} {right} · {} {points}/{}",
+            "{} {answered}/{choices} · {} {right} · {} {points}/{} · {} {ready}/{orals}",
             t.quiz_answered,
             t.quiz_correct,
             t.quiz_points_total,
-            4 * (qs.len() - choices)
+            4 * (qs.len() - choices - orals),
+            t.quiz_ready_total,
         );
         let mut head = vec![
             Node::el("h2").attr("id", "quiz-h").text(t.quiz_title),

@@ -23,21 +23,28 @@ test('answers, explanations, self-scored points, and progress kept across a relo
   const s1 = dialog.getByRole('region', { name: /^7\. An operation is PROCESSING/ });
   await s1.getByText('Answer first, then show the model answer').click();
   await s1.getByLabel(/Reuses the stable identity/).click();
-  await expect(dialog.getByRole('status')).toHaveText('Multiple choice answered 2/6 · right 1 · short-answer points 1/16');
+  await expect(dialog.getByRole('status')).toHaveText('Multiple choice answered 2/6 · right 1 · short-answer points 1/16 · follow-ups ready 0/10');
   await page.reload();
   await waitForApp(page);
   await page.getByRole('button', { name: 'Quiz', exact: true }).click();
   dialog = page.getByRole('dialog', { name: "Quiz: the seeds' questions" });
-  await expect(dialog.getByRole('status')).toHaveText('Multiple choice answered 2/6 · right 1 · short-answer points 1/16');
+  await expect(dialog.getByRole('status')).toHaveText('Multiple choice answered 2/6 · right 1 · short-answer points 1/16 · follow-ups ready 0/10');
+  // An interview follow-up: the model answer, the follow-ups, what not to say.
+  const ag20 = dialog.getByRole('region', { name: /^12\. AG20/ });
+  await ag20.getByText('Answer first, then show the model answer').click();
+  await expect(ag20).toContainText('Mark it UNKNOWN, not failed');
+  await expect(ag20).toContainText('“Retry three times on a timeout.”');
+  await ag20.getByLabel('I could answer this aloud').click();
+  await expect(dialog.getByRole('status')).toContainText('follow-ups ready 1/10');
   await dialog.getByRole('button', { name: 'Reset progress' }).click();
-  await expect(dialog.getByRole('status')).toHaveText('Multiple choice answered 0/6 · right 0 · short-answer points 0/16');
+  await expect(dialog.getByRole('status')).toHaveText('Multiple choice answered 0/6 · right 0 · short-answer points 0/16 · follow-ups ready 0/10');
   expectNoConsoleErrors(problems);
 });
 
 test('garbled or throwing storage: the quiz still works and says progress is not kept', async ({ page, problems }) => {
   await page.addInitScript(() => localStorage.setItem('effectively-once.quiz.v1', 'c1=9999,<script>,zz=1,c2=2'));
   let dialog = await openQuiz(page);
-  await expect(dialog.getByRole('status')).toHaveText('Multiple choice answered 1/6 · right 1 · short-answer points 0/16');
+  await expect(dialog.getByRole('status')).toHaveText('Multiple choice answered 1/6 · right 1 · short-answer points 0/16 · follow-ups ready 0/10');
   await page.addInitScript(() => {
     Storage.prototype.getItem = () => { throw new Error('blocked'); };
     Storage.prototype.setItem = () => { throw new Error('QuotaExceededError'); };
@@ -52,7 +59,7 @@ test('garbled or throwing storage: the quiz still works and says progress is not
 test('every "show me" opens a valid state, in the quiz language', async ({ page, problems }) => {
   const dialog = await openQuiz(page, '?lang=zh', '测验', '测验：题库中的题目');
   const hrefs = await page.locator('#quiz-dialog a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-  expect(hrefs).toHaveLength(10);
+  expect(hrefs).toHaveLength(20);
   for (const href of hrefs) {
     expect(href).toContain('lang=zh');
     await page.goto(href);
