@@ -3,23 +3,12 @@
 //! scenario; the number of inputs is `IMPORT_FUZZ_CASES` (default 5,000 for the test suite; a
 //! full run uses 1,000,000: `IMPORT_FUZZ_CASES=1000000 cargo test --release --test import_fuzz`).
 
+mod common;
+
+use common::Lcg;
+
 use effectively_once::export::{parse_json, parse_run, run_json, Run};
 use effectively_once::scenarios;
-
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-}
 
 const PIECES: &[&str] = &[
     "{",

@@ -2,24 +2,13 @@
 //! state, and says something whenever it had to change what was asked for. The number of inputs
 //! is `URL_FUZZ_CASES` (default 5,000 for the test suite; a full run uses 1,000,000).
 
+mod common;
+
+use common::Lcg;
+
 use effectively_once::player::{build_query, embed_param, query_extras, resolve};
 use effectively_once::scenarios;
 use effectively_once::sim::Lang;
-
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        self.0 >> 33
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 const PIECES: &[&str] = &[
     "s=",

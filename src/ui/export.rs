@@ -39,7 +39,7 @@ pub fn timeline_svg(ctx: &Ctx, step: usize, lang: Lang) -> String {
             timeline::base(t, step, lang),
             timeline::moving(t, step, 1.0, lang),
         );
-        let (w, h) = timeline::size_of(t);
+        let (w, h) = timeline::size(t);
         let head = 28;
         let meta = ctx.scenario_ref().meta();
         let variant = meta

@@ -15,7 +15,7 @@ fn thumbnail(index: usize, lang: Lang) -> Node {
     let s = scenarios::all()[index];
     let trace = s.trace_with(0, &s.meta().default_knobs(), &[]);
     let last = trace.last();
-    let (w, h) = timeline::size_of(&trace);
+    let (w, h) = timeline::size(&trace);
     Node::svg("svg")
         .attr("class", "thumb")
         .attr("viewBox", format!("0 0 {w} {h}"))

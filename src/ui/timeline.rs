@@ -108,17 +108,13 @@ pub fn Timeline() -> impl IntoView {
     }
 }
 
-/// The drawing's width and height for trace `t`.
-pub fn size_of(t: &Trace) -> (i32, i32) {
-    size(t)
-}
-
 /// The vertical centre of lane `lane`.
 pub fn lane_y(lane: usize) -> i32 {
     y(lane)
 }
 
-fn size(t: &Trace) -> (i32, i32) {
+/// The drawing's width and height for trace `t`.
+pub fn size(t: &Trace) -> (i32, i32) {
     let lanes = t.steps[0].view.lanes.len() as i32;
     (x(t.last()) + COL_W, TOP + lanes * LANE_H + 6)
 }

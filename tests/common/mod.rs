@@ -60,3 +60,19 @@ pub fn assert_holds_everywhere<M: Model>(model: &M, bounds: Bounds) {
         );
     }
 }
+
+/// A small deterministic generator for the fuzz tests (no dependency, same sequence everywhere).
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
