@@ -29,7 +29,7 @@ use crate::sim::{AnyScenario, Bounds, Report};
 pub type Registered = &'static (dyn AnyScenario + Sync);
 
 /// Every scenario, in the order the picker shows them. The first is the default.
-static ALL: [Registered; 6] = [
+static ALL: &[Registered] = &[
     &DualWrite,
     &OutboxRelay,
     &RefundCap,
@@ -39,7 +39,7 @@ static ALL: [Registered; 6] = [
 ];
 
 pub fn all() -> &'static [Registered] {
-    &ALL
+    ALL
 }
 
 /// The index of the scenario with this slug, if there is one.
@@ -59,13 +59,14 @@ pub fn explore(
     bounds: Bounds,
     progress: &mut dyn FnMut(usize),
 ) -> Option<Report> {
-    match index {
-        0 => Some(DualWrite::explore(variant, budget, bounds, progress)),
-        1 => Some(OutboxRelay::explore(variant, budget, bounds, progress)),
-        2 => Some(RefundCap::explore(variant, knobs, bounds, progress)),
-        3 => Some(RetryLayers::explore(variant, knobs, bounds, progress)),
-        4 => Some(UnknownOutcome::explore(variant, budget, bounds, progress)),
-        5 => Some(CheckpointReplay::explore(variant, budget, bounds, progress)),
+    // By slug, not position, so the picker's order can change without touching this.
+    match all().get(index)?.meta().slug {
+        "dual-write" => Some(DualWrite::explore(variant, budget, bounds, progress)),
+        "outbox-relay" => Some(OutboxRelay::explore(variant, budget, bounds, progress)),
+        "refund-cap" => Some(RefundCap::explore(variant, knobs, bounds, progress)),
+        "retry-layers" => Some(RetryLayers::explore(variant, knobs, bounds, progress)),
+        "unknown-outcome" => Some(UnknownOutcome::explore(variant, budget, bounds, progress)),
+        "checkpoint-replay" => Some(CheckpointReplay::explore(variant, budget, bounds, progress)),
         _ => None,
     }
 }
