@@ -363,6 +363,7 @@ mod tests {
                 code: None,
                 tree: Vec::new(),
                 chart: None,
+                plots: Vec::new(),
             }
         }
         fn describe(&self, _: &u8, _: &u8, _: &u8) -> crate::sim::StepInfo {

@@ -14,11 +14,11 @@ mod view;
 pub use explore::{explore, explore_with, Bounds, InvariantReport, Report, PROGRESS_EVERY};
 pub use model::{InvKind, Invariant, Model};
 pub use path::{decode_path, encode_path, PathError, MAX_CHOICES};
-pub use text::{Lang, Text};
+pub use text::{grouped, Lang, Text};
 pub use trace::{follow, replay, Choice, Status, Step, Trace, Verdict, MAX_STEPS};
 pub use view::{
-    Arrow, ArrowKind, CodeView, Cursor, LaneView, Mark, MarkKind, Metric, MetricValue, RowView,
-    Span, SpanChart, StateView, StepInfo, TableView, Tone, TreeItem,
+    Arrow, ArrowKind, CodeView, Cursor, LaneView, Mark, MarkKind, Metric, MetricValue, Plot,
+    RowView, Series, Span, SpanChart, StateView, StepInfo, TableView, Tone, TreeItem,
 };
 
 /// Scenario and variant descriptions shown in pickers and headings.

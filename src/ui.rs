@@ -11,6 +11,7 @@ mod home;
 pub mod i18n;
 mod icons;
 mod panels;
+mod plot;
 mod present;
 mod quiz;
 mod tables;

@@ -90,6 +90,7 @@ impl Model for Toy {
             code: None,
             tree: Vec::new(),
             chart: None,
+            plots: Vec::new(),
         }
     }
     fn describe(&self, _: &ToyState, a: &ToyAct, _: &ToyState) -> StepInfo {

@@ -284,6 +284,7 @@ impl Model for CheckpointReplayModel {
             code: Some(self.code(s)),
             tree: Vec::new(),
             chart: None,
+            plots: Vec::new(),
         }
     }
 

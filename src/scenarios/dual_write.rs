@@ -435,6 +435,7 @@ impl Model for DualWriteModel {
             code: None,
             tree: Vec::new(),
             chart: None,
+            plots: Vec::new(),
         }
     }
 

@@ -972,6 +972,7 @@ mod view {
             code: None,
             tree: Vec::new(),
             chart: None,
+            plots: Vec::new(),
         }
     }
 }

@@ -545,6 +545,7 @@ impl Model for RefundCapModel {
             code: Some(self.code(s)),
             tree: Vec::new(),
             chart: None,
+            plots: Vec::new(),
         }
     }
 

@@ -603,6 +603,7 @@ impl Model for RetryLayersModel {
             code: None,
             tree: self.tree(s),
             chart: Some(self.chart(s)),
+            plots: Vec::new(),
         }
     }
 

@@ -652,6 +652,7 @@ impl Model for UnknownOutcomeModel {
             code: None,
             tree: Vec::new(),
             chart: None,
+            plots: Vec::new(),
         }
     }
 

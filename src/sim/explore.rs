@@ -131,7 +131,7 @@ pub struct Bounds {
 impl Default for Bounds {
     fn default() -> Bounds {
         Bounds {
-            max_depth: 64,
+            max_depth: super::MAX_STEPS,
             max_states: 2_000_000,
         }
     }

@@ -87,6 +87,36 @@ pub struct StateView {
     pub tree: Vec<TreeItem>,
     /// When each attempt ran, waited or timed out, on a time axis.
     pub chart: Option<SpanChart>,
+    /// Quantities over time (a queue's length, the age of its oldest message) as line charts.
+    pub plots: Vec<Plot>,
+}
+
+/// A line chart over time in seconds: one or more series sharing a y axis, with an optional
+/// limit drawn across it. Self-describing (its names are in the view), so the UI needs no
+/// knowledge of what is plotted.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plot {
+    pub title: Text,
+    /// The unit of the y axis ("orders", "s").
+    pub unit: Text,
+    /// The end of the x axis in seconds; fixed for a run so the curve grows into it.
+    pub x_end: u32,
+    /// The top of the y axis.
+    pub y_max: u32,
+    pub series: Vec<Series>,
+    /// A horizontal line (an SLA, a limit) with its name.
+    pub limit: Option<(u32, Text)>,
+    /// One sentence with the numbers, for screen readers and the caption.
+    pub summary: Text,
+}
+
+/// One curve: points (seconds, value) in time order. `dashed` tells series apart without colour.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Series {
+    pub name: Text,
+    pub points: Vec<(u32, u32)>,
+    pub dashed: bool,
+    pub tone: Tone,
 }
 
 /// One line of a call tree: an attempt, or a call it made, at its nesting depth.

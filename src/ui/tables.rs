@@ -20,6 +20,7 @@ pub fn Tables() -> impl IntoView {
                 .get(step)
                 .map(|s| {
                     let mut nodes = metrics(&s.view.metrics, step, lang);
+                    nodes.extend(super::plot::plots(&s.view.plots, lang));
                     nodes.extend(super::calls::calls(
                         &s.view.tree,
                         s.view.chart.as_ref(),

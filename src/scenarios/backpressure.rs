@@ -1,0 +1,1234 @@
+//! # Backpressure: a queue absorbs a peak, and the oldest order pays for it
+//!
+//! **Setting** (seed 004 §3 and §5). Orders arrive at 400/s during a 60 s peak and at 80/s
+//! after it; consumers complete 240/s (48 busy slots × 1 / 0.2 s). The model is a fluid queue
+//! in whole seconds, first in first out, with arrivals grouped by the second they came in, so
+//! the age of the oldest message is exact: 9,600 queued at 60 s, drained at 120 s (net 160/s),
+//! and the oldest order has waited 40 s at 100 s while the API answered it in milliseconds.
+//!
+//! **The mistakes.** `unbounded-queue` accepts everything: queue length looks like capacity
+//! while the wait breaks the promise. `throttled-channel` scales payment consumers out to try
+//! 400 calls/s against a channel that accepts 120/s: throttled calls are retried, the channel is
+//! hammered, and throughput stays 120/s.
+//!
+//! **The fixes.** `admission-control` admits an order only while the expected wait (queue ÷
+//! throughput) and the oldest message's age are under a threshold, and refuses the rest with
+//! 503 and Retry-After: the waiting time stays bounded even when a consumer host dies.
+//! `paced-to-channel` schedules payment work at the channel's rate and admits at the edge.
+//!
+//! One step is five seconds. The only fault is losing a consumer host (a quarter of the
+//! capacity), at any step: the explorer proves the fixes for every moment it can happen.
+
+use crate::sim::grouped;
+use crate::sim::{
+    AnyScenario, Arrow, ArrowKind, Bounds, CodeView, Cursor, InvKind, Invariant, Knob, LaneView,
+    Mark, MarkKind, Metric, MetricValue, Model, Notes, Plot, Report, RowView, ScenarioMeta, Series,
+    StateView, StepInfo, TableView, Text, Tone, Trace, VariantMeta,
+};
+use std::cmp::Ordering;
+use std::collections::VecDeque;
+use std::hash::{Hash, Hasher};
+
+const API: usize = 0;
+const QUEUE: usize = 1;
+const CONSUMERS: usize = 2;
+const CHANNEL: usize = 3;
+
+/// Seconds per step.
+pub const STEP_S: u32 = 5;
+/// A run stops here if the queue never drains (arrivals after the peak above capacity).
+pub const MAX_S: u32 = 600;
+
+const PROGRAM: &str = include_str!("backpressure/api.js");
+const PROGRAM_ADMISSION: &str = include_str!("backpressure/api_admission.js");
+const PROGRAM_THROTTLED: &str = include_str!("backpressure/consumer_throttled.js");
+const PROGRAM_PACED: &str = include_str!("backpressure/consumer_paced.js");
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum BpVariant {
+    UnboundedQueue,
+    AdmissionControl,
+    ThrottledChannel,
+    PacedToChannel,
+}
+
+impl BpVariant {
+    pub const ALL: [BpVariant; 4] = [
+        BpVariant::UnboundedQueue,
+        BpVariant::AdmissionControl,
+        BpVariant::ThrottledChannel,
+        BpVariant::PacedToChannel,
+    ];
+
+    /// Refuses orders at the edge when the wait would pass the threshold.
+    pub fn admits(self) -> bool {
+        matches!(
+            self,
+            BpVariant::AdmissionControl | BpVariant::PacedToChannel
+        )
+    }
+
+    /// Payment work goes through a rate-limited channel.
+    pub fn channel(self) -> bool {
+        matches!(
+            self,
+            BpVariant::ThrottledChannel | BpVariant::PacedToChannel
+        )
+    }
+}
+
+/// The scenario's numbers (the knobs), all whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Rates {
+    /// Orders per second during the peak.
+    pub peak_in: u32,
+    pub peak_s: u32,
+    /// Orders per second after the peak.
+    pub after_in: u32,
+    /// Consumer slots, each busy `service_ms` per order.
+    pub slots: u32,
+    pub service_ms: u32,
+    /// The longest an order may wait in the queue (the business's promise), in seconds.
+    pub age_limit: u32,
+    /// Admission control refuses new orders from this expected wait or oldest age on.
+    pub admit_s: u32,
+    /// Calls per second the payment channel accepts.
+    pub channel: u32,
+    /// Calls per second the scaled-out payment consumers try.
+    pub attempts: u32,
+}
+
+impl Rates {
+    pub const SEED: Rates = Rates {
+        peak_in: 400,
+        peak_s: 60,
+        after_in: 80,
+        slots: 48,
+        service_ms: 200,
+        age_limit: 30,
+        admit_s: 20,
+        channel: 120,
+        attempts: 400,
+    };
+
+    /// Orders per second the consumers complete: slots / seconds per order.
+    pub fn consumer_rate(&self, lost: bool) -> u32 {
+        let slots = if lost {
+            self.slots - self.slots / 4
+        } else {
+            self.slots
+        };
+        slots * 1000 / self.service_ms.max(1)
+    }
+
+    fn attempt_rate(&self, lost: bool) -> u32 {
+        if lost {
+            self.attempts - self.attempts / 4
+        } else {
+            self.attempts
+        }
+    }
+}
+
+/// What happened in the last step (five seconds).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Flow {
+    pub arrived: u32,
+    pub admitted: u32,
+    pub refused: u32,
+    pub processed: u32,
+    /// Calls made to the payment channel (or by consumers, where there is no limit).
+    pub calls: u32,
+    /// Calls the channel refused with 429.
+    pub throttled: u32,
+    /// The oldest age seen at any second of the step.
+    pub worst_age: u32,
+    /// The most calls in any one second of the step.
+    pub peak_calls: u32,
+}
+
+/// A point of the curves, recorded at the end of each step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sample {
+    pub t: u32,
+    pub queued: u32,
+    pub age: u32,
+    pub wait: u32,
+}
+
+#[derive(Clone, Debug)]
+pub struct BpState {
+    /// Seconds since the start.
+    pub t: u32,
+    /// Orders waiting, oldest first: (the second they arrived, how many).
+    pub cohorts: VecDeque<(u32, u32)>,
+    pub queued: u32,
+    /// Totals since the start.
+    pub total: Flow,
+    /// The last step's numbers.
+    pub step: Flow,
+    /// A consumer host has died (a quarter of the capacity is gone).
+    pub lost: bool,
+    /// The promise and the channel's limit, so that the invariants can judge the state alone.
+    pub age_limit: u32,
+    pub channel_limit: Option<u32>,
+    /// The curves so far: drawn, not part of the state's identity (the future does not depend
+    /// on them, so the explorer need not tell states apart by them).
+    pub history: Vec<Sample>,
+}
+
+impl BpState {
+    /// The age of the oldest waiting order at the current time.
+    pub fn oldest_age(&self) -> u32 {
+        self.cohorts.front().map_or(0, |&(at, _)| self.t - at)
+    }
+
+    #[allow(clippy::type_complexity)]
+    fn identity(
+        &self,
+    ) -> (
+        u32,
+        &VecDeque<(u32, u32)>,
+        u32,
+        &Flow,
+        &Flow,
+        bool,
+        u32,
+        Option<u32>,
+    ) {
+        (
+            self.t,
+            &self.cohorts,
+            self.queued,
+            &self.total,
+            &self.step,
+            self.lost,
+            self.age_limit,
+            self.channel_limit,
+        )
+    }
+}
+
+impl PartialEq for BpState {
+    fn eq(&self, other: &Self) -> bool {
+        self.identity() == other.identity()
+    }
+}
+
+impl Eq for BpState {}
+
+impl PartialOrd for BpState {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for BpState {
+    fn cmp(&self, other: &Self) -> Ordering {
+        self.identity().cmp(&other.identity())
+    }
+}
+
+impl Hash for BpState {
+    fn hash<H: Hasher>(&self, h: &mut H) {
+        self.identity().hash(h);
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BpAct {
+    /// Five seconds pass.
+    Advance,
+    /// A consumer host dies: a quarter of the slots (or of the payment consumers) is gone.
+    LoseConsumers,
+}
+
+pub struct BackpressureModel {
+    pub variant: BpVariant,
+    pub rates: Rates,
+    /// Where the default run (no fault) ends, and its largest queue and wait: the plots' axes.
+    horizon: u32,
+    top_queue: u32,
+    top_wait: u32,
+}
+
+impl BackpressureModel {
+    pub fn new(variant: BpVariant, knobs: &[u32]) -> BackpressureModel {
+        let s = Rates::SEED;
+        let k = |i: usize, lo: u32, hi: u32, d: u32| {
+            knobs
+                .get(i)
+                .copied()
+                .filter(|v| (lo..=hi).contains(v))
+                .unwrap_or(d)
+        };
+        let rates = Rates {
+            peak_in: k(0, 10, 1000, s.peak_in),
+            peak_s: k(1, 10, 180, s.peak_s),
+            after_in: k(2, 0, 400, s.after_in),
+            slots: k(3, 4, 200, s.slots),
+            service_ms: k(4, 50, 2000, s.service_ms),
+            age_limit: k(5, 5, 300, s.age_limit),
+            admit_s: k(6, 1, 300, s.admit_s),
+            channel: k(7, 10, 1000, s.channel),
+            attempts: k(8, 10, 1000, s.attempts),
+        };
+        let mut m = BackpressureModel {
+            variant,
+            rates,
+            horizon: MAX_S,
+            top_queue: 0,
+            top_wait: 0,
+        };
+        // Run the default continuation once: the axes then stay put while the curves grow.
+        let mut s = m.init();
+        while !m.quiet(&s) {
+            s = m.advance(&s);
+            m.top_queue = m.top_queue.max(s.queued);
+            m.top_wait = m.top_wait.max(s.step.worst_age).max(m.wait(&s));
+        }
+        m.horizon = s.t.max(STEP_S * 4);
+        m
+    }
+
+    /// Orders per second the queue drains at now.
+    pub fn throughput(&self, lost: bool) -> u32 {
+        let r = &self.rates;
+        if self.variant.channel() {
+            r.attempt_rate(lost).min(r.channel)
+        } else {
+            r.consumer_rate(lost)
+        }
+    }
+
+    /// The expected wait of an order that arrives now, in whole seconds (rounded up).
+    pub fn wait(&self, s: &BpState) -> u32 {
+        s.queued.div_ceil(self.throughput(s.lost).max(1))
+    }
+
+    fn quiet(&self, s: &BpState) -> bool {
+        s.t >= MAX_S || (s.t >= self.rates.peak_s && s.queued == 0)
+    }
+
+    fn arrivals_at(&self, t: u32) -> u32 {
+        if t < self.rates.peak_s {
+            self.rates.peak_in
+        } else {
+            self.rates.after_in
+        }
+    }
+
+    /// One second: arrivals (admitted or refused), then the consumers take from the head.
+    fn second(&self, s: &mut BpState, f: &mut Flow) {
+        let r = &self.rates;
+        let arrived = self.arrivals_at(s.t);
+        let admitted = if self.variant.admits() {
+            let room = if s.oldest_age() < r.admit_s {
+                (self.throughput(s.lost) * r.admit_s).saturating_sub(s.queued)
+            } else {
+                0
+            };
+            arrived.min(room)
+        } else {
+            arrived
+        };
+        if admitted > 0 {
+            s.cohorts.push_back((s.t, admitted));
+            s.queued += admitted;
+        }
+        let (tried, done) = match self.variant {
+            BpVariant::ThrottledChannel => {
+                let tried = s.queued.min(r.attempt_rate(s.lost));
+                (tried, tried.min(r.channel))
+            }
+            _ => {
+                let done = s.queued.min(self.throughput(s.lost));
+                (done, done)
+            }
+        };
+        let mut left = done;
+        while left > 0 {
+            let Some(front) = s.cohorts.front_mut() else {
+                break;
+            };
+            let take = front.1.min(left);
+            front.1 -= take;
+            left -= take;
+            if front.1 == 0 {
+                s.cohorts.pop_front();
+            }
+        }
+        s.queued -= done;
+        s.t += 1;
+        f.arrived += arrived;
+        f.admitted += admitted;
+        f.refused += arrived - admitted;
+        f.processed += done;
+        f.calls += tried;
+        f.throttled += tried - done;
+        f.worst_age = f.worst_age.max(s.oldest_age());
+        f.peak_calls = f.peak_calls.max(tried);
+    }
+
+    fn advance(&self, b: &BpState) -> BpState {
+        let mut s = b.clone();
+        let mut f = Flow::default();
+        for _ in 0..STEP_S {
+            self.second(&mut s, &mut f);
+        }
+        let t = &mut s.total;
+        t.arrived += f.arrived;
+        t.admitted += f.admitted;
+        t.refused += f.refused;
+        t.processed += f.processed;
+        t.calls += f.calls;
+        t.throttled += f.throttled;
+        t.worst_age = t.worst_age.max(f.worst_age);
+        t.peak_calls = t.peak_calls.max(f.peak_calls);
+        s.step = f;
+        let wait = self.wait(&s);
+        s.history.push(Sample {
+            t: s.t,
+            queued: s.queued,
+            age: s.oldest_age(),
+            wait,
+        });
+        s
+    }
+}
+
+/// A round top for an axis: 1, 2 or 5 times a power of ten, at least `v`.
+fn nice(v: u32) -> u32 {
+    let mut p = 1u32;
+    loop {
+        for m in [1, 2, 5] {
+            if let Some(n) = p.checked_mul(m) {
+                if n >= v {
+                    return n;
+                }
+            }
+        }
+        match p.checked_mul(10) {
+            Some(n) => p = n,
+            None => return u32::MAX,
+        }
+    }
+}
+
+fn too_old(s: &BpState) -> Option<Text> {
+    let (age, limit) = (s.total.worst_age, s.age_limit);
+    (age > limit).then(|| {
+        Text::new(
+            format!("An order has waited {age} s in the queue, past the {limit} s the business promised; the API answered it 202 in milliseconds."),
+            format!("有订单已在队列里等了 {age} 秒，超过业务承诺的 {limit} 秒；而 API 早在几毫秒内就回了它 202。"),
+        )
+    })
+}
+
+fn over_channel(s: &BpState) -> Option<Text> {
+    let limit = s.channel_limit?;
+    let calls = s.total.peak_calls;
+    (calls > limit).then(|| {
+        Text::new(
+            format!("Consumers sent {calls} calls in one second to a channel that accepts {limit}/s: the rest came back 429 and were queued to be retried."),
+            format!("消费者在一秒内向只接受每秒 {limit} 次的渠道发起了 {calls} 次调用：其余都被 429 限流，又回到队列等待重试。"),
+        )
+    })
+}
+
+impl Model for BackpressureModel {
+    type State = BpState;
+    type Act = BpAct;
+
+    fn init(&self) -> BpState {
+        BpState {
+            t: 0,
+            cohorts: VecDeque::new(),
+            queued: 0,
+            total: Flow::default(),
+            step: Flow::default(),
+            lost: false,
+            age_limit: self.rates.age_limit,
+            channel_limit: self.variant.channel().then_some(self.rates.channel),
+            history: vec![Sample {
+                t: 0,
+                queued: 0,
+                age: 0,
+                wait: 0,
+            }],
+        }
+    }
+
+    fn actions(&self, s: &BpState, out: &mut Vec<BpAct>) {
+        if self.quiet(s) {
+            return;
+        }
+        out.push(BpAct::Advance);
+        if !s.lost {
+            out.push(BpAct::LoseConsumers);
+        }
+    }
+
+    fn is_fault(&self, a: &BpAct) -> bool {
+        *a == BpAct::LoseConsumers
+    }
+
+    fn next(&self, s: &BpState, a: &BpAct) -> BpState {
+        match a {
+            BpAct::Advance => self.advance(s),
+            BpAct::LoseConsumers => {
+                let mut n = s.clone();
+                n.lost = true;
+                let wait = self.wait(&n);
+                if let Some(last) = n.history.last_mut() {
+                    last.wait = wait;
+                }
+                n
+            }
+        }
+    }
+
+    fn invariants(&self) -> Vec<Invariant<BpState>> {
+        vec![
+            Invariant {
+                name: Text::new("Orders wait within the promise", "订单等待不超过承诺"),
+                kind: InvKind::Always,
+                holds: Text::new(
+                    "No order has waited in the queue longer than the business promised.",
+                    "没有订单在队列里等得比业务承诺更久。",
+                ),
+                check: too_old,
+            },
+            Invariant {
+                name: Text::new(
+                    "Calls within the payment channel's limit",
+                    "调用不超过支付渠道的限额",
+                ),
+                kind: InvKind::Always,
+                holds: Text::new(
+                    "The payment channel never gets more calls in a second than it accepts (where it has a limit).",
+                    "支付渠道每秒收到的调用从不超过它接受的次数（有限额时）。",
+                ),
+                check: over_channel,
+            },
+        ]
+    }
+
+    fn label(&self, s: &BpState, a: &BpAct) -> Text {
+        match a {
+            BpAct::Advance => Text::new(
+                format!("Next 5 s (to {} s)", s.t + STEP_S),
+                format!("再过 5 秒（到 {} 秒）", s.t + STEP_S),
+            ),
+            BpAct::LoseConsumers => Text::new(
+                "Lose a consumer host (¼ of capacity)",
+                "失去一台消费者主机（¼ 容量）",
+            ),
+        }
+    }
+
+    fn view(&self, s: &BpState) -> StateView {
+        view(self, s)
+    }
+
+    fn describe(&self, b: &BpState, a: &BpAct, s: &BpState) -> StepInfo {
+        describe(self, b, *a, s)
+    }
+
+    fn intro(&self) -> Text {
+        let r = &self.rates;
+        let base = Text::new(
+            format!(
+                "Orders arrive at {}/s for {} s, then at {}/s. Each step is 5 s.",
+                r.peak_in, r.peak_s, r.after_in
+            ),
+            format!(
+                "订单先以每秒 {} 条到达，持续 {} 秒，之后每秒 {} 条。每一步是 5 秒。",
+                r.peak_in, r.peak_s, r.after_in
+            ),
+        );
+        let cap = self.throughput(false);
+        base.then(&match self.variant {
+            BpVariant::UnboundedQueue => Text::new(
+                format!("Consumers complete {cap}/s ({} slots × 1 / {} ms). The API accepts every order with 202 and lets the queue absorb the peak.", r.slots, r.service_ms),
+                format!("消费者每秒完成 {cap} 条（{} 个槽位 × 1 / {} 毫秒）。API 对每个订单都回 202，让队列吸收高峰。", r.slots, r.service_ms),
+            ),
+            BpVariant::AdmissionControl => Text::new(
+                format!("Consumers complete {cap}/s. The API admits an order only while the expected wait and the oldest message's age are under {} s; otherwise it answers 503 with Retry-After.", r.admit_s),
+                format!("消费者每秒完成 {cap} 条。只有预计等待和最老消息年龄都低于 {} 秒时，API 才受理订单；否则回 503 并带 Retry-After。", r.admit_s),
+            ),
+            BpVariant::ThrottledChannel => Text::new(
+                format!("The payment channel accepts {}/s. Payment consumers were scaled out to try {}/s; throttled calls (429) go back to the queue to be retried.", r.channel, r.attempts),
+                format!("支付渠道每秒只接受 {} 次。支付消费者扩容到每秒尝试 {} 次；被限流（429）的调用回到队列重试。", r.channel, r.attempts),
+            ),
+            BpVariant::PacedToChannel => Text::new(
+                format!("The payment channel accepts {}/s. Consumers take a token per call at that rate, and the API admits an order only while the expected wait is under {} s.", r.channel, r.admit_s),
+                format!("支付渠道每秒只接受 {} 次。消费者按这个速率每次调用先取一个令牌；只有预计等待低于 {} 秒时，API 才受理订单。", r.channel, r.admit_s),
+            ),
+        })
+    }
+}
+
+fn secs_text(n: u32) -> Text {
+    Text::new(format!("{n} s"), format!("{n} 秒"))
+}
+
+fn count(n: u32) -> Text {
+    Text::same(grouped(n))
+}
+
+fn view(m: &BackpressureModel, s: &BpState) -> StateView {
+    let r = &m.rates;
+    let v = m.variant;
+    let lanes = vec![
+        LaneView::new("Order API", "订单 API", false, false),
+        LaneView::new("Queue", "队列", true, false),
+        LaneView::new(
+            if v.channel() {
+                "Payment consumers"
+            } else {
+                "Consumers"
+            },
+            if v.channel() {
+                "支付消费者"
+            } else {
+                "消费者"
+            },
+            false,
+            false,
+        ),
+        LaneView::new("Payment channel", "支付渠道", false, false),
+    ];
+    let per_s = |n: u32| Text::same(grouped(n / STEP_S));
+    let flow_row = |key: &str, en: &str, zh: &str, step: u32, total: u32| {
+        RowView::new(
+            key.to_string(),
+            vec![Text::new(en, zh), per_s(step), count(step), count(total)],
+        )
+    };
+    let (f, t) = (&s.step, &s.total);
+    let mut flow = TableView::new(
+        "flow",
+        Text::new("Flow in the last 5 s", "最近 5 秒的流量"),
+        API,
+        false,
+    );
+    flow.columns = vec![
+        Text::new("flow", "流向"),
+        Text::new("per second", "每秒"),
+        Text::new("this step", "本步"),
+        Text::new("so far", "累计"),
+    ];
+    flow.rows = vec![
+        flow_row(
+            "arrived",
+            "orders arrived",
+            "到达的订单",
+            f.arrived,
+            t.arrived,
+        ),
+        flow_row(
+            "admitted",
+            "accepted (202)",
+            "已受理（202）",
+            f.admitted,
+            t.admitted,
+        ),
+    ];
+    if v.admits() {
+        flow.rows.push(flow_row(
+            "refused",
+            "refused (503, Retry-After)",
+            "拒绝（503，Retry-After）",
+            f.refused,
+            t.refused,
+        ));
+    }
+    flow.rows.push(flow_row(
+        "processed",
+        "processed",
+        "处理完成",
+        f.processed,
+        t.processed,
+    ));
+    if v.channel() {
+        flow.rows.push(flow_row(
+            "calls",
+            "calls to the channel",
+            "渠道调用",
+            f.calls,
+            t.calls,
+        ));
+        flow.rows.push(flow_row(
+            "throttled",
+            "throttled (429), retried",
+            "被限流（429）后重试",
+            f.throttled,
+            t.throttled,
+        ));
+    }
+
+    let mut cap = TableView::new("capacity", Text::new("Capacity", "容量"), CONSUMERS, false);
+    cap.columns = vec![
+        Text::new("what", "项目"),
+        Text::new("how", "算法"),
+        Text::new("per second", "每秒"),
+    ];
+    if v.channel() {
+        let attempts = r.attempt_rate(s.lost);
+        cap.rows.push(RowView::new(
+            "consumers".into(),
+            vec![
+                Text::new("payment consumers try", "支付消费者尝试"),
+                Text::new(
+                    if v == BpVariant::PacedToChannel {
+                        "one token per call"
+                    } else {
+                        "scaled out"
+                    },
+                    if v == BpVariant::PacedToChannel {
+                        "每次调用取一个令牌"
+                    } else {
+                        "扩容后"
+                    },
+                ),
+                count(if v == BpVariant::PacedToChannel {
+                    attempts.min(r.channel)
+                } else {
+                    attempts
+                }),
+            ],
+        ));
+        cap.rows.push(RowView::new(
+            "channel".into(),
+            vec![
+                Text::new("payment channel accepts", "支付渠道接受"),
+                Text::new("its rate limit", "渠道限流"),
+                count(r.channel),
+            ],
+        ));
+    } else {
+        let slots = if s.lost {
+            r.slots - r.slots / 4
+        } else {
+            r.slots
+        };
+        let ms = r.service_ms;
+        let secs = if ms.is_multiple_of(1000) {
+            format!("{}", ms / 1000)
+        } else if ms.is_multiple_of(100) {
+            format!("{}.{}", ms / 1000, (ms % 1000) / 100)
+        } else {
+            format!("{}.{:02}", ms / 1000, (ms % 1000) / 10)
+        };
+        cap.rows.push(RowView::new(
+            "consumers".into(),
+            vec![
+                Text::new("consumers complete", "消费者完成"),
+                Text::new(
+                    format!("{slots} busy slots × 1 / {secs} s"),
+                    format!("{slots} 个忙碌槽位 × 1 / {secs} 秒"),
+                ),
+                count(r.consumer_rate(s.lost)),
+            ],
+        ));
+    }
+    if v.admits() {
+        cap.rows.push(RowView::new(
+            "admission".into(),
+            vec![
+                Text::new("admission", "准入"),
+                Text::new(
+                    format!("expected wait and oldest age < {} s", r.admit_s),
+                    format!("预计等待和最老消息年龄 < {} 秒", r.admit_s),
+                ),
+                Text::new(
+                    format!("≤ {} queued", grouped(m.throughput(s.lost) * r.admit_s)),
+                    format!("排队 ≤ {}", grouped(m.throughput(s.lost) * r.admit_s)),
+                ),
+            ],
+        ));
+    }
+
+    // The head of the queue, oldest first, in five-second arrival windows.
+    let mut queue = TableView::new(
+        "queue",
+        Text::new("Queue, oldest first", "队列（最老的在前）"),
+        QUEUE,
+        true,
+    );
+    queue.columns = vec![
+        Text::new("arrived", "到达时间"),
+        Text::new("orders waiting", "等待中的订单"),
+        Text::new("waiting for", "已等待"),
+    ];
+    queue.empty = Text::new("(empty: nothing waits)", "（空：没有订单在等）");
+    let mut windows: Vec<(u32, u32, u32)> = Vec::new(); // (window start, orders, oldest second)
+    for &(at, n) in &s.cohorts {
+        let w = at / STEP_S * STEP_S;
+        match windows.last_mut() {
+            Some(last) if last.0 == w => last.1 += n,
+            _ => windows.push((w, n, at)),
+        }
+    }
+    let shown = 4;
+    for &(w, n, at) in windows.iter().take(shown) {
+        queue.rows.push(RowView::new(
+            format!("w{w}"),
+            vec![
+                Text::new(
+                    format!("{w}–{} s", w + STEP_S),
+                    format!("{w}–{} 秒", w + STEP_S),
+                ),
+                count(n),
+                secs_text(s.t - at),
+            ],
+        ));
+    }
+    if windows.len() > shown {
+        let rest: u32 = windows.iter().skip(shown).map(|w| w.1).sum();
+        let newest = windows.last().map_or(0, |w| w.0);
+        queue.rows.push(RowView::new(
+            "rest".into(),
+            vec![
+                Text::new(
+                    format!("… to {} s", newest + STEP_S),
+                    format!("…… 到 {} 秒", newest + STEP_S),
+                ),
+                count(rest),
+                Text::same("…"),
+            ],
+        ));
+    }
+
+    let wait = m.wait(s);
+    let age = s.oldest_age();
+    let mut metrics = vec![
+        Metric {
+            name: Text::new("Time (s)", "时间（秒）"),
+            value: MetricValue::Count(s.t),
+        },
+        Metric {
+            name: Text::new("Queued", "排队"),
+            value: MetricValue::Count(s.queued),
+        },
+        Metric {
+            name: Text::new("Oldest waits (s)", "最老消息已等（秒）"),
+            value: MetricValue::Count(age),
+        },
+        Metric {
+            name: Text::new("Expected wait (s)", "预计等待（秒）"),
+            value: MetricValue::Count(wait),
+        },
+    ];
+    if v.admits() {
+        metrics.push(Metric {
+            name: Text::new("Refused (503)", "已拒绝（503）"),
+            value: MetricValue::Count(s.total.refused),
+        });
+    }
+    if v.channel() {
+        metrics.push(Metric {
+            name: Text::new("Throttled (429)", "被限流（429）"),
+            value: MetricValue::Count(s.total.throttled),
+        });
+    }
+
+    let x_end = m.horizon.max(s.t);
+    let top_queue = nice(
+        s.history
+            .iter()
+            .map(|p| p.queued)
+            .max()
+            .unwrap_or(0)
+            .max(m.top_queue)
+            .max(10),
+    );
+    let top_wait = nice(
+        s.history
+            .iter()
+            .map(|p| p.age.max(p.wait))
+            .max()
+            .unwrap_or(0)
+            .max(m.top_wait)
+            .max(r.age_limit + r.age_limit / 5),
+    );
+    let queue_plot = Plot {
+        title: Text::new("Queue length", "队列长度"),
+        unit: Text::new("orders", "条"),
+        x_end,
+        y_max: top_queue,
+        series: vec![Series {
+            name: Text::new("Queued", "排队"),
+            points: s.history.iter().map(|p| (p.t, p.queued)).collect(),
+            dashed: false,
+            tone: Tone::Active,
+        }],
+        limit: None,
+        summary: Text::new(
+            format!(
+                "At {} s, {} orders are queued; the most so far was {}.",
+                s.t,
+                grouped(s.queued),
+                grouped(s.history.iter().map(|p| p.queued).max().unwrap_or(0))
+            ),
+            format!(
+                "第 {} 秒，队列中有 {} 条订单；目前最多时为 {} 条。",
+                s.t,
+                grouped(s.queued),
+                grouped(s.history.iter().map(|p| p.queued).max().unwrap_or(0))
+            ),
+        ),
+    };
+    let late = s.total.worst_age > r.age_limit;
+    let wait_plot = Plot {
+        title: Text::new("Waiting time", "等待时间"),
+        unit: Text::new("s", "秒"),
+        x_end,
+        y_max: top_wait,
+        series: vec![
+            Series {
+                name: Text::new("Oldest message's age", "最老消息年龄"),
+                points: s.history.iter().map(|p| (p.t, p.age)).collect(),
+                dashed: false,
+                tone: if late { Tone::Bad } else { Tone::Good },
+            },
+            Series {
+                name: Text::new("Expected wait of a new order", "新订单的预计等待"),
+                points: s.history.iter().map(|p| (p.t, p.wait)).collect(),
+                dashed: true,
+                tone: Tone::Quiet,
+            },
+        ],
+        limit: Some((r.age_limit, Text::new("Promise", "承诺"))),
+        summary: Text::new(
+            format!(
+                "The oldest order has waited {age} s and a new one would wait about {wait} s; the promise is {} s{}.",
+                r.age_limit,
+                if late { ", already broken" } else { "" }
+            ),
+            format!(
+                "最老的订单已等 {age} 秒，新订单预计要等约 {wait} 秒；承诺是 {} 秒{}。",
+                r.age_limit,
+                if late { "，已经违背" } else { "" }
+            ),
+        ),
+    };
+
+    let (title, text) = match v {
+        BpVariant::UnboundedQueue => ("api.js", PROGRAM),
+        BpVariant::AdmissionControl => ("api.js", PROGRAM_ADMISSION),
+        BpVariant::ThrottledChannel => ("consumer.js", PROGRAM_THROTTLED),
+        BpVariant::PacedToChannel => ("orders.js", PROGRAM_PACED),
+    };
+    let mut cursors = Vec::new();
+    if s.t > 0 && !m.quiet(s) {
+        let find = |needle: &str| text.lines().position(|l| l.contains(needle));
+        let (needle, doing) = match v {
+            BpVariant::AdmissionControl | BpVariant::PacedToChannel if s.step.refused > 0 => (
+                "status(503)",
+                Text::new(
+                    "refusing: the wait would break the promise",
+                    "拒绝：等待会超过承诺",
+                ),
+            ),
+            BpVariant::ThrottledChannel if s.step.throttled > 0 => (
+                "requeue",
+                Text::new("429: back to the queue", "429：回到队列"),
+            ),
+            BpVariant::PacedToChannel => {
+                ("bucket.take", Text::new("waiting for a token", "等待令牌"))
+            }
+            _ => ("status(202)", Text::new("accepting", "受理中")),
+        };
+        if let Some(line) = find(needle) {
+            cursors.push(Cursor {
+                line,
+                who: "API".into(),
+                doing,
+            });
+        }
+    }
+
+    StateView {
+        lanes,
+        tables: vec![flow, cap, queue],
+        metrics,
+        code: Some(CodeView {
+            title,
+            text,
+            cursors,
+        }),
+        tree: Vec::new(),
+        chart: None,
+        plots: vec![queue_plot, wait_plot],
+    }
+}
+
+fn describe(m: &BackpressureModel, b: &BpState, a: BpAct, s: &BpState) -> StepInfo {
+    let r = &m.rates;
+    let v = m.variant;
+    let mut info = StepInfo::default();
+    if a == BpAct::LoseConsumers {
+        info.lane = CONSUMERS;
+        let (before, after) = (m.throughput(false), m.throughput(true));
+        info.title = Text::new("a consumer host dies", "一台消费者主机宕机");
+        info.marks.push(Mark {
+            lane: CONSUMERS,
+            kind: MarkKind::Crash,
+            label: Text::new("¼ capacity lost", "失去 ¼ 容量"),
+        });
+        info.narration = Text::new(
+            format!("A consumer host dies: throughput falls from {before}/s to {after}/s. Messages already queued now wait longer; a new order would wait about {} s.", m.wait(s)),
+            format!("一台消费者主机宕机：吞吐从每秒 {before} 降到每秒 {after}。已在排队的消息要等更久；新订单预计要等约 {} 秒。", m.wait(s)),
+        );
+        return info;
+    }
+    let f = &s.step;
+    info.lane = API;
+    info.title = Text::new(format!("{}–{} s", b.t, s.t), format!("{}–{} 秒", b.t, s.t));
+    info.arrows.push(Arrow {
+        from: API,
+        to: QUEUE,
+        label: grouped(f.admitted),
+        kind: ArrowKind::Message,
+    });
+    if f.processed > 0 || f.calls > 0 {
+        info.arrows.push(Arrow {
+            from: QUEUE,
+            to: CONSUMERS,
+            label: grouped(f.calls.max(f.processed)),
+            kind: ArrowKind::Message,
+        });
+    }
+    if v.channel() && f.calls > 0 {
+        info.arrows.push(Arrow {
+            from: CONSUMERS,
+            to: CHANNEL,
+            label: grouped(f.calls),
+            kind: if f.throttled > 0 {
+                ArrowKind::Duplicate
+            } else {
+                ArrowKind::Message
+            },
+        });
+    }
+    if f.refused > 0 {
+        info.marks.push(Mark {
+            lane: API,
+            kind: MarkKind::Fail,
+            label: Text::new(
+                format!("503 × {}", grouped(f.refused)),
+                format!("503 × {}", grouped(f.refused)),
+            ),
+        });
+    }
+    info.marks.push(Mark {
+        lane: QUEUE,
+        kind: MarkKind::Write,
+        label: Text::new(
+            format!("{} queued", grouped(s.queued)),
+            format!("排队 {}", grouped(s.queued)),
+        ),
+    });
+    if f.throttled > 0 {
+        info.marks.push(Mark {
+            lane: CHANNEL,
+            kind: MarkKind::Fail,
+            label: Text::same(format!("429 × {}", grouped(f.throttled))),
+        });
+    }
+
+    let (age, wait) = (s.oldest_age(), m.wait(s));
+    let mut en = format!(
+        "{} orders arrived ({}/s); {} processed ({}/s). Queue: {}; the oldest has waited {age} s; a new order would wait about {wait} s.",
+        grouped(f.arrived),
+        grouped(f.arrived / STEP_S),
+        grouped(f.processed),
+        grouped(f.processed / STEP_S),
+        grouped(s.queued),
+    );
+    let mut zh = format!(
+        "到达 {} 条订单（每秒 {}）；处理完成 {} 条（每秒 {}）。队列：{} 条；最老的已等 {age} 秒；新订单预计要等约 {wait} 秒。",
+        grouped(f.arrived),
+        grouped(f.arrived / STEP_S),
+        grouped(f.processed),
+        grouped(f.processed / STEP_S),
+        grouped(s.queued),
+    );
+    let mut add = |e: String, z: String| {
+        en.push(' ');
+        en.push_str(&e);
+        zh.push_str(&z);
+    };
+    if f.refused > 0 {
+        add(
+            format!("{} orders were refused with 503 and Retry-After: they learn it now instead of waiting silently.", grouped(f.refused)),
+            format!("{} 条订单被 503 拒绝并带 Retry-After：调用方立刻知道，而不是默默排队。", grouped(f.refused)),
+        );
+    }
+    if f.throttled > 0 {
+        add(
+            format!("Consumers made {} calls; the channel accepted {} and throttled {} with 429. Retrying them adds calls, not throughput.", grouped(f.calls), grouped(f.processed), grouped(f.throttled)),
+            format!("消费者发起 {} 次调用；渠道接受 {} 次，{} 次被 429 限流。重试只增加调用，不增加吞吐。", grouped(f.calls), grouped(f.processed), grouped(f.throttled)),
+        );
+    }
+    if b.t < r.peak_s && s.t >= r.peak_s {
+        let net = m.throughput(s.lost).saturating_sub(r.after_in);
+        add(
+            format!("The peak is over: arrivals fall to {}/s. The backlog drains at the net {} − {} = {net}/s, not at {}/s: new orders keep arriving.", r.after_in, m.throughput(s.lost), r.after_in, m.throughput(s.lost)),
+            format!("高峰结束：到达降到每秒 {}。积压按净速率 {} − {} = 每秒 {net} 消化，而不是每秒 {}：新订单还在进来。", r.after_in, m.throughput(s.lost), r.after_in, m.throughput(s.lost)),
+        );
+    }
+    if b.total.worst_age <= r.age_limit && s.total.worst_age > r.age_limit {
+        add(
+            format!("The oldest order has now waited longer than the {} s promised, while the API still answers every request in milliseconds.", r.age_limit),
+            format!("最老的订单已经等得比承诺的 {} 秒更久，而 API 仍在几毫秒内回应每个请求。", r.age_limit),
+        );
+    }
+    if b.queued > 0 && s.queued == 0 && s.t >= r.peak_s {
+        let after = s.t - r.peak_s;
+        add(
+            format!(
+                "The queue is empty at {} s, {after} s after the peak ended.",
+                s.t
+            ),
+            format!("第 {} 秒队列清空，距高峰结束 {after} 秒。", s.t),
+        );
+    }
+    if m.quiet(s) && s.queued > 0 {
+        add(
+            format!(
+                "At {} s the queue has still not drained: arrivals outpace what is processed.",
+                s.t
+            ),
+            format!("到第 {} 秒队列仍未清空：到达速度超过处理速度。", s.t),
+        );
+    }
+    info.narration = Text::new(en, zh);
+    info
+}
+
+fn knob(key: &'static str, name: [&str; 2], default: u32, min: u32, max: u32, step: u32) -> Knob {
+    Knob {
+        key,
+        name: Text::new(name[0], name[1]),
+        default,
+        min,
+        max,
+        step,
+        options: Vec::new(),
+    }
+}
+
+/// The backpressure scenario: a peak, a queue and its oldest message.
+pub struct Backpressure;
+
+impl Backpressure {
+    fn variant(index: usize) -> BpVariant {
+        BpVariant::ALL
+            .get(index)
+            .copied()
+            .unwrap_or(BpVariant::UnboundedQueue)
+    }
+
+    pub fn model(variant: BpVariant) -> BackpressureModel {
+        BackpressureModel::new(variant, &[])
+    }
+
+    /// Every moment a consumer host can die (the one fault), with the knobs given.
+    pub fn explore(
+        variant: usize,
+        knobs: &[u32],
+        bounds: Bounds,
+        progress: &mut dyn FnMut(usize),
+    ) -> Report {
+        let model = BackpressureModel::new(Self::variant(variant), knobs);
+        crate::sim::explore_with(&model, bounds, progress)
+    }
+}
+
+impl AnyScenario for Backpressure {
+    fn meta(&self) -> ScenarioMeta {
+        let v = VariantMeta::new;
+        let variants = [
+            v("unbounded-queue", ["Unbounded queue", "无界队列"],
+              ["Accept everything: 9,600 queued after the peak, and the oldest order waits 40 s.",
+               "全部受理：高峰后积压 9,600 条，最老的订单要等 40 秒。"], false),
+            v("admission-control", ["Admission control", "准入控制"],
+              ["Refuse with 503 + Retry-After when the expected wait or the oldest age passes 20 s.",
+               "预计等待或最老消息年龄超过 20 秒时，用 503 + Retry-After 拒绝。"], true),
+            v("throttled-channel", ["Consumers outrun the channel", "消费者跑赢渠道"],
+              ["Consumers try 400/s against a channel that accepts 120/s: 429s and retries, no extra throughput.",
+               "消费者每秒尝试 400 次，渠道只接受 120 次：429 与重试，吞吐不增。"], false),
+            v("paced-to-channel", ["Paced to the channel", "按渠道限速"],
+              ["Take a token per call at the channel's 120/s and admit at the edge.",
+               "按渠道每秒 120 次取令牌调用，并在入口做准入。"], true),
+        ];
+        ScenarioMeta {
+            slug: "backpressure",
+            theme: Text::new("Capacity and backpressure", "容量与背压"),
+            title: Text::new(
+                "Backpressure: 9,600 queued, 40 s waited",
+                "背压：积压 9,600 条，等待 40 秒",
+            ),
+            summary: Text::new(
+                "400 orders/s arrive for 60 s, consumers finish 240/s: the queue absorbs the peak, and the oldest order pays for it. Judge by age and expected wait, not length.",
+                "60 秒内每秒到达 400 条，消费者每秒完成 240 条：队列吸收了高峰，代价由最老的订单承担。要看消息年龄和预计等待，而不只是长度。",
+            ),
+            variants: variants
+                .into_iter()
+                .map(|m| {
+                    let fixed_by = match m.slug {
+                        "unbounded-queue" => Some("admission-control"),
+                        "throttled-channel" => Some("paced-to-channel"),
+                        _ => None,
+                    };
+                    VariantMeta {
+                        fault_budget: 1,
+                        fixed_by,
+                        ..m
+                    }
+                })
+                .collect(),
+            knobs: vec![
+                knob("in-peak", ["Peak arrivals (/s)", "高峰到达（每秒）"], 400, 10, 1000, 10),
+                knob("peak", ["Peak length (s)", "高峰时长（秒）"], 60, 10, 180, 5),
+                knob("in-after", ["Arrivals after (/s)", "高峰后到达（每秒）"], 80, 0, 400, 10),
+                knob("slots", ["Consumer slots", "消费者槽位"], 48, 4, 200, 4),
+                knob("service", ["Time per order (ms)", "每单耗时（毫秒）"], 200, 50, 2000, 50),
+                knob("promise", ["Promised wait (s)", "承诺等待（秒）"], 30, 5, 300, 5),
+                knob("admit", ["Admission threshold (s)", "准入阈值（秒）"], 20, 1, 300, 1),
+                knob("channel", ["Channel limit (/s)", "渠道限额（每秒）"], 120, 10, 1000, 10),
+                knob("tries", ["Consumers try (/s)", "消费者尝试（每秒）"], 400, 10, 1000, 10),
+            ],
+            notes: Notes::new(
+                ["A queue buys time, not capacity. 400/s in and 240/s out for 60 s is 9,600 queued; after the peak it drains at the net 160/s, so another 60 s — and the oldest order has waited 40 s while the API said 202 in 200 ms. Judge backpressure by the oldest message's age and the expected wait, refuse early with 503 and Retry-After, and schedule payment work at the channel's rate: 400 tries against 120/s only buys 429s.",
+                 "队列换来的是时间，不是容量。每秒进 400、出 240，持续 60 秒就积压 9,600 条；高峰后按净速率每秒 160 消化，还要 60 秒——最老的订单已经等了 40 秒，而 API 在 200 毫秒内回了 202。背压要看最老消息年龄和预计等待，尽早用 503 + Retry-After 拒绝，并按渠道速率调度支付：对每秒 120 次的渠道尝试 400 次，只会换来 429。"],
+                ["“Why not divide 9,600 by 240?” New orders keep arriving: the net rate is 160/s. “48 slots at 0.2 s?” About 240/s — an upper bound; connections and channel limits lower it. “Just add consumers?” Only up to the slowest downstream stage.",
+                 "“为什么不是 9,600 ÷ 240？”新订单还在进来：净速率是每秒 160。“48 个槽位、每单 0.2 秒？”约每秒 240——是上限；连接数和渠道限流会拉低它。“多加消费者不就行了？”只到最慢的下游环节为止。"],
+                ["“The queue is short, so we are fine.” “Scale consumers out and the channel will cope.” “The API returns in 200 ms, so orders are fast.”",
+                 "“队列不长，所以没问题。”“消费者扩容，渠道自然扛得住。”“API 200 毫秒就返回，所以订单很快。”"],
+            ),
+        }
+    }
+
+    fn trace(&self, variant: usize, path: &[u8]) -> Trace {
+        self.trace_with(variant, &[], path)
+    }
+
+    fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8> {
+        self.follow_with(variant, &[], labels)
+    }
+
+    fn trace_with(&self, variant: usize, knobs: &[u32], path: &[u8]) -> Trace {
+        crate::sim::replay(&BackpressureModel::new(Self::variant(variant), knobs), path)
+    }
+
+    fn follow_with(&self, variant: usize, knobs: &[u32], labels: &[String]) -> Vec<u8> {
+        crate::sim::follow(
+            &BackpressureModel::new(Self::variant(variant), knobs),
+            labels,
+        )
+    }
+}
