@@ -2,6 +2,7 @@
 
 mod checkpoint_replay;
 mod dual_write;
+mod duplicate_charge;
 mod outbox_relay;
 mod refund_cap;
 mod retry_layers;
@@ -9,6 +10,9 @@ mod unknown_outcome;
 
 pub use checkpoint_replay::{CheckpointReplay, CrAct, CrState, CrVariant};
 pub use dual_write::{DualWrite, DualWriteModel, DwAct, DwVariant};
+pub use duplicate_charge::{
+    DcAct, DcState, DcVariant, DuplicateCharge, DuplicateChargeModel, Key as DcKey,
+};
 pub use outbox_relay::{OrAct, OrVariant, OutboxRelay, OutboxRelayModel};
 pub use refund_cap::{
     line_of, Answer, Pc, RcAct, RcState, RcVariant, RefundCap, RefundCapModel, Stmt, AMOUNT, CAP,
@@ -36,6 +40,7 @@ static ALL: &[Registered] = &[
     &RetryLayers,
     &UnknownOutcome,
     &CheckpointReplay,
+    &DuplicateCharge,
 ];
 
 pub fn all() -> &'static [Registered] {
@@ -67,6 +72,7 @@ pub fn explore(
         "retry-layers" => Some(RetryLayers::explore(variant, knobs, bounds, progress)),
         "unknown-outcome" => Some(UnknownOutcome::explore(variant, budget, bounds, progress)),
         "checkpoint-replay" => Some(CheckpointReplay::explore(variant, budget, bounds, progress)),
+        "duplicate-charge" => Some(DuplicateCharge::explore(variant, budget, bounds, progress)),
         _ => None,
     }
 }
