@@ -166,7 +166,11 @@ pub enum Answer {
     /// To the consumer: the charge `ch_n`, executed now or replayed from the saved result.
     Charged { charge: u8, replayed: bool },
     /// To the reconciliation job: refund `re_n` of charge `ch_c`.
-    Refunded { charge: u8, refund: u8, replayed: bool },
+    Refunded {
+        charge: u8,
+        refund: u8,
+        replayed: bool,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -402,8 +406,7 @@ impl Model for DuplicateChargeModel {
                 out.push(DcAct::Republish);
             }
             if s.up
-                && s
-                    .job
+                && s.job
                     .is_some_and(|j| matches!(j.stage, Stage::Sent | Stage::Done))
             {
                 out.push(DcAct::Crash);
@@ -681,10 +684,9 @@ impl Model for DuplicateChargeModel {
                     )
                 }
             }
-            DcAct::RecordRefund => Text::new(
-                "Reconciliation: record the refund",
-                "对账：记录退款结果",
-            ),
+            DcAct::RecordRefund => {
+                Text::new("Reconciliation: record the refund", "对账：记录退款结果")
+            }
         }
     }
 
@@ -748,16 +750,21 @@ impl Model for DuplicateChargeModel {
 fn charged_twice(s: &DcState) -> Option<Text> {
     let charges = s.charges();
     (charges.len() > 1).then(|| {
-        let list: Vec<String> = charges
+        let en: Vec<String> = charges
             .iter()
             .enumerate()
             .map(|(i, k)| format!("ch_{} ({})", i + 1, k.show()))
             .collect();
+        let zh: Vec<String> = charges
+            .iter()
+            .enumerate()
+            .map(|(i, k)| format!("ch_{}（{}）", i + 1, k.show()))
+            .collect();
         let n = charges.len();
-        let list = list.join(", ");
+        let (en, zh) = (en.join(", "), zh.join("、"));
         Text::new(
-            format!("The provider charged ord-1701 {n} times: {list}. Each key was new to it."),
-            format!("支付渠道为 ord-1701 扣了 {n} 次款：{list}。每个键对它来说都是新的。"),
+            format!("The provider charged ord-1701 {n} times: {en}. Each key was new to it."),
+            format!("支付渠道为 ord-1701 扣了 {n} 次款：{zh}。每个键对它来说都是新的。"),
         )
     })
 }
@@ -846,23 +853,28 @@ impl DuplicateChargeModel {
                     "charge sent, waiting for the answer",
                     "已发出扣款，等待应答",
                 ),
-                (Stage::Done, true) => Text::new(
-                    "already handled: acknowledge",
-                    "已处理过：直接确认",
-                ),
+                (Stage::Done, true) => {
+                    Text::new("already handled: acknowledge", "已处理过：直接确认")
+                }
                 (Stage::Done, false) => {
                     Text::new("result saved, not acknowledged", "结果已保存，未确认")
                 }
             };
-            t.rows
-                .push(RowView::new("job".into(), vec![Text::same(msg_id(j.msg)), key, doing]));
+            t.rows.push(RowView::new(
+                "job".into(),
+                vec![Text::same(msg_id(j.msg)), key, doing],
+            ));
         }
         t
     }
 
     fn payments_table(&self, s: &DcState) -> TableView {
         let stable = self.variant == DcVariant::StableIntent;
-        let title = if stable { "payment_intents" } else { "payments" };
+        let title = if stable {
+            "payment_intents"
+        } else {
+            "payments"
+        };
         let mut t = TableView::new("payments", Text::same(title), DB, true);
         t.columns = [
             if stable { "intent_id" } else { "payment_no" },
@@ -1027,7 +1039,10 @@ impl DuplicateChargeModel {
             Some(j) => match (j.stage, j.skipped) {
                 (Stage::Received, _) => (
                     find("def on_message"),
-                    Text::new(format!("got {}", msg_id(j.msg)), format!("收到 {}", msg_id(j.msg))),
+                    Text::new(
+                        format!("got {}", msg_id(j.msg)),
+                        format!("收到 {}", msg_id(j.msg)),
+                    ),
                 ),
                 (Stage::Keyed, _) => (
                     find("provider.charge("),
@@ -1125,7 +1140,7 @@ impl AnyScenario for DuplicateCharge {
                 ["The broker kept its promise: at-least-once means the command may arrive again. What was missing is a stable identity for the business operation. Create or read the payment intent pay-1701 once, unique per order; send its id as the provider's idempotency key on every attempt; on a repeat, SUCCEEDED returns the saved result, PROCESSING asks the provider. A message id only catches the same message; the intent also catches the same command under a new message id. A duplicate that already happened is refunded with its own stable operation id, never deleted.",
                  "消息系统没有违约：至少投递一次，命令就可能再来。缺的是业务操作的稳定身份。为这次收款创建或读取支付意图 pay-1701，并按订单约束唯一；每次尝试都把它作为渠道的幂等键；重复到达时，成功就返回已有结果，处理中就查询渠道。消息标识只能拦截同一条消息，稳定支付意图还能覆盖发布器换了消息标识的同一命令。已经发生的重复扣款走受控退款，退款也有自己的稳定操作标识，绝不删除流水。"],
                 ["“Why not ack before charging?” Then a crash loses the payment. “Isn't the inbox enough?” Only for local effects in the same transaction; the provider call is outside it, and a re-published command has a new message id. “Exactly-once Kafka?” Kafka transactions cover Kafka topics, not the provider's ledger (kafka.apache.org/documentation/#semantics).",
-                 "“先确认再扣款不行吗？”那样一崩溃就丢了这笔支付。“有 inbox 还不够吗？”只够保护同一事务里的本地效果；渠道调用在事务之外，重新发布的命令还换了消息标识。“Kafka exactly-once 呢？”它的事务覆盖的是 Kafka 主题之间，不是渠道的流水。"],
+                 "“先确认再扣款不行吗？”那样一崩溃就丢了这笔支付。“有 inbox 还不够吗？”只够保护同一事务里的本地效果；渠道调用在事务之外，重新发布的命令还换了消息标识。“Kafka exactly-once 呢？”它的事务覆盖的是 Kafka 主题之间，不是渠道的流水（kafka.apache.org/documentation/#semantics）。"],
                 ["“We use an exactly-once MQ, so there can be no duplicate charge.” “Delete the second charge record and the books are right again.”",
                  "“用了 exactly-once MQ，所以绝不会重复扣款。”“把第 2 笔流水删掉，账就对了。”"],
             ),

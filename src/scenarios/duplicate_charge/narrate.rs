@@ -3,8 +3,11 @@
 use super::*;
 
 const STRIPE: &str = "Stripe API v1, idempotent requests: docs.stripe.com/api/idempotent_requests";
+const STRIPE_ZH: &str = "Stripe API v1 幂等请求：docs.stripe.com/api/idempotent_requests";
 const OUTBOX: &str =
     "AWS, transactional outbox: docs.aws.amazon.com/prescriptive-guidance/latest/cloud-design-patterns/transactional-outbox.html";
+const OUTBOX_ZH: &str =
+    "AWS 事务发件箱模式：docs.aws.amazon.com/prescriptive-guidance/latest/cloud-design-patterns/transactional-outbox.html";
 
 fn t(en: impl Into<String>, zh: impl Into<String>) -> Text {
     Text::new(en, zh)
@@ -26,7 +29,7 @@ pub(super) fn intro(v: DcVariant) -> Text {
         ),
         DcVariant::StableIntent => t(
             format!("This consumer creates or reads the payment intent pay-1701 (unique per order) and sends pay-1701 as the key on every attempt; the provider replays a saved result ({STRIPE}). Try every fault."),
-            format!("这个消费者创建或读取支付意图 pay-1701（按订单唯一），每次尝试都以 pay-1701 为键；渠道对同一个键重放已保存的结果（{STRIPE}）。每种故障都试一试。"),
+            format!("这个消费者创建或读取支付意图 pay-1701（按订单唯一），每次尝试都以 pay-1701 为键；渠道对同一个键重放已保存的结果（{STRIPE_ZH}）。每种故障都试一试。"),
         ),
     };
     setting.then(&what)
@@ -63,7 +66,7 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
             info.title = t("re-publish as msg-2", "以 msg-2 重新发布");
             info.narration = t(
                 format!("The relay died before its outbox row was marked sent and publishes the same command again. It mints message ids when it publishes, so this copy is msg-2: same order, same intent pay-1701, new message id. An outbox promises no loss, not no duplicates ({OUTBOX})."),
-                format!("发布器在把发件箱记录标为已发送之前退出，恢复后再次发布同一命令。它在发布时才生成消息标识，所以这份副本是 msg-2：同一个订单、同一个支付意图 pay-1701，消息标识却是新的。发件箱保证不丢，不保证不重（{OUTBOX}）。"),
+                format!("发布器在把发件箱记录标为已发送之前退出，恢复后再次发布同一命令。它在发布时才生成消息标识，所以这份副本是 msg-2：同一个订单、同一个支付意图 pay-1701，消息标识却是新的。发件箱保证不丢，不保证不重（{OUTBOX_ZH}）。"),
             );
         }
         DcAct::Deliver(i) => {
@@ -84,12 +87,8 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
             let n = s.msgs.get(i as usize).map_or(1, |x| x.delivered);
             if again {
                 info.title = t(format!("redeliver {id}"), format!("再次投递 {id}"));
-                info.marks.push(mark(
-                    BROKER,
-                    MarkKind::Duplicate,
-                    "redelivery",
-                    "再次投递",
-                ));
+                info.marks
+                    .push(mark(BROKER, MarkKind::Duplicate, "redelivery", "再次投递"));
                 info.narration = t(
                     format!("{id} was never acknowledged, so the broker delivers it again (delivery {n}). This is at-least-once delivery doing its job, not a broker bug."),
                     format!("{id} 一直没有被确认，所以消息系统再次投递（第 {n} 次）。这是至少投递一次的约定在正常工作，不是消息系统的缺陷。"),
@@ -120,7 +119,8 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
             let k = j.key.show();
             info.arrows
                 .push(arrow(CONSUMER, PSP, &k, ArrowKind::Message));
-            info.arrows.push(arrow(PSP, CONSUMER, "200", ArrowKind::Message));
+            info.arrows
+                .push(arrow(PSP, CONSUMER, "200", ArrowKind::Message));
             info.code = Some(format!(
                 "POST /v1/charges\nIdempotency-Key: {k}\n{{ \"amount\": 10000, \"currency\": \"eur\", \"metadata\": {{ \"order_id\": \"ord-1701\" }} }}"
             ));
@@ -138,7 +138,7 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
                         .push(mark(PSP, MarkKind::Dedup, "replayed", "重放"));
                     info.narration = t(
                         format!("The provider has a saved result for {k}: it replays “charged ch_{charge}” and charges nothing ({STRIPE})."),
-                        format!("渠道已为 {k} 保存了结果：它重放“已扣款 ch_{charge}”，不会再扣一次（{STRIPE}）。"),
+                        format!("渠道已为 {k} 保存了结果：它重放“已扣款 ch_{charge}”，不会再扣一次（{STRIPE_ZH}）。"),
                     );
                 }
                 Some(Answer::Charged { charge, .. }) => {
@@ -148,12 +148,8 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
                         format!("扣款 ch_{charge}（{k}）"),
                     );
                     if *charge > 1 {
-                        info.marks.push(mark(
-                            PSP,
-                            MarkKind::Duplicate,
-                            "2nd charge",
-                            "重复扣款",
-                        ));
+                        info.marks
+                            .push(mark(PSP, MarkKind::Duplicate, "2nd charge", "重复扣款"));
                         info.narration = t(
                             format!("The provider has never seen the key {k}, so to it this is a new payment: it charges ord-1701 again, ch_{charge}, 100.00. Nothing on its side says that this is the same order's payment."),
                             format!("渠道从没见过键 {k}，对它来说这是一笔新支付：它再次为 ord-1701 扣款，ch_{charge}，100.00。渠道那边没有任何信息表明这是同一个订单的同一次收款。"),
@@ -241,7 +237,10 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
         DcAct::Timeout => {
             info.marks
                 .push(mark(CONSUMER, MarkKind::Fail, "timeout", "超时"));
-            info.title = t(format!("timeout: {mid} not acked"), format!("超时：{mid} 未确认"));
+            info.title = t(
+                format!("timeout: {mid} not acked"),
+                format!("超时：{mid} 未确认"),
+            );
             let tail = match m.variant {
                 DcVariant::StableIntent => t(
                     "pay-1701 stays PROCESSING: the next attempt asks the provider with the same key.",
@@ -292,8 +291,7 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
             info.marks.push(mark(PSP, MarkKind::Fail, "lost", "丢失"));
             match b.answers.first() {
                 Some(Answer::Refunded { refund, .. }) => {
-                    info.arrows
-                        .push(arrow(PSP, RECON, "200", ArrowKind::Lost));
+                    info.arrows.push(arrow(PSP, RECON, "200", ArrowKind::Lost));
                     info.title = t("refund answer lost", "退款应答丢失");
                     info.narration = t(
                         format!("The provider's “refunded re_{refund}” never reaches the reconciliation job: the refund happened, the job does not know."),
@@ -373,7 +371,8 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
                     ArrowKind::Message
                 },
             ));
-            info.arrows.push(arrow(PSP, RECON, "200", ArrowKind::Message));
+            info.arrows
+                .push(arrow(PSP, RECON, "200", ArrowKind::Message));
             info.code = Some(format!(
                 "POST /v1/refunds\nIdempotency-Key: {k}\n{{ \"charge\": \"ch_{c}\", \"amount\": 10000 }}"
             ));
@@ -471,8 +470,12 @@ fn describe_open(
             let lookup = format!("SELECT 1 FROM processed_messages WHERE message_id = '{mid}';");
             if j.skipped {
                 info.code = Some(format!("{lookup}  -- 1 row"));
-                info.title = t(format!("{mid}: in the inbox"), format!("{mid}：已在 inbox 中"));
-                info.marks.push(mark(DB, MarkKind::Dedup, "inbox hit", "已处理"));
+                info.title = t(
+                    format!("{mid}: in the inbox"),
+                    format!("{mid}：已在 inbox 中"),
+                );
+                info.marks
+                    .push(mark(DB, MarkKind::Dedup, "inbox hit", "已处理"));
                 info.narration = t(
                     format!("{mid} is in processed_messages: its result was committed with it. The handler acknowledges without charging."),
                     format!("{mid} 已在 processed_messages 中：它的结果当初与它一起提交了。处理函数不扣款，直接确认。"),
@@ -482,7 +485,10 @@ fn describe_open(
                 info.code = Some(format!(
                     "{lookup}  -- 0 rows\nSELECT nextval('payment_no');  -- {no}"
                 ));
-                info.title = t(format!("{mid}: not in the inbox"), format!("{mid}：不在 inbox 中"));
+                info.title = t(
+                    format!("{mid}: not in the inbox"),
+                    format!("{mid}：不在 inbox 中"),
+                );
                 info.narration = if j.msg > 0 {
                     t(
                         format!("{mid} is not in the inbox: it is a new message id. The inbox cannot know that it carries the same command as msg-1, so the handler charges with the key {mid}."),
@@ -517,17 +523,18 @@ fn describe_open(
                 Some(p) if p.status == PayStatus::Succeeded => {
                     let c = p.charge.map_or(String::new(), |c| format!("ch_{c}"));
                     info.title = t("pay-1701 SUCCEEDED: skip", "pay-1701 已成功：跳过");
-                    info.marks
-                        .push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
+                    info.marks.push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
                     info.narration = t(
                         format!("The insert finds pay-1701 already there, SUCCEEDED with {c}: the handler returns the saved result and acknowledges {mid}. Nothing is charged, whichever message carried the command."),
                         format!("插入时发现 pay-1701 已存在，且已成功（{c}）：处理函数返回已有结果并确认 {mid}。无论命令由哪条消息带来，都不会再扣款。"),
                     );
                 }
                 Some(_) => {
-                    info.title = t("pay-1701 PROCESSING: ask again", "pay-1701 处理中：再问一次");
-                    info.marks
-                        .push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
+                    info.title = t(
+                        "pay-1701 PROCESSING: ask again",
+                        "pay-1701 处理中：再问一次",
+                    );
+                    info.marks.push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
                     info.narration = t(
                         "pay-1701 already exists and is PROCESSING: an earlier attempt may or may not have charged. The handler does not make a new payment; it asks the provider again with the same key, pay-1701.",
                         "pay-1701 已存在且处于处理中：之前的尝试可能扣了款，也可能没有。处理函数不新建支付，而是用同一个键 pay-1701 再询问渠道。",
