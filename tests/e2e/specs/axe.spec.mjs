@@ -65,7 +65,7 @@ const variants = [
   ...['mark-failed-new-key', 'unknown-same-key'].map((v) => ['unknown-outcome', v, 'p=00002&t=5']),
   ...['check-then-insert', 'unique-constraint', 'changed-parameters'].map((v) => ['unknown-outcome', v, 't=5']),
   ...['rerun-node', 'operation-id', 'in-memory-saver'].map((v) => ['checkpoint-replay', v, 'p=0001&t=4']),
-  ...['new-charge-per-delivery', 'message-id-dedup', 'stable-intent'].map((v) => ['duplicate-charge', v, 'p=000001&t=8']),
+  ...['new-charge-per-delivery', 'message-id-dedup', 'stable-intent'].map((v) => ['duplicate-charge', v, 'p=000002&t=10']),
 ];
 for (const [scenario, v, at] of variants) {
   for (const lang of ['en', 'zh']) {
