@@ -56,9 +56,14 @@ test('the incident: a redelivered msg-1 charges twice; reconciliation refunds ch
   await expect(invariant(page, 'Invariants', NET)).toContainText('holds');
 
   // The stable intent, same crash: the redelivery finds pay-1701 SUCCEEDED and charges nothing.
+  // Switching the variant starts a fresh run: inject the same crash there.
   await page.getByRole('radio', { name: /Stable payment intent/ }).click();
   await expect(page).toHaveURL(/v=stable-intent/);
+  await page.getByRole('button', { name: 'Go to start' }).click();
+  await forward(page, 5);
+  await page.getByRole('button', { name: 'Crash the consumer (saved, not acknowledged)' }).click();
   await page.getByRole('button', { name: 'Go to end' }).click();
+  expect((await rows(page, 'Broker: payment commands'))[0].slice(3)).toEqual(['2', 'yes']);
   expect(await rows(page, 'payment_intents')).toEqual([['pay-1701', 'ord-1701', 'pay-1701', 'SUCCEEDED', 'ch_1']]);
   expect(await rows(page, LEDGER)).toEqual([['ch_1', 'charge ord-1701', 'pay-1701', '100.00']]);
   expect(await rows(page, 'refund_operations')).toEqual([]);
@@ -80,12 +85,17 @@ test('message-id inbox, in Chinese: msg-2 carries the same command under a new i
   expect(await rows(page, 'processed_messages')).toEqual([['msg-1'], ['msg-2']]);
   const ledger = await rows(page, '支付渠道流水（Stripe API v1 幂等语义）');
   expect(ledger.map((r) => r[2])).toEqual(['msg-1', 'msg-2', 'rf-ch_2']);
-  await expect(invariant(page, '不变量', '每个订单只有一笔成功扣款')).toContainText('在第 2 步被违反');
+  await expect(invariant(page, '不变量', '每个订单只有一笔成功扣款')).toContainText('在第 10 步被违反');
+  await expect(invariant(page, '不变量', '每个订单只有一笔成功扣款')).toContainText('原因：第 2 步，以 msg-2 重新发布');
   await expect(invariant(page, '不变量', '每个订单只有一笔成功扣款')).toContainText('ch_1（msg-1）、ch_2（msg-2）');
   await expect(invariant(page, '不变量', '客户最终只付一次钱')).toContainText('成立');
 
+  // Switching the variant starts a fresh run: inject the same fault there.
   await page.getByRole('radio', { name: /稳定支付意图/ }).click();
   await expect(page).toHaveURL(/v=stable-intent/);
+  await page.getByRole('button', { name: '回到开头' }).click();
+  await forward(page, 1, '前进一步');
+  await page.getByRole('button', { name: '发布器以 msg-2 重新发布同一命令' }).click();
   await page.getByRole('button', { name: '跳到结尾' }).click();
   expect(await rows(page, '消息系统：支付命令')).toHaveLength(2);
   expect(await rows(page, '支付渠道流水（Stripe API v1 幂等语义）')).toEqual([['ch_1', '扣款 ord-1701', 'pay-1701', '100.00']]);
