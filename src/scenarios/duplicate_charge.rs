@@ -697,7 +697,7 @@ impl Model for DuplicateChargeModel {
             LaneView::new("Payment consumer", "支付消费者", false, !s.up),
             LaneView::new("Payments DB", "支付数据库", true, false),
             LaneView::new("Payment provider", "支付渠道", true, false),
-            LaneView::new("Reconciliation", "对账任务", false, false),
+            LaneView::new("Reconciler", "对账任务", false, false),
         ];
         let mut tables = vec![
             self.broker_table(s),
@@ -996,7 +996,7 @@ impl DuplicateChargeModel {
                             format!("200 已退款 re_{refund}"),
                         )
                     },
-                    Text::new("reconciliation", "对账任务"),
+                    Text::new("reconciler", "对账任务"),
                 ),
             };
             t.rows.push(RowView::new(format!("a-{i}"), vec![what, to]));

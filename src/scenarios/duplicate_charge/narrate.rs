@@ -119,8 +119,6 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
             let k = j.key.show();
             info.arrows
                 .push(arrow(CONSUMER, PSP, &k, ArrowKind::Message));
-            info.arrows
-                .push(arrow(PSP, CONSUMER, "200", ArrowKind::Message));
             info.code = Some(format!(
                 "POST /v1/charges\nIdempotency-Key: {k}\n{{ \"amount\": 10000, \"currency\": \"eur\", \"metadata\": {{ \"order_id\": \"ord-1701\" }} }}"
             ));
@@ -371,8 +369,6 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
                     ArrowKind::Message
                 },
             ));
-            info.arrows
-                .push(arrow(PSP, RECON, "200", ArrowKind::Message));
             info.code = Some(format!(
                 "POST /v1/refunds\nIdempotency-Key: {k}\n{{ \"charge\": \"ch_{c}\", \"amount\": 10000 }}"
             ));
