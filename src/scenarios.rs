@@ -3,6 +3,7 @@
 mod backpressure;
 mod checkpoint_replay;
 mod dual_write;
+mod duplicate_charge;
 mod outbox_relay;
 mod refund_cap;
 mod retry_layers;
@@ -11,6 +12,9 @@ mod unknown_outcome;
 pub use backpressure::{Backpressure, BackpressureModel, BpAct, BpState, BpVariant, Rates};
 pub use checkpoint_replay::{CheckpointReplay, CrAct, CrState, CrVariant};
 pub use dual_write::{DualWrite, DualWriteModel, DwAct, DwVariant};
+pub use duplicate_charge::{
+    DcAct, DcState, DcVariant, DuplicateCharge, DuplicateChargeModel, Key as DcKey,
+};
 pub use outbox_relay::{OrAct, OrVariant, OutboxRelay, OutboxRelayModel};
 pub use refund_cap::{
     line_of, Answer, Pc, RcAct, RcState, RcVariant, RefundCap, RefundCapModel, Stmt, AMOUNT, CAP,
@@ -39,6 +43,7 @@ static ALL: &[Registered] = &[
     &UnknownOutcome,
     &CheckpointReplay,
     &Backpressure,
+    &DuplicateCharge,
 ];
 
 /// The slugs of `ALL`, in the same order (a test holds them equal).
@@ -50,6 +55,7 @@ pub const SLUGS: &[&str] = &[
     "unknown-outcome",
     "checkpoint-replay",
     "backpressure",
+    "duplicate-charge",
 ];
 
 pub fn all() -> &'static [Registered] {
@@ -84,6 +90,7 @@ pub fn explore(
         "unknown-outcome" => Some(UnknownOutcome::explore(variant, budget, bounds, progress)),
         "checkpoint-replay" => Some(CheckpointReplay::explore(variant, budget, bounds, progress)),
         "backpressure" => Some(Backpressure::explore(variant, knobs, bounds, progress)),
+        "duplicate-charge" => Some(DuplicateCharge::explore(variant, budget, bounds, progress)),
         _ => None,
     }
 }

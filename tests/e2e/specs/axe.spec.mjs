@@ -66,6 +66,7 @@ const variants = [
   ...['check-then-insert', 'unique-constraint', 'changed-parameters'].map((v) => ['unknown-outcome', v, 't=5']),
   ...['rerun-node', 'operation-id', 'in-memory-saver'].map((v) => ['checkpoint-replay', v, 'p=0001&t=4']),
   ...['unbounded-queue', 'admission-control', 'throttled-channel', 'paced-to-channel'].map((v) => ['backpressure', v, 'p=01&t=17']),
+  ...['new-charge-per-delivery', 'message-id-dedup', 'stable-intent'].map((v) => ['duplicate-charge', v, 'p=000002&t=10']),
 ];
 // One page per variant: the language is switched with its button and the colour scheme by
 // emulation, so the four combinations cost one load.
