@@ -223,3 +223,38 @@ fn exploration_breaks_the_mistake_and_proves_the_fix() {
         );
     }
 }
+
+/// Every step of every run (two faults, both variants) is narrated and labelled in both
+/// languages, and the program's cursor sits on a line of the program.
+#[test]
+fn every_step_is_narrated_in_english_and_chinese() {
+    use effectively_once::sim::Model;
+    let mut steps = 0;
+    for v in CaVariant::ALL {
+        let m = Cancellation::model(v, 2);
+        let mut todo = vec![m.init()];
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some(s) = todo.pop() {
+            if !seen.insert(s.clone()) {
+                continue;
+            }
+            let code = m.view(&s).code.expect("the program");
+            assert!(code.cursors[0].line < code.text.lines().count());
+            let mut acts = Vec::new();
+            m.actions(&s, &mut acts);
+            for a in acts {
+                let label = m.label(&s, &a);
+                assert!(!label.en.is_empty() && !label.zh.is_empty(), "{a:?}");
+                let after = m.next(&s, &a);
+                let info = m.describe(&s, &a, &after);
+                for t in [&info.title, &info.narration] {
+                    assert!(!t.en.is_empty() && !t.zh.is_empty(), "{v:?} {a:?}");
+                    assert_ne!(t.en, t.zh, "{v:?} {a:?}: not translated");
+                }
+                steps += 1;
+                todo.push(after);
+            }
+        }
+    }
+    assert!(steps > 100, "{steps}");
+}

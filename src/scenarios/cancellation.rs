@@ -804,8 +804,12 @@ impl CancellationModel {
                 find("async function refundBatch"),
                 Text::new("not started", "未开始"),
             ),
-            (Screen::Told { .. }, _) => (
-                find("screen.show(s").max(find("screen.show(`C")),
+            (Screen::Told { end, .. }, _) => (
+                match (self.variant.naive(), end) {
+                    (false, _) => find("screen.show(summary"),
+                    (true, End::Done) => find("screen.show('Done"),
+                    (true, _) => find("screen.show(`Cancelled"),
+                },
                 Text::new("finished", "已结束"),
             ),
             (_, Some(Wait::Refund(_))) => (

@@ -245,7 +245,7 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
             }
             info.title = Text::new(
                 format!("{id} {}", st.map(|x| x.sql()).unwrap_or("")),
-                format!("{id} {}", st.map(|x| x.sql()).unwrap_or("")),
+                format!("{id} 记为 {}", st.map(|x| x.sql()).unwrap_or("")),
             );
             info.narration = match b.wait {
                 Some(Wait::Query(_)) if st == Some(OpStatus::Succeeded) => Text::new(
