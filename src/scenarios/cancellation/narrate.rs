@@ -290,7 +290,7 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
                 info.arrows.push(arrow(
                     SERVICE,
                     SCREEN,
-                    "Cancelled".into(),
+                    "shown".into(),
                     ArrowKind::Message,
                 ));
                 info.narration = head.then(&gave_up(b, s));
@@ -372,7 +372,7 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
             info.lane = SERVICE;
             let msg = CancellationModel::message(s);
             info.arrows
-                .push(arrow(SERVICE, SCREEN, "result".into(), ArrowKind::Message));
+                .push(arrow(SERVICE, SCREEN, "shown".into(), ArrowKind::Message));
             info.title = Text::new("report to the screen", "向屏幕报告");
             if (b.next as usize) >= b.ops.len() {
                 info.code = Some("screen.show('Done: 3 of 3 refunded')".into());
@@ -407,7 +407,7 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
             info.arrows.push(arrow(
                 SCREEN,
                 SERVICE,
-                "POST /cancel".into(),
+                "cancel".into(),
                 ArrowKind::Message,
             ));
             info.code = Some("controllers.get('b-9').abort()".into());
@@ -456,7 +456,7 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
     if let Screen::Told { .. } = s.screen {
         if !matches!(b.screen, Screen::Told { .. }) && info.arrows.iter().all(|x| x.to != SCREEN) {
             info.arrows
-                .push(arrow(SERVICE, SCREEN, "result".into(), ArrowKind::Message));
+                .push(arrow(SERVICE, SCREEN, "shown".into(), ArrowKind::Message));
         }
     }
     info
