@@ -287,12 +287,8 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
                 info.code = Some(deleted_sql());
                 info.marks
                     .push(mark(DB, MarkKind::Rollback, "deleted", "已删除"));
-                info.arrows.push(arrow(
-                    SERVICE,
-                    SCREEN,
-                    "shown".into(),
-                    ArrowKind::Message,
-                ));
+                info.arrows
+                    .push(arrow(SERVICE, SCREEN, "shown".into(), ArrowKind::Message));
                 info.narration = head.then(&gave_up(b, s));
             } else {
                 info.code = Some(set_status(cur, OpStatus::CancelRequested));
@@ -404,12 +400,8 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
             info.title = Text::new("agent cancels", "客服取消");
             info.marks
                 .push(mark(SCREEN, MarkKind::Crash, "Cancel", "取消"));
-            info.arrows.push(arrow(
-                SCREEN,
-                SERVICE,
-                "cancel".into(),
-                ArrowKind::Message,
-            ));
+            info.arrows
+                .push(arrow(SCREEN, SERVICE, "cancel".into(), ArrowKind::Message));
             info.code = Some("controllers.get('b-9').abort()".into());
             let where_ = match b.wait {
                 Some(Wait::Refund(o)) if b.ledger.contains(&o) => Text::new(
