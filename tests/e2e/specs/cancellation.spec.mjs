@@ -60,6 +60,10 @@ test('cancel, then reconcile: 2 of 3 refunded, 1 not started, in Chinese too', a
   for (const name of ["the screen matches the provider's ledger", 'no operation deleted while its outcome is unknown']) {
     await expect(invariant(page, 'Invariants', name)).toContainText('holds');
   }
+  // Every run within two faults (a cancel anywhere, a lost answer), in the explorer's worker.
+  await page.getByRole('button', { name: 'Explore every run' }).click();
+  await expect(page.locator('.exp-results')).toContainText('124 distinct states');
+  await expect(page.locator('.exp-results li', { hasText: "the screen matches the provider's ledger" })).toContainText('holds in all');
   // The same run in Chinese, injecting the cancel by its Chinese button.
   await open(page, '?s=cancellation&v=cancel-then-reconcile&lang=zh', /^第 0 步/);
   await forward(page, 6, '前进一步');
