@@ -258,3 +258,30 @@ fn every_step_is_narrated_in_english_and_chinese() {
     }
     assert!(steps > 100, "{steps}");
 }
+
+/// The program card's cursor ends on the line that produced the screen's message.
+#[test]
+fn the_cursor_ends_on_the_line_that_told_the_agent() {
+    let line = |v: CaVariant, labels: &[&str]| {
+        let m = Cancellation::model(v, 2);
+        let t = replay(&m, &by_labels(&m, labels));
+        let code = t.steps[t.last()].view.code.clone().expect("the program");
+        code.text
+            .lines()
+            .nth(code.cursors[0].line)
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    };
+    assert_eq!(
+        line(CaVariant::CancelMeansUndone, &DRILL),
+        "screen.show(err.name === 'TimeoutError'"
+    );
+    assert_eq!(
+        line(CaVariant::CancelMeansUndone, &[]),
+        "screen.show('Done: 3 of 3 refunded');"
+    );
+    assert!(
+        line(CaVariant::CancelThenReconcile, &DRILL).starts_with("screen.show(summary(batch));")
+    );
+}

@@ -808,7 +808,7 @@ impl CancellationModel {
                 match (self.variant.naive(), end) {
                     (false, _) => find("screen.show(summary"),
                     (true, End::Done) => find("screen.show('Done"),
-                    (true, _) => find("screen.show(`Cancelled"),
+                    (true, _) => find("screen.show(err.name"),
                 },
                 Text::new("finished", "已结束"),
             ),

@@ -27,6 +27,8 @@ async function refundBatch(batch) {
     await db.query(
       `DELETE FROM refund_operations
         WHERE batch_id = $1 AND status <> 'SUCCEEDED'`, [batch.id]);
-    screen.show(`Cancelled: ${done} of 3 refunded, the rest cancelled`);
+    screen.show(err.name === 'TimeoutError'
+      ? `Failed: ${done} of 3 refunded, the rest not refunded`
+      : `Cancelled: ${done} of 3 refunded, the rest cancelled`);
   }
 }
