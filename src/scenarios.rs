@@ -1,6 +1,7 @@
 //! The scenario registry: slug → scenario. Adding a scenario is one file and one line here.
 
 mod backpressure;
+mod cancellation;
 mod checkpoint_replay;
 mod dual_write;
 mod duplicate_charge;
@@ -10,6 +11,10 @@ mod retry_layers;
 mod unknown_outcome;
 
 pub use backpressure::{Backpressure, BackpressureModel, BpAct, BpState, BpVariant, Rates};
+pub use cancellation::{
+    CaAct, CaState, CaVariant, Cancellation, CancellationModel, End as CaEnd, Msg as CaMsg,
+    OpStatus as CaStatus, Screen as CaScreen, Wait as CaWait,
+};
 pub use checkpoint_replay::{CheckpointReplay, CrAct, CrState, CrVariant};
 pub use dual_write::{DualWrite, DualWriteModel, DwAct, DwVariant};
 pub use duplicate_charge::{
@@ -44,6 +49,7 @@ static ALL: &[Registered] = &[
     &CheckpointReplay,
     &Backpressure,
     &DuplicateCharge,
+    &Cancellation,
 ];
 
 /// The slugs of `ALL`, in the same order (a test holds them equal).
@@ -56,6 +62,7 @@ pub const SLUGS: &[&str] = &[
     "checkpoint-replay",
     "backpressure",
     "duplicate-charge",
+    "cancellation",
 ];
 
 pub fn all() -> &'static [Registered] {
@@ -91,6 +98,7 @@ pub fn explore(
         "checkpoint-replay" => Some(CheckpointReplay::explore(variant, budget, bounds, progress)),
         "backpressure" => Some(Backpressure::explore(variant, knobs, bounds, progress)),
         "duplicate-charge" => Some(DuplicateCharge::explore(variant, budget, bounds, progress)),
+        "cancellation" => Some(Cancellation::explore(variant, budget, bounds, progress)),
         _ => None,
     }
 }

@@ -1,0 +1,287 @@
+//! Cancellation, proven: an aborted fetch taken for "nothing happened" tells the agent 1 of 3
+//! refunded while the provider's ledger holds two; cancelling, then asking the provider,
+//! reports "2 of 3 refunded, 1 not started"; exhaustive exploration with two faults per run
+//! (the agent's Cancel, a lost answer) breaks the mistake and proves the fix.
+
+mod common;
+
+use common::{assert_holds_everywhere, by_labels, table, verdict};
+use effectively_once::scenarios::{CaVariant, Cancellation};
+use effectively_once::sim::{explore, replay, Bounds, Status};
+
+const MATCHES: &str = "the screen matches the provider's ledger";
+const KEPT: &str = "no operation deleted while its outcome is unknown";
+const ALL: [&str; 2] = [MATCHES, KEPT];
+
+fn bounds() -> Bounds {
+    Bounds {
+        max_depth: 64,
+        max_states: 1_000_000,
+    }
+}
+
+/// op-1 refunded and answered, op-2 committed at the provider, then the agent cancels before
+/// op-2's answer arrives.
+const DRILL: [&str; 7] = [
+    "Agent: click “Refund 3 items”",
+    "Service: send op-1 to the provider",
+    "Provider: commit the refund for op-1",
+    "Service: read the answer for op-1",
+    "Service: send op-2 to the provider",
+    "Provider: commit the refund for op-2",
+    "Agent: click Cancel",
+];
+
+#[test]
+fn without_a_cancel_every_variant_refunds_three_and_says_so() {
+    for v in CaVariant::ALL {
+        let t = replay(&Cancellation::model(v, 2), &[]);
+        let last = t.last();
+        assert!(t.steps[last].quiet);
+        assert_eq!(table(&t, last, "ledger").len(), 3, "{v:?}");
+        assert_eq!(table(&t, last, "screen")[0][0], "Done: 3 of 3 refunded");
+        let ops = table(&t, last, "ops");
+        assert!(ops.iter().all(|r| r[3] == "SUCCEEDED"), "{ops:?}");
+        for name in ALL {
+            assert_eq!(
+                verdict(&t, last, name).status,
+                Status::Holds,
+                "{v:?} {name}"
+            );
+        }
+    }
+}
+
+#[test]
+fn cancel_means_undone_says_cancelled_while_the_ledger_says_refunded() {
+    let m = Cancellation::model(CaVariant::CancelMeansUndone, 2);
+    let path = by_labels(&m, &DRILL);
+    let t = replay(&m, &path);
+    // The cancel is step 7; the aborted fetch rejects at step 8 and the catch deletes.
+    let at = path.len() + 1;
+    assert_eq!(
+        t.steps[at].info.title.en, "op-2: AbortError",
+        "the default after the cancel"
+    );
+    let ops = table(&t, at, "ops");
+    assert_eq!(
+        ops.iter().map(|r| r[3].as_str()).collect::<Vec<_>>(),
+        ["SUCCEEDED", "(deleted)", "(deleted)"]
+    );
+    let kept = verdict(&t, at, KEPT);
+    assert_eq!(kept.status, Status::Violated);
+    assert_eq!(kept.cause, Some(7), "caused by the cancel");
+    assert!(
+        kept.why.en.starts_with(
+            "The row of op-2 was deleted as if nothing had happened, but the provider has already refunded it."
+        ),
+        "{}",
+        kept.why.en
+    );
+    let last = t.last();
+    assert_eq!(
+        table(&t, last, "screen")[0][0],
+        "Cancelled: 1 of 3 refunded, the rest cancelled"
+    );
+    assert_eq!(
+        table(&t, last, "ledger"),
+        [
+            ["re_1", "op-1", "40.00", "succeeded"],
+            ["re_2", "op-2", "25.00", "succeeded"]
+        ]
+    );
+    let told = verdict(&t, last, MATCHES);
+    assert_eq!(told.status, Status::Violated);
+    assert!(
+        told.why.en.starts_with(
+            "The screen says 1 of 3 refunded (op-1), but the provider's ledger holds refunds for op-1 and op-2."
+        ),
+        "{}",
+        told.why.en
+    );
+    assert!(told.why.zh.contains("op-1 和 op-2"), "{}", told.why.zh);
+}
+
+#[test]
+fn cancel_in_flight_before_the_commit_is_committed_all_the_same() {
+    let m = Cancellation::model(CaVariant::CancelMeansUndone, 2);
+    let labels = [DRILL[0], DRILL[1], DRILL[2], DRILL[3], DRILL[4], DRILL[6]];
+    let path = by_labels(&m, &labels);
+    let t = replay(&m, &path);
+    // After the abort and the catch, the request is still at the provider.
+    let at = path.len() + 1;
+    assert_eq!(table(&t, at, "ledger").len(), 1);
+    assert_eq!(table(&t, at, "wire"), [["refund request op-2", "provider"]]);
+    assert!(verdict(&t, at, KEPT)
+        .why
+        .en
+        .contains("its request is still waiting at the provider"));
+    // Pending until the provider has done its part, then violated.
+    assert_eq!(verdict(&t, at, MATCHES).status, Status::Pending);
+    let last = t.last();
+    assert_eq!(table(&t, last, "ledger").len(), 2);
+    assert_eq!(verdict(&t, last, MATCHES).status, Status::Violated);
+}
+
+#[test]
+fn cancel_then_reconcile_reports_two_of_three_refunded_one_not_started() {
+    let m = Cancellation::model(CaVariant::CancelThenReconcile, 2);
+    let path = by_labels(&m, &DRILL);
+    let t = replay(&m, &path);
+    let at = path.len() + 1;
+    assert_eq!(table(&t, at, "ops")[1][3], "CANCEL_REQUESTED (asking)");
+    let last = t.last();
+    assert_eq!(
+        table(&t, last, "screen")[0][0],
+        "Cancelled: 2 of 3 refunded, 1 not started"
+    );
+    assert_eq!(
+        table(&t, last, "ops")
+            .iter()
+            .map(|r| r[3].as_str())
+            .collect::<Vec<_>>(),
+        ["SUCCEEDED", "SUCCEEDED", "NOT_EXECUTED"]
+    );
+    assert_eq!(table(&t, last, "ledger").len(), 2);
+    assert!(t
+        .steps
+        .iter()
+        .any(|s| s.info.title.en == "provider answers about op-2"));
+    for name in ALL {
+        assert_eq!(verdict(&t, last, name).status, Status::Holds, "{name}");
+    }
+    // Before the first send: nothing refunded, three not started, and the screen says so.
+    let p = by_labels(&m, &[DRILL[0], DRILL[6]]);
+    let t = replay(&m, &p);
+    assert_eq!(
+        table(&t, t.last(), "screen")[0][0],
+        "Cancelled: 0 of 3 refunded, 3 not started"
+    );
+    assert!(table(&t, t.last(), "ledger").is_empty());
+}
+
+#[test]
+fn a_lost_answer_is_a_timeout_and_the_same_lesson() {
+    let labels = [
+        DRILL[0],
+        DRILL[1],
+        DRILL[2],
+        "Lose the provider's answer",
+        "Service: fetch times out (5 s)",
+    ];
+    let m = Cancellation::model(CaVariant::CancelMeansUndone, 2);
+    let t = replay(&m, &by_labels(&m, &labels));
+    let last = t.last();
+    assert_eq!(
+        table(&t, last, "screen")[0][0],
+        "Failed: 0 of 3 refunded, the rest not refunded"
+    );
+    assert_eq!(verdict(&t, last, MATCHES).status, Status::Violated);
+    let m = Cancellation::model(CaVariant::CancelThenReconcile, 2);
+    let t = replay(&m, &by_labels(&m, &labels));
+    let last = t.last();
+    assert_eq!(table(&t, last, "screen")[0][0], "Done: 3 of 3 refunded");
+    assert_eq!(table(&t, last, "ledger").len(), 3);
+    for name in ALL {
+        assert_eq!(verdict(&t, last, name).status, Status::Holds, "{name}");
+    }
+}
+
+#[test]
+fn exploration_breaks_the_mistake_and_proves_the_fix() {
+    let mut got = Vec::new();
+    for v in CaVariant::ALL {
+        for budget in [2, 3] {
+            let r = explore(&Cancellation::model(v, budget), bounds());
+            assert!(!r.truncated && !r.cyclic, "{v:?} {budget}");
+            got.push((
+                r.states,
+                r.runs,
+                r.invariants[0].violating_runs,
+                r.invariants[1].violating_runs,
+                r.invariants[0].counterexample.clone(),
+            ));
+        }
+    }
+    let states: Vec<usize> = got.iter().map(|g| g.0).collect();
+    assert_eq!(
+        states,
+        [47, 47, 124, 186],
+        "distinct states, budgets 2 and 3, pinned"
+    );
+    let runs: Vec<u128> = got.iter().map(|g| g.1).collect();
+    assert_eq!(runs, [23, 23, 71, 173], "runs, pinned");
+    // The mistake: 18 of its 23 runs break both invariants (every run with a cancel or a lost
+    // answer while a request is out); the shortest is a lost answer and the timeout.
+    assert_eq!((got[0].2, got[0].3), (18, 18));
+    assert_eq!(got[0].4.as_ref().map(|p| p.len()), Some(5));
+    assert_eq!((got[2].2, got[2].3, got[3].2, got[3].3), (0, 0, 0, 0));
+    for budget in [2, 3] {
+        assert_holds_everywhere(
+            &Cancellation::model(CaVariant::CancelThenReconcile, budget),
+            bounds(),
+        );
+    }
+}
+
+/// Every step of every run (two faults, both variants) is narrated and labelled in both
+/// languages, and the program's cursor sits on a line of the program.
+#[test]
+fn every_step_is_narrated_in_english_and_chinese() {
+    use effectively_once::sim::Model;
+    let mut steps = 0;
+    for v in CaVariant::ALL {
+        let m = Cancellation::model(v, 2);
+        let mut todo = vec![m.init()];
+        let mut seen = std::collections::BTreeSet::new();
+        while let Some(s) = todo.pop() {
+            if !seen.insert(s.clone()) {
+                continue;
+            }
+            let code = m.view(&s).code.expect("the program");
+            assert!(code.cursors[0].line < code.text.lines().count());
+            let mut acts = Vec::new();
+            m.actions(&s, &mut acts);
+            for a in acts {
+                let label = m.label(&s, &a);
+                assert!(!label.en.is_empty() && !label.zh.is_empty(), "{a:?}");
+                let after = m.next(&s, &a);
+                let info = m.describe(&s, &a, &after);
+                for t in [&info.title, &info.narration] {
+                    assert!(!t.en.is_empty() && !t.zh.is_empty(), "{v:?} {a:?}");
+                    assert_ne!(t.en, t.zh, "{v:?} {a:?}: not translated");
+                }
+                steps += 1;
+                todo.push(after);
+            }
+        }
+    }
+    assert!(steps > 100, "{steps}");
+}
+
+/// The program card's cursor ends on the line that produced the screen's message.
+#[test]
+fn the_cursor_ends_on_the_line_that_told_the_agent() {
+    let line = |v: CaVariant, labels: &[&str]| {
+        let m = Cancellation::model(v, 2);
+        let t = replay(&m, &by_labels(&m, labels));
+        let code = t.steps[t.last()].view.code.clone().expect("the program");
+        code.text
+            .lines()
+            .nth(code.cursors[0].line)
+            .unwrap_or("")
+            .trim()
+            .to_string()
+    };
+    assert_eq!(
+        line(CaVariant::CancelMeansUndone, &DRILL),
+        "screen.show(err.name === 'TimeoutError'"
+    );
+    assert_eq!(
+        line(CaVariant::CancelMeansUndone, &[]),
+        "screen.show('Done: 3 of 3 refunded');"
+    );
+    assert!(
+        line(CaVariant::CancelThenReconcile, &DRILL).starts_with("screen.show(summary(batch));")
+    );
+}
