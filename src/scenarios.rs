@@ -1,5 +1,6 @@
 //! The scenario registry: slug → scenario. Adding a scenario is one file and one line here.
 
+mod approval;
 mod checkpoint_replay;
 mod dual_write;
 mod outbox_relay;
@@ -7,6 +8,10 @@ mod refund_cap;
 mod retry_layers;
 mod unknown_outcome;
 
+pub use approval::{
+    digest as approval_digest, ApAct, ApState, ApVariant, Approval, ApprovalModel,
+    Outcome as ApOutcome, Refusal,
+};
 pub use checkpoint_replay::{CheckpointReplay, CrAct, CrState, CrVariant};
 pub use dual_write::{DualWrite, DualWriteModel, DwAct, DwVariant};
 pub use outbox_relay::{OrAct, OrVariant, OutboxRelay, OutboxRelayModel};
@@ -36,6 +41,7 @@ static ALL: &[Registered] = &[
     &RetryLayers,
     &UnknownOutcome,
     &CheckpointReplay,
+    &Approval,
 ];
 
 pub fn all() -> &'static [Registered] {
@@ -67,6 +73,7 @@ pub fn explore(
         "retry-layers" => Some(RetryLayers::explore(variant, knobs, bounds, progress)),
         "unknown-outcome" => Some(UnknownOutcome::explore(variant, budget, bounds, progress)),
         "checkpoint-replay" => Some(CheckpointReplay::explore(variant, budget, bounds, progress)),
+        "approval" => Some(Approval::explore(variant, budget, bounds, progress)),
         _ => None,
     }
 }
