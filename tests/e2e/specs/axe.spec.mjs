@@ -25,7 +25,7 @@ for (const s of states) {
     if (s.width) await page.setViewportSize({ width: s.width, height: s.height });
     await page.goto(s.q);
     if (s.home) {
-      await expect(page.locator('.scenario-card')).toHaveCount(6);
+      await expect(page.locator('.scenario-card')).toHaveCount(7);
     } else {
       await waitForApp(page);
       await expect(page.getByRole('button', { name: /^(Play|播放)$/ })).toBeVisible();
@@ -65,6 +65,7 @@ const variants = [
   ...['mark-failed-new-key', 'unknown-same-key'].map((v) => ['unknown-outcome', v, 'p=00002&t=5']),
   ...['check-then-insert', 'unique-constraint', 'changed-parameters'].map((v) => ['unknown-outcome', v, 't=5']),
   ...['rerun-node', 'operation-id', 'in-memory-saver'].map((v) => ['checkpoint-replay', v, 'p=0001&t=4']),
+  ...['approve-chat-text', 'approve-versioned-proposal'].map((v) => ['approval', v, 'p=002&t=4']),
 ];
 for (const [scenario, v, at] of variants) {
   for (const lang of ['en', 'zh']) {

@@ -9,7 +9,7 @@ test('home lists every scenario by theme, opens one, and starts the quiz', async
     'Dual writes and messaging', 'Concurrency', 'Retries, timeouts and recovery', 'Quiz', 'How to embed',
   ]);
   const cards = page.locator('.scenario-card');
-  await expect(cards).toHaveCount(6);
+  await expect(cards).toHaveCount(7);
   await expect(page.locator('.scenario-card svg.thumb .mark').first()).toBeAttached();
   await expect(page.locator('.counter')).toBeHidden();
   await page.getByRole('button', { name: 'Start the quiz' }).click();
