@@ -166,6 +166,8 @@ fn chat_text_executes_on_a_changed_order_after_expiry_and_twice() {
     let x = verdict(&t, last, ONCE);
     assert_eq!(x.status, Status::Violated);
     assert!(x.why.en.contains("executed 2 refunds on one approval"));
+    // The first refund was the approved one; the second is judged by "at most once" alone.
+    assert_eq!(verdict(&t, last, EXACT).status, Status::Holds);
 }
 
 #[test]
@@ -254,6 +256,13 @@ fn exploration_breaks_chat_text_and_proves_the_versioned_proposal() {
     }
     assert_holds_everywhere(&Approval::model(ApVariant::VersionedProposal, 2), bounds());
     assert_holds_everywhere(&Approval::model(ApVariant::VersionedProposal, 3), bounds());
+    let runs: Vec<u128> = got.iter().map(|g| g.1).collect();
+    assert_eq!(runs, [27, 67, 27, 67], "runs, pinned");
+    assert_eq!(
+        [got[0].2.clone(), got[1].2.clone()],
+        [[25, 15], [65, 55]],
+        "chat text: violating runs per invariant, pinned"
+    );
     let states: Vec<usize> = got.iter().map(|g| g.0).collect();
     assert_eq!(
         states,

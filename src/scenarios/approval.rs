@@ -291,8 +291,8 @@ impl Model for ApprovalModel {
                 name: Text::new("executed at most once", "最多执行一次"),
                 kind: InvKind::Always,
                 holds: Text::new(
-                    "The provider's ledger holds at most one refund from proposal pr-1.",
-                    "支付方账本里来自提案 pr-1 的退款最多一笔。",
+                    "The provider's ledger holds at most one refund by the agent on Alice's one approval.",
+                    "支付方账本里凭 Alice 这一次批准、由 Agent 发起的退款最多一笔。",
                 ),
                 check: executed_twice,
             },
@@ -391,12 +391,14 @@ fn refund_id(i: usize) -> String {
     format!("re_{}", i + 1)
 }
 
+/// The approval covers one execution, the agent's first refund; any further one is a breach of
+/// "executed at most once" and judged there.
 fn not_as_approved(s: &ApState) -> Option<Text> {
     s.ledger
         .iter()
         .enumerate()
-        .filter(|(_, e)| e.by_agent)
-        .find_map(|(i, e)| {
+        .find(|(_, e)| e.by_agent)
+        .and_then(|(i, e)| {
             let id = refund_id(i);
             let a = money(e.amount);
             if e.amount != AMOUNT {
