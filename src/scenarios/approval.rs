@@ -525,8 +525,8 @@ impl ApprovalModel {
                     Text::same("10:00"),
                     Text::same("agent-7"),
                     Text::new(
-                        "Refund 80.00 USD on ord-2042 (m-88, order v3)? Valid until 10:15.",
-                        "为 ord-2042（m-88，订单 v3）退款 80.00 USD？10:15 前有效。",
+                        "Refund 80.00 USD on ord-2042? Valid until 10:15.",
+                        "为 ord-2042 退款 80.00 USD？10:15 前有效。",
                     ),
                 ],
             ));
@@ -552,13 +552,13 @@ impl ApprovalModel {
             false,
         );
         let mut cols = vec![
-            Text::new("tool call it will make", "将要发出的工具调用"),
+            Text::new("next call", "下一个调用"),
             Text::new("amount", "金额"),
         ];
         if self.versioned() {
-            cols.push(Text::new("digest of its arguments", "参数摘要"));
+            cols.push(Text::new("args digest", "参数摘要"));
         }
-        cols.push(Text::new("waiting for", "在等待"));
+        cols.push(Text::new("waiting for", "在等"));
         t.columns = cols;
         t.empty = Text::new("(thinking)", "（思考中）");
         if !s.proposed {
@@ -566,16 +566,16 @@ impl ApprovalModel {
         }
         let waiting = if s.pending > 0 {
             Text::new(
-                format!("nothing: resumed ({} to handle)", s.pending),
-                format!("不再等待：已恢复（待处理 {}）", s.pending),
+                format!("— (resumed ×{})", s.pending),
+                format!("—（已恢复 ×{}）", s.pending),
             )
         } else if s.clicks == 0 {
-            Text::new("Alice's approval", "Alice 的批准")
+            Text::same("Alice")
         } else {
-            Text::new("nothing: done", "无：已完成")
+            Text::new("— (done)", "—（已完成）")
         };
         let mut cells = vec![
-            Text::same(format!("refund({ORDER}, {})", money(s.agent_amount))),
+            Text::same(format!("refund {ORDER}")),
             Text::same(money(s.agent_amount)),
         ];
         if self.versioned() {
@@ -621,17 +621,17 @@ impl ApprovalModel {
         for (i, c) in s.calls.iter().enumerate() {
             let (rows, result) = match c {
                 Outcome::Refunded(r) => (
-                    "UPDATE 1 · UPDATE 1 → COMMIT",
+                    "1, 1 → COMMIT",
                     Text::new(
                         format!("executed: refund {}", refund_id(*r as usize)),
                         format!("已执行：退款 {}", refund_id(*r as usize)),
                     ),
                 ),
                 Outcome::Refused(Refusal::VersionChanged) => (
-                    "UPDATE 1 · UPDATE 0 → ROLLBACK",
+                    "1, 0 → ROLLBACK",
                     narrate::refusal_text(Refusal::VersionChanged),
                 ),
-                Outcome::Refused(r) => ("UPDATE 0 → ROLLBACK", narrate::refusal_text(*r)),
+                Outcome::Refused(r) => ("0 → ROLLBACK", narrate::refusal_text(*r)),
             };
             t.rows.push(RowView::new(
                 format!("call-{i}"),

@@ -59,7 +59,7 @@ pub(super) fn describe(m: &ApprovalModel, b: &ApState, a: ApAct, s: &ApState) ->
         ApAct::Propose if chat => {
             info.arrows
                 .push(arrow(AGENT, ALICE, "proposal", ArrowKind::Message));
-            info.code = Some("send_message(to=\"alice\",\n  text=\"Refund 80.00 USD on ord-2042 (m-88, order v3)? Valid until 10:15.\")".into());
+            info.code = Some("send_message(to=\"alice\",\n  text=\"Refund 80.00 USD on ord-2042? Valid until 10:15.\")".into());
             info.title = t("agent asks in the chat", "Agent 在聊天里请示");
             info.narration = t(
                 "Agent-7 asks Alice in the chat: refund 80.00 USD on ord-2042? The message is all there is: no row says what exactly is being approved.",
@@ -69,8 +69,6 @@ pub(super) fn describe(m: &ApprovalModel, b: &ApState, a: ApAct, s: &ApState) ->
         ApAct::Propose => {
             info.arrows
                 .push(arrow(AGENT, DB, "INSERT pr-1", ArrowKind::Message));
-            info.arrows
-                .push(arrow(DB, ALICE, "approval link", ArrowKind::Message));
             info.marks
                 .push(mark(DB, MarkKind::Commit, "pr-1 PENDING", "pr-1 PENDING"));
             info.code = Some(format!(
@@ -184,7 +182,7 @@ fn approve(m: &ApprovalModel, info: &mut StepInfo, again: bool) {
     info.arrows.push(arrow(
         ALICE,
         DB,
-        "approve pr-1",
+        "approve",
         if again {
             ArrowKind::Duplicate
         } else {

@@ -27,7 +27,7 @@ test('a “yes” in the chat: the edited amount is refunded, and a second “ye
   await open(page, '?s=approval&v=approve-chat-text&lang=en');
   await forward(page, 2); // the proposal in the chat, Alice's "yes"
   expect((await rows(page, 'Chat with Alice')).map((r) => r[2])).toEqual([
-    'Refund 80.00 USD on ord-2042 (m-88, order v3)? Valid until 10:15.',
+    'Refund 80.00 USD on ord-2042? Valid until 10:15.',
     'yes',
   ]);
   await page.getByRole('button', { name: 'Agent edits the amount to 800.00' }).click();
@@ -56,7 +56,7 @@ test('a versioned proposal: the edit, the changed order and the second click cha
   expect(proposal[10]).toBe('APPROVED');
   await page.getByRole('button', { name: 'Agent edits the amount to 800.00' }).click();
   await page.getByRole('button', { name: 'Go to end' }).click();
-  expect(await rows(page, 'Execute calls')).toEqual([['#1', 'UPDATE 0 → ROLLBACK', 'refused: not the approved digest; propose again']]);
+  expect(await rows(page, 'Execute calls')).toEqual([['#1', '0 → ROLLBACK', 'refused: not the approved digest; propose again']]);
   expect(await rows(page, 'Provider ledger')).toEqual([['(no refund)']]);
   for (const name of ['executed exactly what was approved', 'executed at most once']) {
     await expect(invariant(page, name)).toContainText('holds');
@@ -67,7 +67,7 @@ test('a versioned proposal: the edit, the changed order and the second click cha
   await forward(page, 2);
   await page.getByRole('button', { name: 'Support refunds 50.00 meanwhile' }).click();
   await page.getByRole('button', { name: 'Go to end' }).click();
-  expect((await rows(page, 'Execute calls'))[0][1]).toBe('UPDATE 1 · UPDATE 0 → ROLLBACK');
+  expect((await rows(page, 'Execute calls'))[0][1]).toBe('1, 0 → ROLLBACK');
   expect((await rows(page, 'orders'))[0]).toEqual(['ord-2042', 'PARTIALLY_REFUNDED', '4', '1,000.00', '50.00']);
 
   // The link clicked twice: one approval row, one refund.
@@ -94,6 +94,9 @@ test('in Chinese: the chat “yes” is broken by the expiry, the versioned prop
   await expect(invariant(page, '执行的正是被批准的')).toContainText('批准在 10:15 就已过期');
   await page.getByRole('radio', { name: /带版本的提案/ }).click();
   await expect(page).toHaveURL(/v=approve-versioned-proposal/);
+  await page.getByRole('button', { name: '回到开头' }).click();
+  await forward(page, 2);
+  await page.getByRole('button', { name: '让批准过期（过了 10:15）' }).click();
   await page.getByRole('button', { name: '跳到结尾' }).click();
   expect((await rows(page, '执行调用'))[0][2]).toBe('拒绝：10:15 已过期；需重新审批');
   await expect(invariant(page, '执行的正是被批准的')).not.toContainText('违反');
