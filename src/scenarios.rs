@@ -48,6 +48,20 @@ pub fn all() -> &'static [Registered] {
     ALL
 }
 
+/// The slugs of [`ALL`], in the same order (a test below keeps them in step). The explorer
+/// dispatches on these: reading a slug through `ALL` would link every scenario's trait object,
+/// views and narration included, into the explorer's worker (measured with seven scenarios:
+/// 154.6 KiB gzip that way, 51.0 KiB this way).
+static SLUGS: &[&str] = &[
+    "dual-write",
+    "outbox-relay",
+    "refund-cap",
+    "retry-layers",
+    "unknown-outcome",
+    "checkpoint-replay",
+    "approval",
+];
+
 /// The index of the scenario with this slug, if there is one.
 pub fn index_of(slug: &str) -> Option<usize> {
     all().iter().position(|s| s.meta().slug == slug)
@@ -66,7 +80,7 @@ pub fn explore(
     progress: &mut dyn FnMut(usize),
 ) -> Option<Report> {
     // By slug, not position, so the picker's order can change without touching this.
-    match all().get(index)?.meta().slug {
+    match *SLUGS.get(index)? {
         "dual-write" => Some(DualWrite::explore(variant, budget, bounds, progress)),
         "outbox-relay" => Some(OutboxRelay::explore(variant, budget, bounds, progress)),
         "refund-cap" => Some(RefundCap::explore(variant, knobs, bounds, progress)),
@@ -75,5 +89,14 @@ pub fn explore(
         "checkpoint-replay" => Some(CheckpointReplay::explore(variant, budget, bounds, progress)),
         "approval" => Some(Approval::explore(variant, budget, bounds, progress)),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_explorer_s_slugs_follow_the_registry() {
+        let slugs: Vec<&str> = super::all().iter().map(|s| s.meta().slug).collect();
+        assert_eq!(slugs, super::SLUGS);
     }
 }
