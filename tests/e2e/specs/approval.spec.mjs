@@ -82,6 +82,12 @@ test('a versioned proposal: the edit, the changed order and the second click cha
     'refused: pr-1 is already EXECUTED',
   ]);
   await expect(invariant(page, 'executed at most once')).toContainText('holds');
+  // Every run within two changes, in the explorer's worker: the fix holds in all of them.
+  await page.getByRole('button', { name: 'Explore every run' }).click();
+  await expect(page.locator('.exp-results')).toContainText('31 distinct states');
+  for (const name of ['executed exactly what was approved', 'executed at most once']) {
+    await expect(page.locator('.exp-results li', { hasText: name })).toContainText('holds in all 27 runs');
+  }
   expectNoConsoleErrors(problems);
 });
 
