@@ -226,7 +226,7 @@ pub fn questions() -> Vec<Question> {
                 avoid: t("“A ‘yes’ from the user authorises the next refund call, whatever it is.” Holding a database lock while waiting for a reply.", "“用户回复 yes 就给下一次任意 refund 调用放行”，或持有数据库锁等人回复。"),
             },
             explanation: t("Approve an immutable or versioned proposal — merchant, order, action, amount, currency, key state version, expiry, requester — not chat text that may still change. Store who approved, when, with what authority, and the proposal's digest; at execution re-check identity, the latest business constraints and that the proposal still matches, atomically (reserve, or a versioned conditional update). A change of amount or target needs a new approval; while waiting, release workers and connections and persist the waiting state.", "审批对象应该是不可变或有版本的具体提案：商家、订单、动作、金额、币种、关键状态版本、有效期和请求者，而不是一段可能继续变化的聊天文本。批准后保存批准人、时间、权限和提案摘要；执行时重新校验身份、最新业务约束与提案一致性，并原子地校验并预留资源或用版本条件更新。金额或目标变化应重新审批。暂停期间释放工作线程/数据库连接，把等待状态持久化。"),
-            show: "?s=unknown-outcome&v=changed-parameters&t=2",
+            show: "?s=approval&v=approve-chat-text&p=002&t=4",
         },
         Question {
             id: "ag29",

@@ -1,5 +1,6 @@
 //! The scenario registry: slug → scenario. Adding a scenario is one file and one line here.
 
+mod approval;
 mod backpressure;
 mod cancellation;
 mod checkpoint_replay;
@@ -10,6 +11,10 @@ mod refund_cap;
 mod retry_layers;
 mod unknown_outcome;
 
+pub use approval::{
+    digest as approval_digest, ApAct, ApState, ApVariant, Approval, ApprovalModel,
+    Outcome as ApOutcome, Refusal,
+};
 pub use backpressure::{Backpressure, BackpressureModel, BpAct, BpState, BpVariant, Rates};
 pub use cancellation::{
     CaAct, CaState, CaVariant, Cancellation, CancellationModel, End as CaEnd, Msg as CaMsg,
@@ -50,6 +55,7 @@ static ALL: &[Registered] = &[
     &Backpressure,
     &DuplicateCharge,
     &Cancellation,
+    &Approval,
 ];
 
 /// The slugs of `ALL`, in the same order (a test holds them equal).
@@ -63,6 +69,7 @@ pub const SLUGS: &[&str] = &[
     "backpressure",
     "duplicate-charge",
     "cancellation",
+    "approval",
 ];
 
 pub fn all() -> &'static [Registered] {
@@ -99,6 +106,16 @@ pub fn explore(
         "backpressure" => Some(Backpressure::explore(variant, knobs, bounds, progress)),
         "duplicate-charge" => Some(DuplicateCharge::explore(variant, budget, bounds, progress)),
         "cancellation" => Some(Cancellation::explore(variant, budget, bounds, progress)),
+        "approval" => Some(Approval::explore(variant, budget, bounds, progress)),
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_explorer_s_slugs_follow_the_registry() {
+        let slugs: Vec<&str> = super::all().iter().map(|s| s.meta().slug).collect();
+        assert_eq!(slugs, super::SLUGS);
     }
 }

@@ -219,13 +219,6 @@ fn seed_sweep_never_panics() {
     }
 }
 
-/// The explorer's slug list matches the registry, in order.
-#[test]
-fn the_slug_list_matches_the_registry() {
-    let slugs: Vec<&str> = scenarios::all().iter().map(|s| s.meta().slug).collect();
-    assert_eq!(slugs, scenarios::SLUGS);
-}
-
 /// Every registered scenario's explorer run completes, acyclic, within default bounds.
 #[test]
 fn every_registered_variant_explores_completely() {

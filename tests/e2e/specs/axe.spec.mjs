@@ -68,6 +68,7 @@ const variants = [
   ...['unbounded-queue', 'admission-control', 'throttled-channel', 'paced-to-channel'].map((v) => ['backpressure', v, 'p=01&t=17']),
   ...['new-charge-per-delivery', 'message-id-dedup', 'stable-intent'].map((v) => ['duplicate-charge', v, 'p=000002&t=10']),
   ...['cancel-means-undone', 'cancel-then-reconcile'].map((v) => ['cancellation', v, 'p=0000001&t=8']),
+  ...['approve-chat-text', 'approve-versioned-proposal'].map((v) => ['approval', v, 'p=002&t=4']),
 ];
 // One page per variant: the language is switched with its button and the colour scheme by
 // emulation, so the four combinations cost one load.
