@@ -236,7 +236,7 @@ pub fn questions() -> Vec<Question> {
                 avoid: t("A never-persisted while loop per request, trusting the load balancer to recover it.", "每个用户请求开一个永不落盘的 while 循环，并认为负载均衡能负责恢复。"),
             },
             explanation: t("Separate accepting the request from running the long task: create a run, return its id, let workers claim work from a durable queue or table; keep state, events and tool results in durable storage; clients follow by polling or an event stream. Give runs tenant quotas, concurrency limits, deadlines and a cancellation state. Workers claim, renew and complete with a versioned protocol; a stale worker must not overwrite newer state, and external writes still rely on stable business identity and downstream idempotency.", "把请求接入与长任务执行分离：创建 run 后返回标识，由 worker 从持久任务队列或数据库领取工作；状态、事件和工具操作结果保存到持久存储，客户端用查询或事件流跟踪。为运行设置租户配额、并发限额、deadline 和取消状态。并发 worker 需要带版本的领取/续租/完成协议；过期 worker 恢复后不得覆盖新状态；外部写仍靠稳定业务身份与下游幂等。"),
-            show: "?s=unknown-outcome&v=unique-constraint&t=4",
+            show: "?s=cancellation&v=cancel-then-reconcile&p=0000001&t=8",
         },
         Question {
             id: "ag30",
