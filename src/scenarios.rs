@@ -5,6 +5,7 @@ mod dual_write;
 mod outbox_relay;
 mod refund_cap;
 mod retry_layers;
+mod semaphore_scope;
 mod unknown_outcome;
 
 pub use checkpoint_replay::{CheckpointReplay, CrAct, CrState, CrVariant};
@@ -17,6 +18,9 @@ pub use refund_cap::{
 pub use retry_layers::{
     call_status, secs, Behaviour, Effect, End, Outcome, RetryLayers, RetryLayersModel, RlState,
     RlVariant, SpanKind,
+};
+pub use semaphore_scope::{
+    Inst as SsInst, SemaphoreScope, SemaphoreScopeModel, Slot as SsSlot, SsAct, SsState, SsVariant,
 };
 pub use unknown_outcome::{
     Answer as UoAnswer, Op, Reply, ReqPc, Status as OpStatus, UnknownOutcome, UnknownOutcomeModel,
@@ -36,6 +40,7 @@ static ALL: &[Registered] = &[
     &RetryLayers,
     &UnknownOutcome,
     &CheckpointReplay,
+    &SemaphoreScope,
 ];
 
 pub fn all() -> &'static [Registered] {
@@ -67,6 +72,9 @@ pub fn explore(
         "retry-layers" => Some(RetryLayers::explore(variant, knobs, bounds, progress)),
         "unknown-outcome" => Some(UnknownOutcome::explore(variant, budget, bounds, progress)),
         "checkpoint-replay" => Some(CheckpointReplay::explore(variant, budget, bounds, progress)),
+        "semaphore-scope" => Some(SemaphoreScope::explore(
+            variant, budget, knobs, bounds, progress,
+        )),
         _ => None,
     }
 }
