@@ -24,24 +24,24 @@
 //!
 //! **The model.** Per instance: up or down, its process number, its calls in flight, and the
 //! calls its crashed processes sent that the channel has not finished (orphans). A step is one
-//! instance claiming up to 5 jobs (five conditional UPDATEs in the shared variants) or 5 of its
+//! instance claiming up to half its semaphore (5 jobs) (five conditional UPDATEs in the shared variants) or 5 of its
 //! calls answering, so the default 3 × 10 explores in thousands of states; the numbers shown are
 //! the exact counts. Faults: an instance crashes while it holds calls.
 
 use crate::sim::{
     AnyScenario, Bounds, CodeView, Cursor, InvKind, Invariant, Knob, LaneView, Metric, MetricValue,
-    Model, Report, RowView, ScenarioMeta, StateView, StepInfo, TableView, Text, Tone,
-    Trace, TreeItem,
+    Model, Report, RowView, ScenarioMeta, StateView, StepInfo, TableView, Text, Tone, Trace,
+    TreeItem,
 };
 
 /// The payment channel's limit on calls in flight.
 pub const LIMIT: u8 = 10;
-/// Calls claimed or answered in one step.
-pub const GROUP: u8 = 5;
 /// The seed's numbers: three instances, a local semaphore of 10 each.
 pub const INSTANCES: u8 = 3;
 pub const LOCAL: u8 = 10;
-/// Faults per run.
+/// The local semaphore sizes the knob offers (its value is the index; 10 is the default).
+pub const LOCALS: [u8; 4] = [2, 5, 10, 20];
+/// Faults per run with a shared budget (a crash is what tests it).
 pub const BUDGET: u8 = 2;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -57,6 +57,15 @@ impl SsVariant {
         SsVariant::SharedCounter,
         SsVariant::Leases,
     ];
+
+    /// Faults per run: one for the per-instance semaphore, which breaks with none (more only
+    /// multiplies its states), two for the shared budgets.
+    pub fn budget(self) -> u8 {
+        match self {
+            SsVariant::PerInstanceSemaphore => 1,
+            _ => BUDGET,
+        }
+    }
 
     fn program(self) -> (&'static str, &'static str) {
         match self {
@@ -90,12 +99,22 @@ pub struct Inst {
 pub enum Slot {
     Free,
     /// Held by process `pid` of instance `inst` (0-based); renewed while that process lives.
-    Held { inst: u8, pid: u8 },
+    Held {
+        inst: u8,
+        pid: u8,
+    },
     /// The holder crashed and the lease ran out: the next claim takes the row over.
-    Expired { inst: u8, pid: u8 },
+    Expired {
+        inst: u8,
+        pid: u8,
+    },
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// The state. Its identity (`Eq`, `Ord`, `Hash`) leaves out *which* lease rows hold what: only
+/// how many rows each instance's dead processes still hold decides the future (a live call holds
+/// exactly one row, and a free row is as good as an expired one), so runs that differ only in
+/// row numbers merge in the explorer, while the player still shows every row where it is.
+#[derive(Clone, Debug)]
 pub struct SsState {
     /// Jobs not yet claimed.
     pub queue: u8,
@@ -110,6 +129,24 @@ pub struct SsState {
 }
 
 impl SsState {
+    /// What decides the future (see the type's comment).
+    fn key(&self) -> (u8, u8, &[Inst], u8, u8, [u8; 8]) {
+        let mut stale = [0u8; 8];
+        for &x in &self.slots {
+            if let Some(n) = self.stale(x).and_then(|i| stale.get_mut(i as usize)) {
+                *n += 1;
+            }
+        }
+        (
+            self.queue,
+            self.done,
+            &self.inst,
+            self.counter,
+            self.faults,
+            stale,
+        )
+    }
+
     /// Calls in flight at the channel: live and orphaned.
     pub fn in_flight(&self) -> u8 {
         self.inst.iter().map(|i| i.calls + i.orphans).sum()
@@ -146,11 +183,37 @@ impl SsState {
     }
 }
 
+impl PartialEq for SsState {
+    fn eq(&self, other: &SsState) -> bool {
+        self.key() == other.key()
+    }
+}
+
+impl Eq for SsState {}
+
+impl PartialOrd for SsState {
+    fn partial_cmp(&self, other: &SsState) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for SsState {
+    fn cmp(&self, other: &SsState) -> std::cmp::Ordering {
+        self.key().cmp(&other.key())
+    }
+}
+
+impl std::hash::Hash for SsState {
+    fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+        self.key().hash(h);
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SsAct {
-    /// Instance `i` claims up to [`GROUP`] jobs and sends their calls.
+    /// Instance `i` claims up to [`SemaphoreScopeModel::group`] jobs and sends their calls.
     Claim(u8),
-    /// [`GROUP`] of instance `i`'s calls answer.
+    /// Up to [`SemaphoreScopeModel::group`] of instance `i`'s calls answer.
     Complete(u8),
     /// The channel finishes the calls of instance `i`'s crashed processes.
     Orphans(u8),
@@ -171,6 +234,17 @@ impl SemaphoreScopeModel {
     /// Jobs in the queue at the start: enough to fill every instance's semaphore.
     pub fn jobs(&self) -> u8 {
         self.instances * self.local
+    }
+
+    /// Calls claimed or answered in one step: half the local semaphore (5 for the seed's 10),
+    /// or all of a small one, so a group always divides the channel's limit and a semaphore fills
+    /// in one or two steps; the explorer stays small at every knob setting.
+    pub fn group(&self) -> u8 {
+        if self.local <= 5 {
+            self.local.max(1)
+        } else {
+            self.local / 2
+        }
     }
 
     /// Free room in the shared budget (unbounded without one).
@@ -194,7 +268,7 @@ impl SemaphoreScopeModel {
         if !me.up {
             return 0;
         }
-        GROUP
+        self.group()
             .min(s.queue)
             .min(self.local.saturating_sub(me.calls))
             .min(self.room(s))
@@ -242,7 +316,7 @@ impl Model for SemaphoreScopeModel {
         let n = s.inst.len() as u8;
         // The least busy instance claims first, ties taken round-robin by how many claims were
         // made so far, so the default run spreads the work over every instance.
-        let start = ((self.jobs() - s.queue) / GROUP) % n.max(1);
+        let start = ((self.jobs() - s.queue) / self.group()) % n.max(1);
         let mut claim: Vec<u8> = (0..n).filter(|&i| self.claimable(s, i) > 0).collect();
         claim.sort_by_key(|&i| (s.inst[i as usize].calls, (i + n - start) % n));
         out.extend(claim.into_iter().map(SsAct::Claim));
@@ -304,7 +378,7 @@ impl Model for SemaphoreScopeModel {
             }
             SsAct::Complete(i) => {
                 let me = &mut s.inst[i as usize];
-                let k = GROUP.min(me.calls);
+                let k = self.group().min(me.calls);
                 me.calls -= k;
                 let pid = me.pid;
                 s.done += k;
@@ -512,7 +586,11 @@ impl SemaphoreScopeModel {
             value: MetricValue::Count(n.into()),
         };
         let mut m = vec![
-            count("calls in flight to the channel", "通道在途调用", s.in_flight()),
+            count(
+                "calls in flight to the channel",
+                "通道在途调用",
+                s.in_flight(),
+            ),
             count("channel limit", "通道上限", LIMIT),
         ];
         match self.variant {
@@ -522,13 +600,21 @@ impl SemaphoreScopeModel {
                 self.jobs(),
             )),
             SsVariant::SharedCounter => {
-                m.push(count("budget taken (in Postgres)", "已占预算（Postgres）", s.counter));
+                m.push(count(
+                    "budget taken (in Postgres)",
+                    "已占预算（Postgres）",
+                    s.counter,
+                ));
                 m.push(count("slots leaked", "泄漏的名额", s.leaked()));
             }
             SsVariant::Leases => {
                 let held = s.slots.iter().filter(|x| matches!(x, Slot::Held { .. }));
                 m.push(count("leases held", "持有的租约", held.count() as u8));
-                m.push(count("leases of crashed processes", "已崩溃进程的租约", s.leaked()));
+                m.push(count(
+                    "leases of crashed processes",
+                    "已崩溃进程的租约",
+                    s.leaked(),
+                ));
             }
         }
         m.push(count("jobs queued", "排队任务", s.queue));
@@ -578,7 +664,10 @@ impl SemaphoreScopeModel {
                 format!("{n}（上限 {LIMIT}：超出 {}）", n - LIMIT),
             )
         } else {
-            Text::new(format!("{n} (limit {LIMIT})"), format!("{n}（上限 {LIMIT}）"))
+            Text::new(
+                format!("{n} (limit {LIMIT})"),
+                format!("{n}（上限 {LIMIT}）"),
+            )
         };
         t.rows.push(RowView::new(
             "total".into(),
@@ -611,7 +700,10 @@ impl SemaphoreScopeModel {
             let proc = if x.up {
                 Text::same(format!("p{}", x.pid))
             } else {
-                Text::new(format!("p{} ⚡ down", x.pid), format!("p{} ⚡ 已崩溃", x.pid))
+                Text::new(
+                    format!("p{} ⚡ down", x.pid),
+                    format!("p{} ⚡ 已崩溃", x.pid),
+                )
             };
             t.rows.push(RowView::new(
                 format!("i{i}"),
@@ -659,12 +751,18 @@ impl SemaphoreScopeModel {
                             "崩溃后不再续期：30 秒内到期",
                         )
                     } else {
-                        Text::new("now + 30 s, renewed every 10 s", "now + 30 秒，每 10 秒续期")
+                        Text::new(
+                            "now + 30 s, renewed every 10 s",
+                            "now + 30 秒，每 10 秒续期",
+                        )
                     },
                 ),
                 Slot::Expired { inst, pid } => (
                     Text::same(Self::holder(inst, pid)),
-                    Text::new("in the past: expired, free to claim", "已过去：租约到期，可被领取"),
+                    Text::new(
+                        "in the past: expired, free to claim",
+                        "已过去：租约到期，可被领取",
+                    ),
                 ),
             };
             t.rows.push(RowView::new(
@@ -740,8 +838,15 @@ impl SemaphoreScopeModel {
             );
             let (status, tone) = if x.up {
                 (
-                    Text::new(format!("{} in flight", x.calls), format!("在途 {} 个", x.calls)),
-                    if x.calls == 0 { Tone::Quiet } else { Tone::Active },
+                    Text::new(
+                        format!("{} in flight", x.calls),
+                        format!("在途 {} 个", x.calls),
+                    ),
+                    if x.calls == 0 {
+                        Tone::Quiet
+                    } else {
+                        Tone::Active
+                    },
                 )
             } else {
                 (Text::new("⚡ down", "⚡ 已崩溃"), Tone::Bad)
@@ -807,10 +912,7 @@ impl SemaphoreScopeModel {
                 } else if self.claimable(s, i) == 0 {
                     (
                         find(wait_line),
-                        Text::new(
-                            "no budget slot free: waiting",
-                            "没有空闲的预算名额：等待中",
-                        ),
+                        Text::new("no budget slot free: waiting", "没有空闲的预算名额：等待中"),
                     )
                 } else {
                     (
@@ -867,7 +969,11 @@ impl SemaphoreScope {
         SemaphoreScopeModel {
             variant,
             instances: knob(0, 1, 5, INSTANCES),
-            local: knob(1, 5, 20, LOCAL),
+            local: knobs
+                .get(1)
+                .and_then(|&k| LOCALS.get(k as usize))
+                .copied()
+                .unwrap_or(LOCAL),
             budget,
         }
     }
@@ -879,7 +985,8 @@ impl SemaphoreScope {
         bounds: Bounds,
         progress: &mut dyn FnMut(usize),
     ) -> Report {
-        let model = Self::model_with(Self::variant(variant), budget.unwrap_or(BUDGET), knobs);
+        let v = Self::variant(variant);
+        let model = Self::model_with(v, budget.unwrap_or(v.budget()), knobs);
         crate::sim::explore_with(&model, bounds, progress)
     }
 }
@@ -910,26 +1017,31 @@ impl AnyScenario for SemaphoreScope {
     }
 
     fn trace_with(&self, variant: usize, knobs: &[u32], path: &[u8]) -> Trace {
-        let m = Self::model_with(Self::variant(variant), BUDGET, knobs);
-        crate::sim::replay(&m, path)
+        let v = Self::variant(variant);
+        crate::sim::replay(&Self::model_with(v, v.budget(), knobs), path)
     }
 
     fn follow_with(&self, variant: usize, knobs: &[u32], labels: &[String]) -> Vec<u8> {
-        let m = Self::model_with(Self::variant(variant), BUDGET, knobs);
-        crate::sim::follow(&m, labels)
+        let v = Self::variant(variant);
+        crate::sim::follow(&Self::model_with(v, v.budget(), knobs), labels)
     }
 }
 
-/// The knobs: instances 1–5, the local semaphore 5–20 in steps of 5.
+/// The knobs: instances 1–5, and the local semaphore as a choice of 2, 5, 10 or 20 permits.
 fn knobs() -> Vec<Knob> {
+    let mut local = knob(
+        "local",
+        ["Local semaphore per instance", "每实例本地信号量"],
+        2,
+        (0, LOCALS.len() as u8 - 1),
+        1,
+    );
+    local.options = LOCALS
+        .iter()
+        .map(|n| Text::new(format!("{n} permits"), format!("{n} 个许可")))
+        .collect();
     vec![
         knob("instances", ["Instances", "实例数"], INSTANCES, (1, 5), 1),
-        knob(
-            "local",
-            ["Local semaphore per instance", "每实例本地信号量"],
-            LOCAL,
-            (5, 20),
-            5,
-        ),
+        local,
     ]
 }

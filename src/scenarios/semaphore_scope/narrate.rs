@@ -19,7 +19,7 @@ pub(super) fn label(m: &SemaphoreScopeModel, s: &SsState, a: SsAct) -> Text {
             )
         }
         SsAct::Complete(i) => {
-            let k = super::GROUP.min(s.inst[i as usize].calls);
+            let k = m.group().min(s.inst[i as usize].calls);
             Text::new(
                 format!("Instance {}: {k} calls answer", i + 1),
                 format!("实例 {}：{k} 个调用返回", i + 1),
@@ -45,10 +45,10 @@ pub(super) fn label(m: &SemaphoreScopeModel, s: &SsState, a: SsAct) -> Text {
 }
 
 pub(super) fn intro(m: &SemaphoreScopeModel) -> Text {
-    let (n, l, j) = (m.instances, m.local, m.jobs());
+    let (n, l, j, g) = (m.instances, m.local, m.jobs(), m.group());
     let base = Text::new(
-        format!("{n} instances claim payment jobs from one shared queue ({j} jobs). Each runs its worker loop behind a local semaphore of {l}. The payment channel accepts at most {LIMIT} calls in flight. A step claims or answers up to 5 calls."),
-        format!("{n} 个实例从同一个共享队列领取支付任务（共 {j} 个）。每个实例的工作循环都有一个大小为 {l} 的本地信号量。支付通道最多承受 {LIMIT} 个在途调用。每一步领取或返回最多 5 个调用。"),
+        format!("{n} instances claim payment jobs from one shared queue ({j} jobs). Each runs its worker loop behind a local semaphore of {l}. The payment channel accepts at most {LIMIT} calls in flight. A step claims or answers up to {g} calls."),
+        format!("{n} 个实例从同一个共享队列领取支付任务（共 {j} 个）。每个实例的工作循环都有一个大小为 {l} 的本地信号量。支付通道最多承受 {LIMIT} 个在途调用。每一步领取或返回最多 {g} 个调用。"),
     );
     base.then(&match m.variant {
         SsVariant::PerInstanceSemaphore => Text::new(
@@ -120,7 +120,8 @@ pub(super) fn describe(m: &SemaphoreScopeModel, b: &SsState, a: SsAct, s: &SsSta
             let who = i as usize;
             let pid = s.inst[who].pid;
             info.lane = who;
-            info.marks.push(mark(who, MarkKind::Restart, "restart", "重启"));
+            info.marks
+                .push(mark(who, MarkKind::Restart, "restart", "重启"));
             info.title = Text::new(
                 format!("instance {} restarts as p{pid}", who + 1),
                 format!("实例 {} 重启为 p{pid}", who + 1),
@@ -177,10 +178,7 @@ pub(super) fn describe(m: &SemaphoreScopeModel, b: &SsState, a: SsAct, s: &SsSta
             info.lane = db;
             info.marks
                 .push(mark(db, MarkKind::Write, "leases expire", "租约到期"));
-            info.title = Text::new(
-                format!("leases {rows} expire"),
-                format!("租约 {rows} 到期"),
-            );
+            info.title = Text::new(format!("leases {rows} expire"), format!("租约 {rows} 到期"));
             info.code = Some(
                 "-- 30 s after the last renewal, for slots ".to_string()
                     + &rows
@@ -249,23 +247,15 @@ fn claim(
         format!("实例 {} 从自己的信号量拿了 {k} 个许可（已占 {}/{}），领取任务 {jobs}，发出 {k} 个支付调用。", who + 1, me.calls, m.local),
     );
     let now = if total > LIMIT && s.queue == 0 && total == m.jobs() {
-        info.marks.push(mark(
-            channel,
-            MarkKind::Fail,
-            "over the limit",
-            "超出上限",
-        ));
+        info.marks
+            .push(mark(channel, MarkKind::Fail, "over the limit", "超出上限"));
         Text::new(
             format!("The channel now has {total} calls in flight: {} instances × {} = {total}, against a limit of {LIMIT}. Every semaphore is full and none of them was ever exceeded.", m.instances, m.local),
             format!("通道现在有 {total} 个在途调用：{} 个实例 × {} = {total}，而上限是 {LIMIT}。每个信号量都满了，却没有一个被突破过。", m.instances, m.local),
         )
     } else if total > LIMIT {
-        info.marks.push(mark(
-            channel,
-            MarkKind::Fail,
-            "over the limit",
-            "超出上限",
-        ));
+        info.marks
+            .push(mark(channel, MarkKind::Fail, "over the limit", "超出上限"));
         Text::new(
             format!("The channel now has {total} calls in flight, over its limit of {LIMIT}: each semaphore only counts its own process's calls."),
             format!("通道现在有 {total} 个在途调用，超过上限 {LIMIT}：每个信号量只数自己进程里的调用。"),
@@ -303,10 +293,19 @@ fn complete(
     let (sql, budget) = match m.variant {
         SsVariant::PerInstanceSemaphore => (String::new(), Text::default()),
         SsVariant::SharedCounter => (
-            format!("UPDATE channel_budget SET in_flight = in_flight - 1;  -- {} → {}\n", b.counter, s.counter),
+            format!(
+                "UPDATE channel_budget SET in_flight = in_flight - 1;  -- {} → {}\n",
+                b.counter, s.counter
+            ),
             Text::new(
-                format!("Each finally block gives its slot back: channel_budget.in_flight {} → {}.", b.counter, s.counter),
-                format!("每个 finally 块都归还自己的名额：channel_budget.in_flight {} → {}。", b.counter, s.counter),
+                format!(
+                    "Each finally block gives its slot back: channel_budget.in_flight {} → {}.",
+                    b.counter, s.counter
+                ),
+                format!(
+                    "每个 finally 块都归还自己的名额：channel_budget.in_flight {} → {}。",
+                    b.counter, s.counter
+                ),
             ),
         ),
         SsVariant::Leases => {
@@ -334,8 +333,7 @@ fn crash(m: &SemaphoreScopeModel, b: &SsState, i: u8, info: &mut StepInfo) {
     let who = i as usize;
     let x = b.inst[who];
     info.lane = who;
-    info.marks
-        .push(mark(who, MarkKind::Crash, "crash", "崩溃"));
+    info.marks.push(mark(who, MarkKind::Crash, "crash", "崩溃"));
     info.title = Text::new(
         format!("instance {} crashes holding {}", who + 1, x.calls),
         format!("实例 {} 占着 {} 个名额崩溃", who + 1, x.calls),
@@ -384,8 +382,9 @@ pub(super) fn meta() -> ScenarioMeta {
         ),
         variants: variants
             .into_iter()
-            .map(|m| VariantMeta {
-                fault_budget: super::BUDGET,
+            .zip(SsVariant::ALL)
+            .map(|(m, v)| VariantMeta {
+                fault_budget: v.budget(),
                 fixed_by: (!m.fixed).then_some("leases"),
                 ..m
             })
