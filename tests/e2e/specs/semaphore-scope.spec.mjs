@@ -68,7 +68,7 @@ test('a shared counter: crash an instance holding slots, the slots leak; leases 
   expectNoConsoleErrors(problems);
 });
 
-test('in Chinese: the leak is named in words, and the fix holds', async ({ page, problems }) => {
+test('in Chinese: the leak, the stalled queue and the calls over the limit are named in words', async ({ page, problems }) => {
   await page.goto('?s=semaphore-scope&v=shared-counter&p=021&lang=zh');
   await waitForApp(page);
   await page.getByRole('button', { name: '跳到结尾' }).click();
