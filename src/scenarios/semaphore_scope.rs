@@ -759,10 +759,7 @@ impl SemaphoreScopeModel {
                 ),
                 Slot::Expired { inst, pid } => (
                     Text::same(Self::holder(inst, pid)),
-                    Text::new(
-                        "in the past: expired, free to claim",
-                        "已过去：租约到期，可被领取",
-                    ),
+                    Text::new("expired: free to claim", "已到期：可被领取"),
                 ),
             };
             t.rows.push(RowView::new(

@@ -41,7 +41,7 @@ const shots = [
   { name: 'checkpoint-phone-dark-en', width: 390, height: 844, scheme: 'dark', q: '?s=checkpoint-replay&v=operation-id&p=0001&t=6&lang=en', full: true },
   { name: 'checkpoint-wide-light-zh', width: 1280, height: 800, scheme: 'light', q: '?s=checkpoint-replay&v=in-memory-saver&p=0001&t=5&lang=zh', full: true },
   { name: 'semaphore-wide-light-en', width: 1280, height: 800, scheme: 'light', q: '?s=semaphore-scope&v=per-instance-semaphore&t=6&lang=en', full: true },
-  { name: 'semaphore-wide-dark-zh', width: 1280, height: 800, scheme: 'dark', q: '?s=semaphore-scope&v=shared-counter&p=021&t=6&lang=zh', full: true },
+  { name: 'semaphore-wide-dark-zh', width: 1280, height: 800, scheme: 'dark', q: '?s=semaphore-scope&v=shared-counter&p=021&t=5&lang=zh', full: true },
   { name: 'semaphore-phone-light-zh', width: 390, height: 844, scheme: 'light', q: '?s=semaphore-scope&v=per-instance-semaphore&t=6&lang=zh', full: true },
   { name: 'semaphore-phone-dark-en', width: 390, height: 844, scheme: 'dark', q: '?s=semaphore-scope&v=leases&p=021&t=5&lang=en', full: true },
   { name: 'embed-phone-light-en', width: 360, height: 720, scheme: 'light', q: '?s=refund-cap&v=read-then-write&t=8&lang=en&embed=1' },
