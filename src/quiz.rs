@@ -115,7 +115,7 @@ pub fn questions() -> Vec<Question> {
             },
             explanation: t("C. A and B mistake a process-local mechanism for distributed coordination; D is wrong: a semaphore is exactly for limiting work in flight within a scope, but its scope must be stated.",
                            "正确答案：C。A、B 把进程本地机制误作分布式协调；D 错，Semaphore 正适合限制某作用域内在途任务，但其作用范围必须说明。"),
-            show: "?s=refund-cap&v=mutex-two-instances&t=8",
+            show: "?s=semaphore-scope&v=per-instance-semaphore&t=6",
         },
         Question {
             id: "c6",

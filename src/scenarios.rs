@@ -9,6 +9,7 @@ mod duplicate_charge;
 mod outbox_relay;
 mod refund_cap;
 mod retry_layers;
+mod semaphore_scope;
 mod unknown_outcome;
 
 pub use approval::{
@@ -34,6 +35,9 @@ pub use retry_layers::{
     call_status, secs, Behaviour, Effect, End, Outcome, RetryLayers, RetryLayersModel, RlState,
     RlVariant, SpanKind,
 };
+pub use semaphore_scope::{
+    Inst as SsInst, SemaphoreScope, SemaphoreScopeModel, Slot as SsSlot, SsAct, SsState, SsVariant,
+};
 pub use unknown_outcome::{
     Answer as UoAnswer, Op, Reply, ReqPc, Status as OpStatus, UnknownOutcome, UnknownOutcomeModel,
     UoAct, UoState, UoVariant,
@@ -44,17 +48,19 @@ use crate::sim::{AnyScenario, Bounds, Report};
 /// A registered scenario. Scenarios are stateless descriptions, so they can live in statics.
 pub type Registered = &'static (dyn AnyScenario + Sync);
 
-/// Every scenario, in the order the picker shows them. The first is the default.
+/// Every scenario, in the order the picker shows them, grouped by theme as the home page lists
+/// them. The first is the default.
 static ALL: &[Registered] = &[
     &DualWrite,
     &OutboxRelay,
+    &DuplicateCharge,
     &RefundCap,
+    &SemaphoreScope,
+    &Backpressure,
     &RetryLayers,
     &UnknownOutcome,
-    &CheckpointReplay,
-    &Backpressure,
-    &DuplicateCharge,
     &Cancellation,
+    &CheckpointReplay,
     &Approval,
 ];
 
@@ -62,13 +68,14 @@ static ALL: &[Registered] = &[
 pub const SLUGS: &[&str] = &[
     "dual-write",
     "outbox-relay",
+    "duplicate-charge",
     "refund-cap",
+    "semaphore-scope",
+    "backpressure",
     "retry-layers",
     "unknown-outcome",
-    "checkpoint-replay",
-    "backpressure",
-    "duplicate-charge",
     "cancellation",
+    "checkpoint-replay",
     "approval",
 ];
 
@@ -107,6 +114,9 @@ pub fn explore(
         "duplicate-charge" => Some(DuplicateCharge::explore(variant, budget, bounds, progress)),
         "cancellation" => Some(Cancellation::explore(variant, budget, bounds, progress)),
         "approval" => Some(Approval::explore(variant, budget, bounds, progress)),
+        "semaphore-scope" => Some(SemaphoreScope::explore(
+            variant, budget, knobs, bounds, progress,
+        )),
         _ => None,
     }
 }

@@ -355,7 +355,6 @@ fn exploration_breaks_each_mistake_and_proves_the_intent() {
 #[test]
 fn the_registry_explores_it_by_slug() {
     let i = scenarios::index_of("duplicate-charge").expect("registered");
-    assert_eq!(i + 1, scenarios::all().len(), "appended at the end");
     let meta = scenarios::all()[i].meta();
     let slugs: Vec<&str> = meta.variants.iter().map(|v| v.slug).collect();
     assert_eq!(

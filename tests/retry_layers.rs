@@ -253,7 +253,15 @@ fn exploration_proves_the_fixes_over_every_sequence_of_outcomes() {
             }
         }
         // The explorer through the registry agrees.
-        let via = scenarios::explore(3, i, None, &[], bounds(), &mut |_| {}).map(|r| r.states);
+        let via = scenarios::explore(
+            scenarios::index_of("retry-layers").expect("registered"),
+            i,
+            None,
+            &[],
+            bounds(),
+            &mut |_| {},
+        )
+        .map(|r| r.states);
         assert_eq!(via, Some(r.states));
     }
     let states: Vec<usize> = got.iter().map(|g| g.1).collect();
@@ -323,8 +331,15 @@ fn outcomes_are_offered_with_the_behaviours_first() {
 #[test]
 fn the_players_explorer_covers_every_variant_within_its_default_bounds() {
     for i in 0..RlVariant::ALL.len() {
-        let r = scenarios::explore(3, i, None, &[], Bounds::default(), &mut |_| {})
-            .expect("registered");
+        let r = scenarios::explore(
+            scenarios::index_of("retry-layers").expect("registered"),
+            i,
+            None,
+            &[],
+            Bounds::default(),
+            &mut |_| {},
+        )
+        .expect("registered");
         assert!(!r.truncated, "variant {i} is cut by the default bounds");
     }
 }

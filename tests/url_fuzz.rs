@@ -142,7 +142,11 @@ fn a_valid_url_resolves_to_itself_without_notices() {
     let r = resolve(&search, None);
     assert_eq!(
         (r.scenario, r.variant, r.knobs.clone()),
-        (2, 5, vec![150, 80, 80, 20])
+        (
+            scenarios::index_of("refund-cap").expect("registered"),
+            5,
+            vec![150, 80, 80, 20]
+        )
     );
     assert!(r.notices.is_empty(), "{:?}", r.notices);
     assert!(!r.embed);

@@ -25,7 +25,7 @@ for (const s of states) {
     if (s.width) await page.setViewportSize({ width: s.width, height: s.height });
     await page.goto(s.q);
     if (s.home) {
-      await expect(page.locator('.scenario-card')).toHaveCount(7);
+      await expect(page.locator('.scenario-card')).toHaveCount(11);
     } else {
       await waitForApp(page);
       await expect(page.getByRole('button', { name: /^(Play|播放)$/ })).toBeVisible();
@@ -69,6 +69,7 @@ const variants = [
   ...['new-charge-per-delivery', 'message-id-dedup', 'stable-intent'].map((v) => ['duplicate-charge', v, 'p=000002&t=10']),
   ...['cancel-means-undone', 'cancel-then-reconcile'].map((v) => ['cancellation', v, 'p=0000001&t=8']),
   ...['approve-chat-text', 'approve-versioned-proposal'].map((v) => ['approval', v, 'p=002&t=4']),
+  ...['per-instance-semaphore', 'shared-counter', 'leases'].map((v) => ['semaphore-scope', v, 'p=002&t=4']),
 ];
 // One page per variant: the language is switched with its button and the colour scheme by
 // emulation, so the four combinations cost one load.

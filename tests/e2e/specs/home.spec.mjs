@@ -6,10 +6,10 @@ test('home lists every scenario by theme, opens one, and starts the quiz', async
   await page.goto('?home=1&lang=en');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Effectively Once: see why exactly-once is not free');
   await expect(page.getByRole('heading', { level: 2 })).toHaveText([
-    'Dual writes and messaging', 'Concurrency', 'Retries, timeouts and recovery', 'Capacity and backpressure', 'Agents and human approval', 'Quiz', 'How to embed',
+    'Dual writes and messaging', 'Concurrency', 'Capacity and backpressure', 'Retries, timeouts and recovery', 'Agents and human approval', 'Quiz', 'How to embed',
   ]);
   const cards = page.locator('.scenario-card');
-  await expect(cards).toHaveCount(7);
+  await expect(cards).toHaveCount(11);
   await expect(page.locator('.scenario-card svg.thumb .mark').first()).toBeAttached();
   await expect(page.locator('.counter')).toBeHidden();
   await page.getByRole('button', { name: 'Start the quiz' }).click();

@@ -1,0 +1,294 @@
+//! Semaphore scope, proven: three instances with a local semaphore of 10 each put 3 × 10 = 30
+//! calls on a channel that takes 10; a shared counter row never exceeds 10 but leaks the slots of
+//! an instance that crashes holding them; leases per slot come back after a crash; exhaustive
+//! exploration with two crashes per run proves the leases and pins every state count.
+
+mod common;
+
+use common::{assert_holds_everywhere, by_labels, table, verdict};
+use effectively_once::scenarios::{self, SemaphoreScope, SsVariant};
+use effectively_once::sim::{explore, replay, AnyScenario, Bounds, Status};
+
+const LIMIT: &str = "at most 10 calls in flight to the channel";
+const LEAK: &str = "no slot leaked forever";
+const DRAINS: &str = "the queue drains";
+const ALL: [&str; 3] = [LIMIT, LEAK, DRAINS];
+
+fn bounds() -> Bounds {
+    Bounds {
+        max_depth: 64,
+        max_states: 2_000_000,
+    }
+}
+
+/// The metric `name`'s count at `step`.
+fn metric(t: &effectively_once::sim::Trace, step: usize, name: &str) -> u32 {
+    let m = t.steps[step]
+        .view
+        .metrics
+        .iter()
+        .find(|m| m.name.en == name)
+        .unwrap_or_else(|| panic!("no metric {name}"));
+    m.value.at(step).unwrap_or(0)
+}
+
+#[test]
+fn the_shared_budgets_hold_every_invariant_without_a_crash() {
+    for v in [SsVariant::SharedCounter, SsVariant::Leases] {
+        let t = replay(&SemaphoreScope::model(v, 2), &[]);
+        let last = t.last();
+        assert!(t.steps[last].quiet);
+        assert_eq!(
+            table(&t, last, "jobs"),
+            [["queued", "0"], ["running", "0"], ["done", "30"]],
+            "{v:?}"
+        );
+        for name in ALL {
+            assert_eq!(
+                verdict(&t, last, name).status,
+                Status::Holds,
+                "{v:?} {name}"
+            );
+        }
+        let peak = (0..=last)
+            .map(|k| metric(&t, k, "calls in flight to the channel"))
+            .max();
+        assert_eq!(peak, Some(10), "{v:?} uses the whole budget, no more");
+    }
+}
+
+#[test]
+fn three_instances_with_a_semaphore_of_10_put_30_calls_in_flight() {
+    let m = SemaphoreScope::model(SsVariant::PerInstanceSemaphore, 1);
+    let t = replay(&m, &[]);
+    // Instances 1, 2, 3 claim 5 each, then 5 more each: 3 × 10 = 30 at step 6.
+    assert_eq!(metric(&t, 6, "calls in flight to the channel"), 30);
+    assert_eq!(metric(&t, 6, "instances × local semaphore"), 30);
+    assert_eq!(
+        table(&t, 6, "channel"),
+        [
+            ["instance-1/p1", "10"],
+            ["instance-2/p1", "10"],
+            ["instance-3/p1", "10"],
+            ["total", "30 (limit 10: over by 20)"],
+        ]
+    );
+    assert_eq!(
+        table(&t, 6, "instances")
+            .iter()
+            .map(|r| r[2].as_str())
+            .collect::<Vec<_>>(),
+        ["10 of 10 permits taken"; 3],
+        "no semaphore was exceeded"
+    );
+    assert!(t.steps[6]
+        .info
+        .narration
+        .en
+        .contains("3 instances × 10 = 30"));
+    // Broken at step 3, the first claim past 10 (15 in flight), with no fault at all.
+    let v = verdict(&t, 6, LIMIT);
+    assert_eq!(v.status, Status::Violated);
+    assert_eq!(v.since, Some(3));
+    assert!(
+        v.why.en.starts_with("15 calls are in flight"),
+        "{}",
+        v.why.en
+    );
+    assert_eq!(verdict(&t, t.last(), LEAK).status, Status::Holds);
+    assert_eq!(verdict(&t, t.last(), DRAINS).status, Status::Holds);
+}
+
+#[test]
+fn n_instances_times_the_local_semaphore_for_every_knob() {
+    let s = SemaphoreScope;
+    for n in 1..=5u32 {
+        for (k, local) in [2u32, 5, 10, 20].into_iter().enumerate() {
+            let t = s.trace_with(0, &[n, k as u32], &[]);
+            let peak = (0..t.steps.len())
+                .map(|k| metric(&t, k, "calls in flight to the channel"))
+                .max();
+            assert_eq!(peak, Some(n * local), "{n} × {local}");
+            let over = verdict(&t, t.last(), LIMIT).status == Status::Violated;
+            assert_eq!(over, n * local > 10, "{n} × {local}");
+        }
+    }
+}
+
+/// Instance 1 takes all 10 budget slots, then crashes holding them.
+const LEAK_ALL: [&str; 3] = [
+    "Instance 1: claim 5 jobs",
+    "Instance 1: claim 5 jobs",
+    "Crash instance 1",
+];
+
+#[test]
+fn a_crash_holding_the_whole_budget_leaks_it_and_the_queue_never_drains() {
+    let m = SemaphoreScope::model(SsVariant::SharedCounter, 2);
+    let path = by_labels(&m, &LEAK_ALL);
+    assert_eq!(path, [0, 2, 1], "the link the e2e test opens: p=021");
+    let t = replay(&m, &path);
+    assert_eq!(table(&t, 2, "channel_budget"), [["psp", "10"]]);
+    let last = t.last();
+    assert!(t.steps[last].quiet);
+    // The channel finished the orphaned calls and instance 1 restarted as p2; nothing gives
+    // the 10 slots back.
+    assert_eq!(table(&t, last, "channel_budget"), [["psp", "10"]]);
+    assert_eq!(metric(&t, last, "calls in flight to the channel"), 0);
+    assert_eq!(metric(&t, last, "slots leaked"), 10);
+    assert_eq!(table(&t, last, "instances")[0][1], "p2");
+    assert_eq!(
+        table(&t, last, "jobs"),
+        [
+            ["queued", "20"],
+            ["running", "0"],
+            ["done", "0"],
+            ["running, owner crashed (to reconcile)", "10"],
+        ]
+    );
+    let leak = verdict(&t, last, LEAK);
+    assert_eq!(leak.status, Status::Violated);
+    assert_eq!(leak.cause, Some(3), "caused by the crash at step 3");
+    assert!(
+        leak.why
+            .en
+            .starts_with("channel_budget.in_flight is 10 but 0 calls are in flight"),
+        "{}",
+        leak.why.en
+    );
+    assert_eq!(verdict(&t, last, DRAINS).status, Status::Violated);
+    assert_eq!(
+        verdict(&t, last, LIMIT).status,
+        Status::Holds,
+        "never over 10"
+    );
+}
+
+#[test]
+fn a_crash_holding_half_leaks_half_and_the_rest_drains_at_5() {
+    let m = SemaphoreScope::model(SsVariant::SharedCounter, 2);
+    let path = by_labels(
+        &m,
+        &[
+            "Instance 1: claim 5 jobs",
+            "Instance 2: claim 5 jobs",
+            "Crash instance 1",
+        ],
+    );
+    let t = replay(&m, &path);
+    let last = t.last();
+    assert_eq!(table(&t, last, "channel_budget"), [["psp", "5"]]);
+    assert_eq!(verdict(&t, last, LEAK).status, Status::Violated);
+    assert_eq!(verdict(&t, last, DRAINS).status, Status::Holds);
+    assert_eq!(metric(&t, last, "jobs done"), 25);
+}
+
+#[test]
+fn leases_of_a_crashed_process_expire_and_the_work_finishes() {
+    let m = SemaphoreScope::model(SsVariant::Leases, 2);
+    let path = by_labels(&m, &LEAK_ALL);
+    let t = replay(&m, &path);
+    let slots = table(&t, 3, "channel_slots");
+    assert_eq!(slots.len(), 10);
+    assert!(slots
+        .iter()
+        .all(|r| r[1] == "instance-1/p1"
+            && r[2] == "not renewed since the crash: runs out within 30 s"));
+    let last = t.last();
+    for name in ALL {
+        assert_eq!(verdict(&t, last, name).status, Status::Holds, "{name}");
+    }
+    assert_eq!(metric(&t, last, "jobs done"), 20);
+    assert_eq!(metric(&t, last, "jobs queued"), 0);
+    // The expiry came only after the crashed process's calls ended (timeout < lease).
+    let titles: Vec<&str> = t.steps.iter().map(|s| s.info.title.en.as_str()).collect();
+    let ended = titles.iter().position(|x| x.starts_with("channel ends 10"));
+    let expired = titles.iter().position(|x| *x == "leases 1–10 expire");
+    assert!(ended.is_some() && ended < expired, "{titles:?}");
+}
+
+#[test]
+fn exploration_breaks_each_mistake_and_proves_the_leases() {
+    let mut got = Vec::new();
+    for v in SsVariant::ALL {
+        assert_eq!(
+            v.budget(),
+            if v == SsVariant::PerInstanceSemaphore {
+                1
+            } else {
+                2
+            }
+        );
+        for budget in [1, 2] {
+            let r = explore(&SemaphoreScope::model(v, budget), bounds());
+            assert!(!r.truncated && !r.cyclic);
+            got.push((
+                r.states,
+                r.invariants
+                    .iter()
+                    .map(|i| i.violating_runs > 0)
+                    .collect::<Vec<_>>(),
+            ));
+        }
+    }
+    let states: Vec<usize> = got.iter().map(|g| g.0).collect();
+    assert_eq!(
+        states,
+        [1302, 6426, 337, 667, 727, 3862],
+        "distinct states, budgets 1 and 2, pinned"
+    );
+    // Per instance: over the limit and nothing else; shared counter: never over, but it leaks,
+    // and a crash holding all 10 stalls the queue.
+    assert_eq!(got[0].1, [true, false, false]);
+    assert_eq!(got[1].1, [true, false, false]);
+    assert_eq!(got[2].1, [false, true, true]);
+    assert_eq!(got[3].1, [false, true, true]);
+    assert_holds_everywhere(&SemaphoreScope::model(SsVariant::Leases, 1), bounds());
+    assert_holds_everywhere(&SemaphoreScope::model(SsVariant::Leases, 2), bounds());
+    assert_holds_everywhere(&SemaphoreScope::model(SsVariant::Leases, 3), bounds());
+    // The shortest counterexamples: three claims for 15 in flight, with no fault at all; a leak
+    // needs a crash.
+    let over = explore(
+        &SemaphoreScope::model(SsVariant::PerInstanceSemaphore, 0),
+        bounds(),
+    );
+    // With no fault at all, most schedules go over (the rest answer calls before claiming more).
+    assert_eq!(
+        (over.invariants[0].violating_runs, over.runs),
+        (1_013_760, 1_112_064)
+    );
+    assert_eq!(
+        over.invariants[0].counterexample.as_deref(),
+        Some(&[0u8, 0, 0][..])
+    );
+    let m = SemaphoreScope::model(SsVariant::SharedCounter, 2);
+    let leak = explore(&m, bounds());
+    let path = leak.invariants[1]
+        .counterexample
+        .clone()
+        .unwrap_or_default();
+    let t = replay(&m, &path);
+    assert!(t.steps.iter().any(|s| s.fault), "a leak needs a crash");
+    assert_eq!(verdict(&t, t.last(), LEAK).status, Status::Violated);
+    assert_holds_everywhere(
+        &SemaphoreScope::model(SsVariant::SharedCounter, 0),
+        bounds(),
+    );
+}
+
+#[test]
+fn the_largest_knobs_still_explore_completely() {
+    for v in 0..3 {
+        let i = scenarios::index_of("semaphore-scope").unwrap_or(usize::MAX);
+        for local in 0..4 {
+            let r = scenarios::explore(i, v, None, &[5, local], bounds(), &mut |_| {})
+                .expect("registered");
+            assert!(!r.truncated && !r.cyclic, "variant {v}");
+            assert!(
+                r.states < 400_000,
+                "variant {v}, knob {local}: {}",
+                r.states
+            );
+        }
+    }
+}
