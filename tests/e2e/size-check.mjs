@@ -2,13 +2,13 @@
 // Size budget + wasm hygiene for a Trunk release build.
 //   node tests/e2e/size-check.mjs [distDir=dist]
 // Checks: the *_bg.wasm, its JS glue and the CSS exist; the wasm has no "name" custom section
-// (debug names: +40 % gzip); the page's wasm + js + css gzip (zlib level 9) <= budget (284 KiB;
+// (debug names: +40 % gzip); the page's wasm + js + css gzip (zlib level 9) <= budget (372 KiB;
 // override with SIZE_BUDGET_KB). The goal is 120 KiB of first-load bytes; with every scenario
 // compiled into one wasm that stopped fitting at the second scenario (BENCHMARKS.md, "Bundle"),
 // so this ceiling (raised per scenario, each time recorded there) holds the line until scenarios
 // load on demand. The explorer's Web Worker
 // (explorer_bg.wasm, explorer.js, explorer_loader.js) is fetched only when someone explores:
-// reported and held to its own budget (WORKER_BUDGET_KB, 56 KiB), not counted as first load. Writes <repo>/target/size-report.json. Exit code 1 if any check fails.
+// reported and held to its own budget (WORKER_BUDGET_KB, 72 KiB), not counted as first load. Writes <repo>/target/size-report.json. Exit code 1 if any check fails.
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -16,8 +16,8 @@ import { constants, gzipSync } from 'node:zlib';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const distDir = resolve(process.argv[2] ?? join(root, 'dist'));
-const budgetKB = Number(process.env.SIZE_BUDGET_KB ?? 284);
-const workerBudgetKB = Number(process.env.WORKER_BUDGET_KB ?? 56);
+const budgetKB = Number(process.env.SIZE_BUDGET_KB ?? 372);
+const workerBudgetKB = Number(process.env.WORKER_BUDGET_KB ?? 72);
 const budget = budgetKB * 1024;
 
 const checks = [];
