@@ -12,7 +12,8 @@ use crate::sim::{Lang, SpanChart, Tone, TreeItem};
 /// Width of the bars' coordinate system: one unit per thousandth of the axis.
 const W: u64 = 1000;
 
-fn tone(t: Tone) -> &'static str {
+/// The CSS class of a tone (`ui::plot` colours its lines with the same classes).
+pub(super) fn tone(t: Tone) -> &'static str {
     match t {
         Tone::Active => "active",
         Tone::Good => "good",

@@ -4,21 +4,13 @@
 //! numbers, the legend and the one-sentence summary are HTML, readable at any width. Series are
 //! told apart by dash pattern and name as well as colour; the summary says the numbers in words.
 
+use super::calls::tone;
 use super::dom::Node;
-use crate::sim::{grouped, Lang, Plot, Tone};
+use crate::sim::{grouped, Lang, Plot};
 
 /// The drawing's coordinate system: x in thousandths of the axis, y in thousandths of its height.
 const W: u64 = 1000;
 const H: u64 = 300;
-
-fn tone(t: Tone) -> &'static str {
-    match t {
-        Tone::Active => "active",
-        Tone::Good => "good",
-        Tone::Bad => "bad",
-        Tone::Quiet => "quiet",
-    }
-}
 
 /// Every plot of the view, each a figure; nothing when there are none.
 pub fn plots(plots: &[Plot], lang: Lang) -> Vec<Node> {
@@ -31,6 +23,25 @@ fn px(t: u32, end: u32) -> u64 {
 
 fn py(v: u32, max: u32) -> u64 {
     H - (v as u64 * H / max.max(1) as u64).min(H)
+}
+
+/// A legend entry: a sample of the line's stroke, then its name and value in words.
+fn key(class: String, name: &str, value: u32, unit: &str) -> Node {
+    let sample = Node::svg("line")
+        .attr("x1", 0)
+        .attr("x2", 24)
+        .attr("y1", 4)
+        .attr("y2", 4)
+        .attr("class", class);
+    Node::el("li")
+        .child(
+            Node::svg("svg")
+                .attr("class", "plot-key")
+                .attr("viewBox", "0 0 24 8")
+                .attr("aria-hidden", "true")
+                .child(sample),
+        )
+        .text(format!("{name}: {} {unit}", grouped(value)))
 }
 
 pub fn plot(p: &Plot, lang: Lang) -> Node {
@@ -80,54 +91,10 @@ pub fn plot(p: &Plot, lang: Lang) -> Node {
                 .attr("class", class.clone()),
         );
         let now = s.points.last().map_or(0, |&(_, v)| v);
-        legend.push(
-            Node::el("li")
-                .child(
-                    Node::svg("svg")
-                        .attr("class", "plot-key")
-                        .attr("viewBox", "0 0 24 8")
-                        .attr("aria-hidden", "true")
-                        .child(
-                            Node::svg("line")
-                                .attr("x1", 0)
-                                .attr("x2", 24)
-                                .attr("y1", 4)
-                                .attr("y2", 4)
-                                .attr("class", class),
-                        ),
-                )
-                .text(format!(
-                    "{}: {} {}",
-                    s.name.get(lang),
-                    grouped(now),
-                    p.unit.get(lang)
-                )),
-        );
+        legend.push(key(class, s.name.get(lang), now, p.unit.get(lang)));
     }
     if let Some((v, name)) = &p.limit {
-        legend.push(
-            Node::el("li")
-                .child(
-                    Node::svg("svg")
-                        .attr("class", "plot-key")
-                        .attr("viewBox", "0 0 24 8")
-                        .attr("aria-hidden", "true")
-                        .child(
-                            Node::svg("line")
-                                .attr("x1", 0)
-                                .attr("x2", 24)
-                                .attr("y1", 4)
-                                .attr("y2", 4)
-                                .attr("class", "limit"),
-                        ),
-                )
-                .text(format!(
-                    "{}: {} {}",
-                    name.get(lang),
-                    grouped(*v),
-                    p.unit.get(lang)
-                )),
-        );
+        legend.push(key("limit".into(), name.get(lang), *v, p.unit.get(lang)));
     }
     let axis = Node::el("div")
         .attr("class", "span-axis")
@@ -161,7 +128,7 @@ pub fn plot(p: &Plot, lang: Lang) -> Node {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sim::{Series, Text};
+    use crate::sim::{Series, Text, Tone};
     use crate::ui::dom::html;
 
     #[test]
