@@ -110,6 +110,118 @@ pub fn drawn(class: &'static str, draw: impl Fn() -> Vec<Node> + 'static) -> imp
     view! { <div class=class node_ref=target></div> }
 }
 
+/// Like [`drawn`], for large drawings that change a little at a time (the timeline's still
+/// layer, thousands of elements on a long run): the tree drawn last time is kept, and the DOM
+/// is brought to the new one in place, touching only the attributes, texts and elements that
+/// differ. Nothing here may hold state the tree does not (a form control's value, an animation
+/// that should restart): those use [`drawn`], which replaces everything.
+pub fn patched(class: &'static str, draw: impl Fn() -> Vec<Node> + 'static) -> impl IntoView {
+    let target = NodeRef::<Div>::new();
+    Effect::new(move |drawn_before: Option<Option<Vec<Node>>>| {
+        let nodes = draw();
+        let el = target.get()?;
+        let el: &web_sys::Element = el.unchecked_ref();
+        match (drawn_before.flatten(), el.owner_document()) {
+            (Some(old), Some(doc)) => {
+                let old: Vec<Part> = old.iter().map(Part::El).collect();
+                let new: Vec<Part> = nodes.iter().map(Part::El).collect();
+                patch_list(&doc, el, &old, &new);
+            }
+            _ => mount(el, &nodes),
+        }
+        Some(nodes)
+    });
+    view! { <div class=class node_ref=target></div> }
+}
+
+/// A child seen by reference, for comparing two trees without copying them.
+#[derive(Clone, Copy, PartialEq)]
+enum Part<'a> {
+    El(&'a Node),
+    Text(&'a str),
+}
+
+impl<'a> Part<'a> {
+    fn of(child: &'a Child) -> Part<'a> {
+        match child {
+            Child::El(node) => Part::El(node),
+            Child::Text(text) => Part::Text(text),
+        }
+    }
+
+    fn build(self, doc: &web_sys::Document) -> Option<web_sys::Node> {
+        match self {
+            Part::El(node) => node.build(doc).map(Into::into),
+            Part::Text(text) => Some(doc.create_text_node(text).into()),
+        }
+    }
+}
+
+/// Brings `parent`'s children, drawn from `old`, to `new`: equal children are skipped, elements
+/// of the same tag are patched, anything else is replaced; the tail is appended or removed.
+fn patch_list(doc: &web_sys::Document, parent: &web_sys::Node, old: &[Part], new: &[Part]) {
+    let kids = parent.child_nodes();
+    if kids.length() as usize != old.len() {
+        // Not what was drawn (should not happen): draw it afresh.
+        parent.set_text_content(None);
+        for part in new {
+            if let Some(node) = part.build(doc) {
+                let _ = parent.append_child(&node);
+            }
+        }
+        return;
+    }
+    for (i, (was, now)) in old.iter().zip(new).enumerate() {
+        if was == now {
+            continue;
+        }
+        let Some(dom) = kids.item(i as u32) else {
+            continue;
+        };
+        match (was, now) {
+            (Part::El(a), Part::El(b)) if a.tag == b.tag && a.svg == b.svg => {
+                if let Some(el) = dom.dyn_ref::<web_sys::Element>() {
+                    patch_element(doc, el, a, b);
+                }
+            }
+            (Part::Text(_), Part::Text(text)) => dom.set_node_value(Some(text)),
+            _ => {
+                if let Some(fresh) = now.build(doc) {
+                    let _ = parent.replace_child(&fresh, &dom);
+                }
+            }
+        }
+    }
+    for i in (new.len()..old.len()).rev() {
+        if let Some(dom) = kids.item(i as u32) {
+            let _ = parent.remove_child(&dom);
+        }
+    }
+    for part in new.iter().skip(old.len()) {
+        if let Some(node) = part.build(doc) {
+            let _ = parent.append_child(&node);
+        }
+    }
+}
+
+fn patch_element(doc: &web_sys::Document, el: &web_sys::Element, old: &Node, new: &Node) {
+    for (name, value) in &new.attrs {
+        if !old.attrs.iter().any(|(n, v)| n == name && v == value) {
+            let _ = el.set_attribute(name, value);
+        }
+    }
+    for (name, _) in &old.attrs {
+        if !new.attrs.iter().any(|(n, _)| n == name) {
+            let _ = el.remove_attribute(name);
+        }
+    }
+    if old.children != new.children {
+        let old: Vec<Part> = old.children.iter().map(Part::of).collect();
+        let new: Vec<Part> = new.children.iter().map(Part::of).collect();
+        patch_list(doc, el, &old, &new);
+    }
+}
+
 /// Serialises a tree as HTML, for tests and for reading it in a failure message.
 #[cfg(test)]
 pub fn html(nodes: &[Node]) -> String {
@@ -144,4 +256,86 @@ pub fn markup(nodes: &[Node]) -> String {
         write(&mut out, n);
     }
     out
+}
+
+#[cfg(all(test, target_arch = "wasm32"))]
+mod browser_tests {
+    use super::*;
+    use crate::scenarios;
+    use crate::sim::Lang;
+    use crate::ui::timeline;
+    use wasm_bindgen_test::*;
+
+    wasm_bindgen_test_configure!(run_in_browser);
+
+    fn host() -> web_sys::Element {
+        document().create_element("div").unwrap()
+    }
+
+    /// Patching from each drawing to the next leaves exactly what mounting the next draws.
+    #[wasm_bindgen_test]
+    fn patching_draws_what_a_fresh_mount_draws() {
+        let all = scenarios::all();
+        let short = all[0].trace(0, &[0, 0, 1]);
+        let long = all[1].trace(0, &[]);
+        let mut drawings: Vec<Vec<Node>> = Vec::new();
+        for (t, step, lang) in [
+            (&short, 0, Lang::En),
+            (&short, 3, Lang::En),
+            (&short, 4, Lang::En),
+            (&short, short.last(), Lang::En),
+            (&short, 2, Lang::En),
+            (&short, 2, Lang::Zh),
+            (&long, 5, Lang::Zh),
+            (&long, long.last(), Lang::En),
+            (&short, 1, Lang::En),
+        ] {
+            drawings.push(vec![timeline::base(t, step, lang)]);
+        }
+        // Text becomes an element and back, attributes come and go, lists grow and shrink.
+        let p = |n: Node| vec![Node::el("div").attr("id", "x").child(n)];
+        drawings.push(p(Node::el("p").text("a")));
+        drawings.push(p(Node::el("p").child(Node::el("b").text("a")).text("c")));
+        drawings.push(p(Node::el("p").attr("class", "k").text("a")));
+        drawings.push(p(Node::el("p").text("a")));
+        drawings.push(p(Node::el("p").attr("class", "k").text("a")));
+        drawings.push(p(Node::svg("g").attr("class", "k")));
+        drawings.push(vec![]);
+        drawings.push(p(Node::el("p").text("z")));
+
+        let patched = host();
+        mount(&patched, &drawings[0]);
+        let doc = document();
+        for pair in drawings.windows(2) {
+            let old: Vec<Part> = pair[0].iter().map(Part::El).collect();
+            let new: Vec<Part> = pair[1].iter().map(Part::El).collect();
+            patch_list(&doc, &patched, &old, &new);
+            let fresh = host();
+            mount(&fresh, &pair[1]);
+            assert_eq!(patched.inner_html(), fresh.inner_html());
+        }
+    }
+
+    /// An unchanged element is the same DOM node afterwards: nothing was rebuilt.
+    #[wasm_bindgen_test]
+    fn a_step_keeps_the_columns_it_does_not_change() {
+        let t = scenarios::all()[0].trace(0, &[0, 0, 1]);
+        let el = host();
+        let first = vec![timeline::base(&t, 2, Lang::En)];
+        mount(&el, &first);
+        let col = |el: &web_sys::Element| el.query_selector(".col:first-child").unwrap().unwrap();
+        let before = col(&el);
+        let second = vec![timeline::base(&t, 3, Lang::En)];
+        let old: Vec<Part> = first.iter().map(Part::El).collect();
+        let new: Vec<Part> = second.iter().map(Part::El).collect();
+        patch_list(&document(), &el, &old, &new);
+        assert!(before.is_same_node(Some(&col(&el))));
+        assert_eq!(
+            el.query_selector(".col.current text")
+                .unwrap()
+                .unwrap()
+                .text_content(),
+            Some("3".into())
+        );
+    }
 }

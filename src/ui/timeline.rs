@@ -7,7 +7,7 @@
 //! Coordinates are whole pixels: integer formatting is all the drawing needs.
 
 use super::app::use_ctx;
-use super::dom::{drawn, Node};
+use super::dom::{drawn, patched, Node};
 use crate::player::PlayerEvent;
 use crate::sim::{ArrowKind, Lang, Step, Trace};
 use leptos::html::Div;
@@ -99,7 +99,7 @@ pub fn Timeline() -> impl IntoView {
                 <ul class="lanes">{lanes}</ul>
                 <div class="tl-scroll" node_ref=scroller tabindex="0" role="img" aria-label=label on:click=on_click>
                     <div class="tl-stack">
-                        {drawn("tl-svg", still)}
+                        {patched("tl-svg", still)}
                         {drawn("tl-move", motion)}
                     </div>
                 </div>
@@ -159,7 +159,9 @@ pub fn base(t: &Trace, step: usize, lang: Lang) -> Node {
                 .attr("d", "M0,0 L10,5 L0,10 z")
                 .attr("class", "head"),
         );
-    let mut svg = canvas(w, h).child(Node::svg("defs").child(hatch).child(head));
+    // Four layers, each a group, so that a step's change touches the end of one list and a few
+    // attributes ([`patched`]): lanes, down intervals, columns, and the finished steps' marks.
+    let mut bands = Node::svg("g");
     for (l, lane) in lanes.iter().enumerate() {
         let band = if l % 2 == 0 { "band" } else { "band alt" };
         let kind = if lane.durable {
@@ -167,10 +169,12 @@ pub fn base(t: &Trace, step: usize, lang: Lang) -> Node {
         } else {
             "lane-line volatile"
         };
-        svg.push(rect(0, TOP + l as i32 * LANE_H, w, LANE_H).attr("class", band));
-        svg.push(line(0, y(l), w, y(l)).attr("class", kind));
+        bands.push(rect(0, TOP + l as i32 * LANE_H, w, LANE_H).attr("class", band));
+        bands.push(line(0, y(l), w, y(l)).attr("class", kind));
     }
-    down_intervals(&mut svg, t, lanes.len(), step);
+    let mut downs = Node::svg("g");
+    down_intervals(&mut downs, t, lanes.len(), step);
+    let mut cols = Node::svg("g");
     for k in 0..=t.last() {
         let class = if k == step {
             "col current"
@@ -180,7 +184,7 @@ pub fn base(t: &Trace, step: usize, lang: Lang) -> Node {
             "col"
         };
         let title = format!("{k}: {}", t.steps[k].info.title.get(lang));
-        svg.push(
+        cols.push(
             Node::svg("g")
                 .attr("class", class)
                 .child(rect(x(k) - COL_W / 2, 0, COL_W, h).attr("class", "hit"))
@@ -194,10 +198,16 @@ pub fn base(t: &Trace, step: usize, lang: Lang) -> Node {
                 .child(Node::svg("title").text(title)),
         );
     }
+    let mut marks = Node::svg("g");
     for k in 1..step {
-        step_marks(&mut svg, &t.steps[k], k, 1.0, lang, false);
+        step_marks(&mut marks, &t.steps[k], k, 1.0, lang, false);
     }
-    svg
+    canvas(w, h)
+        .child(Node::svg("defs").child(hatch).child(head))
+        .child(bands)
+        .child(downs)
+        .child(cols)
+        .child(marks)
 }
 
 /// The current step's messages, `frac` of the way along, and its marks fading in; laid over

@@ -269,3 +269,29 @@ test('the current step is scrolled into view, also on a deep link to the end', a
   }).toPass({ timeout: 3000 });
   expectNoConsoleErrors(problems);
 });
+
+test('a step on a long run changes a few timeline elements, not the whole drawing', async ({ page, problems }) => {
+  // retry-layers with 4 layers × 5 attempts: 625 calls, a drawing of thousands of elements.
+  await open(page, '?s=retry-layers&v=every-layer-retries&layers=4&attempts=5&t=300&lang=en');
+  await expect(page.locator('.tl-svg .col.current text')).toHaveText('300');
+  const total = await page.locator('.tl-svg *').count();
+  expect(total).toBeGreaterThan(2500);
+  await page.evaluate(() => {
+    window.__mutations = { added: 0, removed: 0, attributes: 0 };
+    new MutationObserver((records) => {
+      for (const r of records) {
+        window.__mutations.added += r.addedNodes.length;
+        window.__mutations.removed += r.removedNodes.length;
+        if (r.type === 'attributes') window.__mutations.attributes += 1;
+      }
+    }).observe(document.querySelector('.tl-svg'), { subtree: true, childList: true, attributes: true, characterData: true });
+  });
+  await page.getByRole('button', { name: 'Step forward' }).click();
+  await expect(page.locator('.tl-svg .col.current text')).toHaveText('301');
+  const m = await page.evaluate(() => window.__mutations);
+  // The two columns whose class changes, and step 300's marks joining the still layer.
+  expect(m.removed).toBe(0);
+  expect(m.attributes).toBeLessThanOrEqual(4);
+  expect(m.added).toBeLessThanOrEqual(12);
+  expectNoConsoleErrors(problems);
+});
