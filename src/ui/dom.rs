@@ -22,6 +22,9 @@ pub struct Node {
     svg: bool,
     attrs: Vec<(&'static str, String)>,
     children: Vec<Child>,
+    /// Replaced rather than patched when it differs from what was drawn before ([`patched`]):
+    /// for an element whose CSS animation must start again.
+    fresh: bool,
 }
 
 impl Node {
@@ -32,6 +35,7 @@ impl Node {
             svg: false,
             attrs: Vec::new(),
             children: Vec::new(),
+            fresh: false,
         }
     }
 
@@ -45,6 +49,12 @@ impl Node {
 
     pub fn attr(mut self, name: &'static str, value: impl ToString) -> Node {
         self.attrs.push((name, value.to_string()));
+        self
+    }
+
+    /// Marks the element to be drawn anew whenever it changes (see the field).
+    pub fn fresh(mut self) -> Node {
+        self.fresh = true;
         self
     }
 
@@ -114,7 +124,8 @@ pub fn drawn(class: &'static str, draw: impl Fn() -> Vec<Node> + 'static) -> imp
 /// layer, thousands of elements on a long run): the tree drawn last time is kept, and the DOM
 /// is brought to the new one in place, touching only the attributes, texts and elements that
 /// differ. Nothing here may hold state the tree does not (a form control's value, an animation
-/// that should restart): those use [`drawn`], which replaces everything.
+/// that should restart) unless it is marked [`Node::fresh`]; the rest use [`drawn`], which
+/// replaces everything.
 pub fn patched(class: &'static str, draw: impl Fn() -> Vec<Node> + 'static) -> impl IntoView {
     let target = NodeRef::<Div>::new();
     Effect::new(move |drawn_before: Option<Option<Vec<Node>>>| {
@@ -179,7 +190,7 @@ fn patch_list(doc: &web_sys::Document, parent: &web_sys::Node, old: &[Part], new
             continue;
         };
         match (was, now) {
-            (Part::El(a), Part::El(b)) if a.tag == b.tag && a.svg == b.svg => {
+            (Part::El(a), Part::El(b)) if a.tag == b.tag && a.svg == b.svg && !b.fresh => {
                 if let Some(el) = dom.dyn_ref::<web_sys::Element>() {
                     patch_element(doc, el, a, b);
                 }
@@ -313,6 +324,28 @@ mod browser_tests {
             let fresh = host();
             mount(&fresh, &pair[1]);
             assert_eq!(patched.inner_html(), fresh.inner_html());
+        }
+    }
+
+    /// A changed element marked fresh is a new DOM node (its animation starts again); an
+    /// unmarked one is patched in place.
+    #[wasm_bindgen_test]
+    fn a_fresh_element_is_drawn_anew() {
+        let row = |text: &str| Node::el("p").attr("class", "changed").text(text);
+        for (fresh, kept) in [(true, false), (false, true)] {
+            let el = host();
+            let first = vec![row("a")];
+            mount(&el, &first);
+            let before = el.first_element_child().unwrap();
+            let second = vec![if fresh { row("b").fresh() } else { row("b") }];
+            patch_list(
+                &document(),
+                &el,
+                &[Part::El(&first[0])],
+                &[Part::El(&second[0])],
+            );
+            assert_eq!(before.is_same_node(el.first_child().as_ref()), kept);
+            assert_eq!(el.text_content().unwrap(), "b");
         }
     }
 

@@ -5,7 +5,7 @@
 //! the bundle, testable natively.
 
 use super::app::use_ctx;
-use super::dom::{drawn, Node};
+use super::dom::{drawn, patched, Node};
 use super::i18n::Ui;
 use crate::sim::{CodeView, Lang, Metric, TableView};
 use leptos::prelude::*;
@@ -36,7 +36,7 @@ pub fn Tables() -> impl IntoView {
     view! {
         <section class="card state" aria-labelledby="state-h">
             <h2 id="state-h">{move || ctx.t().state}</h2>
-            {drawn("tables", draw)}
+            {patched("tables", draw)}
         </section>
     }
 }
@@ -205,6 +205,10 @@ pub fn table(t: &TableView, lang: Lang, ui: &Ui, note: Option<&str>) -> Node {
             (false, false) => "",
         };
         let mut tr = Node::el("tr").attr("class", class);
+        if r.changed {
+            // Its highlight animates: a row changed again is drawn anew, so it flashes again.
+            tr = tr.fresh();
+        }
         for (i, c) in r.cells.iter().enumerate() {
             let mut td = Node::el("td");
             if i == 0 && r.changed {
