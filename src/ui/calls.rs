@@ -42,6 +42,9 @@ pub fn calls(tree: &[TreeItem], chart: Option<&SpanChart>, lang: Lang, ui: &Ui) 
 }
 
 /// The end of the axis: the time now, stretched to the deadline when it is close, at least 10 s.
+/// The axis ends at a round time (1, 2 or 5 × a power of ten, in ms) past now and, when it is
+/// near, the deadline: the bars stay where they are while the run grows into the axis, and are
+/// redrawn only when it steps up (a few times over a 625-call run).
 fn axis_end(c: &SpanChart) -> u32 {
     let mut end = c.now.max(10_000);
     if let Some(d) = c.deadline {
@@ -49,7 +52,22 @@ fn axis_end(c: &SpanChart) -> u32 {
             end = end.max(d);
         }
     }
-    end + end / 20
+    round_up(end as u64 + end as u64 / 20)
+}
+
+fn round_up(ms: u64) -> u32 {
+    let mut unit = 1_000u64;
+    loop {
+        for k in [1, 2, 5] {
+            if k * unit >= ms {
+                return (k * unit).min(u32::MAX as u64) as u32;
+            }
+        }
+        if unit > u32::MAX as u64 {
+            return u32::MAX;
+        }
+        unit *= 10;
+    }
 }
 
 fn x(t: u32, end: u32) -> u64 {
@@ -246,6 +264,23 @@ mod tests {
             out.contains("class=\"deadline\""),
             "the deadline is on the axis"
         );
+    }
+
+    #[test]
+    fn the_axis_ends_at_a_round_time_and_steps_up_rarely() {
+        assert_eq!(round_up(10_500), 20_000);
+        assert_eq!(round_up(20_000), 20_000);
+        assert_eq!(round_up(20_001), 50_000);
+        assert_eq!(round_up(630_000), 1_000_000);
+        assert_eq!(round_up(u64::MAX), u32::MAX);
+        let t = scenarios::all()[retry()].trace_with(0, &[4, 5, 0, 2, 600, 7], &[]);
+        let ends: std::collections::BTreeSet<u32> = t
+            .steps
+            .iter()
+            .filter_map(|s| s.view.chart.as_ref().map(axis_end))
+            .collect();
+        // 625 calls over about 10,000 s: nine axes (20 s … 10,000 s), one per 1-2-5 step.
+        assert!(t.last() > 600 && ends.len() <= 10, "{ends:?}");
     }
 
     #[test]
