@@ -324,6 +324,7 @@ pub fn App() -> impl IntoView {
     provide_context(ctx);
     provide_context(EmbedCode(RwSignal::new(String::new())));
     Explore::provide();
+    super::quiz::QuizShown::provide();
 
     // Keep the URL, the document language and the title in step with the state.
     Effect::new(move |_| {

@@ -28,9 +28,12 @@ fn thumbnail(index: usize, lang: Lang) -> Node {
 #[component]
 pub fn Home() -> impl IntoView {
     let ctx = use_ctx();
+    let quiz = super::quiz::QuizShown::get();
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if browser::data_attr(&ev, "data-quiz-open").is_some() {
-            browser::show_modal("quiz-dialog");
+            if let Some(quiz) = quiz {
+                quiz.open();
+            }
         }
     };
     let draw = move || {

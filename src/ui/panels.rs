@@ -25,6 +25,7 @@ pub fn Header() -> impl IntoView {
     };
     // The header is markup (it changes only with the language, scenario or variant); its
     // controls are handled here by delegation.
+    let quiz = super::quiz::QuizShown::get();
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if let Some(v) = browser::data_attr(&ev, "data-variant").and_then(|v| v.parse().ok()) {
             ctx.set_variant(v);
@@ -47,7 +48,9 @@ pub fn Header() -> impl IntoView {
                 p.enter();
             }
         } else if browser::data_attr(&ev, "data-quiz-open").is_some() {
-            browser::show_modal("quiz-dialog");
+            if let Some(quiz) = quiz {
+                quiz.open();
+            }
         } else if browser::data_attr(&ev, "data-export-open").is_some() {
             browser::show_modal("export-dialog");
         } else if browser::data_attr(&ev, "data-copy").is_some() {

@@ -11,6 +11,32 @@ use leptos::prelude::*;
 
 const KEY: &str = "effectively-once.quiz.v1";
 
+/// Whether the quiz was opened on this page. Its body is about half the page's elements, so it
+/// is drawn on the first opening rather than with the page.
+#[derive(Clone, Copy)]
+pub struct QuizShown(RwSignal<bool>);
+
+impl QuizShown {
+    pub fn provide() {
+        provide_context(QuizShown(RwSignal::new(false)));
+    }
+
+    /// The opener's handle (from a component's setup; `None` outside the app).
+    pub fn get() -> Option<QuizShown> {
+        use_context::<QuizShown>()
+    }
+
+    /// Draws the quiz if it is not drawn yet, and opens it once it is.
+    pub fn open(self) {
+        if self.0.get_untracked() {
+            browser::show_modal("quiz-dialog");
+        } else {
+            self.0.set(true);
+            request_animation_frame(|| browser::show_modal("quiz-dialog"));
+        }
+    }
+}
+
 fn load() -> (Vec<(String, u8)>, bool) {
     match browser::storage_get(KEY) {
         Ok(raw) => (parse_progress(&raw.unwrap_or_default()), true),
@@ -21,6 +47,7 @@ fn load() -> (Vec<(String, u8)>, bool) {
 #[component]
 pub fn QuizDialog() -> impl IntoView {
     let ctx = use_ctx();
+    let shown = QuizShown::get();
     let (saved, storable) = load();
     let progress = RwSignal::new(saved);
     let stored = RwSignal::new(storable);
@@ -63,6 +90,9 @@ pub fn QuizDialog() -> impl IntoView {
         }
     };
     let draw = move || {
+        if !shown.is_some_and(|s| s.0.get()) {
+            return Vec::new();
+        }
         let (lang, t) = (ctx.lang.get(), ctx.t());
         let p = progress.get();
         let get = |id: &str| p.iter().find(|(k, _)| k == id).map(|e| e.1);
