@@ -2,17 +2,17 @@
 # Lighthouse (npm `lighthouse`, Debian Chromium) on a served release build, mobile and desktop
 # presets; prints the category scores and the load metrics. Installs lighthouse on first use into
 # target/lighthouse (npm registry only). Usage: bash tests/e2e/tools/lighthouse.sh [url]
-# Without a url it serves dist/ gzip-compressed as a real host does (tools/serve.mjs, port 8081):
+# Without a url it serves dist/ gzip-compressed as a real host does (tools/serve.mjs, port 8093):
 # an uncompressed server makes Lighthouse's slow 4G carry the 896 KB wasm instead of 366 KB.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)"
 url="${1:-}"
 if [ -z "$url" ]; then
-  node "$root/tests/e2e/tools/serve.mjs" "$root/dist" 8081 >/dev/null &
+  node "$root/tests/e2e/tools/serve.mjs" "$root/dist" 8093 >/dev/null &
   server=$!
   trap 'kill $server' EXIT
   sleep 1
-  url="http://127.0.0.1:8081/?s=dual-write&v=commit-then-publish&lang=en"
+  url="http://127.0.0.1:8093/?s=dual-write&v=commit-then-publish&lang=en"
 fi
 dir="$root/target/lighthouse"
 mkdir -p "$dir"
