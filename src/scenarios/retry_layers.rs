@@ -29,9 +29,9 @@
 
 use crate::sim::kit::Retry;
 use crate::sim::{
-    AnyScenario, Bounds, InvKind, Invariant, Knob, LaneView, Metric, MetricValue, Model, Notes,
-    Report, RowView, ScenarioMeta, Span, SpanChart, StateView, StepInfo, TableView, Text, Tone,
-    Trace, TreeItem, VariantMeta,
+    AnyScenario, Bounds, InvKind, Invariant, Knob, KnobOption, LaneView, Metric, MetricValue,
+    Model, Notes, Report, RowView, ScenarioMeta, Span, SpanChart, StateView, StepInfo, TableView,
+    Text, Tone, Trace, TreeItem, VariantMeta,
 };
 use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
@@ -120,6 +120,24 @@ impl Behaviour {
         Behaviour::AlwaysTimesOut,
         Behaviour::FailsThenSucceeds,
     ];
+
+    /// The word a link uses for it (`downstream=always-timeout`), and its name.
+    pub fn option(self) -> KnobOption {
+        let (word, en, zh) = match self {
+            Behaviour::SlowSuccess => (
+                "slow-success",
+                "Slow: refunds, answers late",
+                "慢：退款了，应答太迟",
+            ),
+            Behaviour::AlwaysTimesOut => ("always-timeout", "Always times out", "总是超时"),
+            Behaviour::FailsThenSucceeds => (
+                "fail-k",
+                "Fails k times, then succeeds",
+                "先失败 k 次，然后成功",
+            ),
+        };
+        KnobOption::new(word, Text::new(en, zh))
+    }
 }
 
 /// The outcome of one call to the payment API.
@@ -1148,11 +1166,7 @@ impl AnyScenario for RetryLayers {
                 knob("layers", ["Layers that retry", "重试的层数"], LAYERS_DEFAULT, 1, 4),
                 knob("attempts", ["Attempts per layer", "每层尝试次数"], ATTEMPTS_DEFAULT, 1, 5),
                 Knob {
-                    options: vec![
-                        Text::new("Slow: refunds, answers late", "慢：退款了，应答太迟"),
-                        Text::new("Always times out", "总是超时"),
-                        Text::new("Fails k times, then succeeds", "先失败 k 次，然后成功"),
-                    ],
+                    options: Behaviour::ALL.map(Behaviour::option).to_vec(),
                     ..knob("downstream", ["Payment API behaviour", "支付 API 的表现"], 0, 0, 2)
                 },
                 knob("fail-k", ["k (fails k times)", "k（先失败 k 次）"], 2, 0, 30),

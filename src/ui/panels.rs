@@ -459,6 +459,21 @@ mod tests {
         let none = html(&choices(&trace.steps[0].choices, true, Lang::En, &EN));
         assert!(none.contains("No fault can be injected"));
     }
+
+    #[test]
+    fn a_knob_with_options_offers_them_by_the_words_links_use() {
+        let i = scenarios::index_of("semaphore-scope").expect("registered");
+        let meta = scenarios::all()[i].meta();
+        let out = html(&knobs(&meta.knobs, &[3, 3], Lang::En, &EN));
+        assert!(
+            out.contains("<option value=\"20\" selected=\"\">20 permits</option>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<option value=\"2\">2 permits</option>"),
+            "{out}"
+        );
+    }
 }
 
 /// The scenario's numbers (a cap, request amounts), when it has any: number fields whose
@@ -472,8 +487,20 @@ pub fn Knobs() -> impl IntoView {
         ctx.knobs.with(|v| knobs(&meta.knobs, v, lang, t))
     };
     let on_change = move |ev: leptos::ev::Event| {
-        let index = browser::data_attr(&ev, "data-knob").and_then(|i| i.parse::<usize>().ok());
-        if let (Some(i), Ok(value)) = (index, event_target_value(&ev).trim().parse::<u32>()) {
+        let Some(i) = browser::data_attr(&ev, "data-knob").and_then(|i| i.parse::<usize>().ok())
+        else {
+            return;
+        };
+        // A number field's text (clamped to the range by `set_knob`), or a choice's word.
+        let text = event_target_value(&ev);
+        let value = ctx.scenario_ref().meta().knobs.get(i).and_then(|k| {
+            if k.options.is_empty() {
+                text.trim().parse::<u32>().ok()
+            } else {
+                k.read(&text)
+            }
+        });
+        if let Some(value) = value {
             ctx.set_knob(i, value);
             browser::focus_after_render(format!("[data-knob=\"{i}\"]"));
         }
@@ -508,13 +535,13 @@ pub fn knobs(knobs: &[Knob], values: &[u32], lang: Lang, t: &Ui) -> Vec<Node> {
         } else {
             let mut select = Node::el("select");
             for (j, o) in k.options.iter().enumerate() {
-                let option = Node::el("option").attr("value", j);
+                let option = Node::el("option").attr("value", &o.word);
                 let option = if j as u32 == v {
                     option.attr("selected", "")
                 } else {
                     option
                 };
-                select.push(option.text(o.get(lang)));
+                select.push(option.text(o.name.get(lang)));
             }
             select
         };
