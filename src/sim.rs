@@ -60,6 +60,9 @@ pub struct ScenarioMeta {
     pub variants: Vec<VariantMeta>,
     /// The scenario's numbers a learner may change (a cap, request amounts), in URL order.
     pub knobs: Vec<Knob>,
+    /// The heading of the next moves, saying whose choices they are ("You are the payment
+    /// API"); `None` for a scheduler's choice of what runs next, which the player names itself.
+    pub moves_heading: Option<Text>,
     /// Speaker notes for presenting it.
     pub notes: Notes,
 }

@@ -1176,6 +1176,7 @@ impl AnyScenario for RetryLayers {
                 },
                 knob("seed", ["Jitter seed", "抖动种子"], SEED_DEFAULT, 0, 9999),
             ],
+            moves_heading: Some(Text::new("You are the payment API", "由你扮演支付 API")),
             notes: Notes::new(
                 ["Each layer that retries three times multiplies the others: an SDK, a graph framework and a workflow engine make 27 calls from one request, and on a slow provider without a stable key, 27 refunds. Name one retry authority (the outer layer, a shared budget and a deadline, backoff with jitter), let the inner layers fail fast, and send the same idempotency key on every attempt. Both fixes are needed.",
                  "每一层各重试三次就会相乘：SDK、图框架、工作流引擎让一个请求变成 27 次调用；支付方慢又没有稳定键时，就是 27 笔退款。明确唯一的重试权威（外层、共享预算和截止时间、带抖动的退避），内层快速失败，并在每次尝试中发送同一个幂等键。两个修复缺一不可。"],

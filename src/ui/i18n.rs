@@ -26,6 +26,7 @@ pub struct Ui {
     pub eventually: &'static str,
     pub narration: &'static str,
     pub code: &'static str,
+    /// The next moves' heading when the scenario names none (`ScenarioMeta::moves_heading`).
     pub next_moves: &'static str,
     pub next_moves_hint: &'static str,
     pub faults: &'static str,

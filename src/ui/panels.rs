@@ -1,4 +1,4 @@
-//! The header, notices, narration, the scheduler's choices and the invariants panel.
+//! The header, notices, narration, the next moves and faults, and the invariants panel.
 //!
 //! Parts that change only as a whole (the header, the buttons, the invariants) are built as
 //! markup by pure functions and handled by delegation: a fraction of the bundle cost of typed
@@ -12,7 +12,7 @@ use super::i18n::{jump_to, violated_at};
 use super::icons::{node as icon_node, Icon};
 use crate::player::PlayerEvent;
 use crate::scenarios;
-use crate::sim::{Choice, InvKind, Knob, Lang, Status, StepInfo, Text, Verdict};
+use crate::sim::{Choice, InvKind, Knob, Lang, ScenarioMeta, Status, StepInfo, Text, Verdict};
 use leptos::prelude::*;
 
 #[component]
@@ -286,24 +286,34 @@ pub fn narration(info: &StepInfo, step: usize, code: bool, lang: Lang, t: &Ui) -
 #[component]
 pub fn Choices() -> impl IntoView {
     let ctx = use_ctx();
-    let draw = move |faults: bool| {
+    let buttons = move |faults: bool| {
         let (lang, t) = (ctx.lang.get(), ctx.t());
-        // A variant without faults (interleavings only) has no fault heading at all.
-        if faults && ctx.fault_budget() == 0 {
-            return Vec::new();
-        }
-        let buttons = ctx.trace.with(|tr| {
+        ctx.trace.with(|tr| {
             tr.steps
                 .get(ctx.cursor.get().step)
                 .map(|s| choices(&s.choices, faults, lang, t))
                 .unwrap_or_default()
-        });
-        if !faults {
-            return buttons;
+        })
+    };
+    // The faults (none at all for a variant without faults: interleavings only), then the next
+    // moves' heading, which names whose choices they are. Drawn as nodes: a reactive text
+    // returning a `String` costs a kilobyte of bundle.
+    let head = move || {
+        let (lang, t) = (ctx.lang.get(), ctx.t());
+        let mut out = Vec::new();
+        if ctx.fault_budget() > 0 {
+            let mut div = Node::el("div").attr("class", "buttons");
+            buttons(true).into_iter().for_each(|b| div.push(b));
+            out.push(Node::el("h2").attr("id", "faults-h").text(t.faults));
+            out.push(div);
         }
-        let mut div = Node::el("div").attr("class", "buttons");
-        buttons.into_iter().for_each(|b| div.push(b));
-        vec![Node::el("h2").attr("id", "faults-h").text(t.faults), div]
+        out.push(Node::el("h2").attr("id", "moves-h").text(moves_heading(
+            &ctx.scenario_ref().meta(),
+            lang,
+            t,
+        )));
+        out.push(Node::el("p").attr("class", "muted").text(t.next_moves_hint));
+        out
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if let Some(index) = browser::data_attr(&ev, "data-choice").and_then(|v| v.parse().ok()) {
@@ -314,12 +324,19 @@ pub fn Choices() -> impl IntoView {
     };
     view! {
         <section class="card choices" aria-labelledby="faults-h moves-h" on:click=on_click>
-            {drawn("fault-part", move || draw(true))}
-            <h2 id="moves-h">{move || ctx.t().next_moves}</h2>
-            <p class="muted">{move || ctx.t().next_moves_hint}</p>
-            <div role="group" aria-labelledby="moves-h">{drawn("buttons", move || draw(false))}</div>
+            {drawn("choices-head", head)}
+            <div role="group" aria-labelledby="moves-h">{drawn("buttons", move || buttons(false))}</div>
         </section>
     }
+}
+
+/// The next moves' heading: whose choices they are, as the scenario names them, or the
+/// scheduler's.
+pub fn moves_heading(meta: &ScenarioMeta, lang: Lang, t: &Ui) -> String {
+    meta.moves_heading
+        .as_ref()
+        .map_or(t.next_moves, |h| h.get(lang))
+        .to_string()
 }
 
 /// The buttons for the faults (or the ordinary moves) enabled at a step.
@@ -458,6 +475,32 @@ mod tests {
         assert!(moves.contains("publish e-17") && moves.contains("default"));
         let none = html(&choices(&trace.steps[0].choices, true, Lang::En, &EN));
         assert!(none.contains("No fault can be injected"));
+    }
+
+    #[test]
+    fn the_moves_are_headed_by_whose_choices_they_are() {
+        let heading = |slug: &str, lang: Lang| {
+            let i = scenarios::index_of(slug).expect("registered");
+            let t = if lang == Lang::Zh { &ZH } else { &EN };
+            moves_heading(&scenarios::all()[i].meta(), lang, t)
+        };
+        // Interleaving is the choice: the scheduler's.
+        assert_eq!(heading("refund-cap", Lang::En), "You are the scheduler");
+        assert_eq!(heading("refund-cap", Lang::Zh), "由你来调度");
+        // The provider's answers.
+        assert_eq!(heading("retry-layers", Lang::En), "You are the payment API");
+        assert_eq!(heading("retry-layers", Lang::Zh), "由你扮演支付 API");
+        for s in scenarios::all() {
+            let meta = s.meta();
+            for lang in [Lang::En, Lang::Zh] {
+                let h = heading(meta.slug, lang);
+                assert!(
+                    !h.is_empty() && h.chars().count() <= 32,
+                    "{}: {h}",
+                    meta.slug
+                );
+            }
+        }
     }
 
     #[test]

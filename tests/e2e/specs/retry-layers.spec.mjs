@@ -92,7 +92,10 @@ test('the key alone: one refund, still 27 calls; both fixes: 3 calls, one refund
 
 test('you pick the answer: a timely answer ends the run; the explorer proves the authority', async ({ page, problems }) => {
   await open(page, '?s=retry-layers&v=one-retry-authority&lang=en');
-  await page.getByRole('button', { name: 'Payment API: refund, answer in time' }).click();
+  // The moves are the provider's answers: the panel says whose they are.
+  const answers = page.getByRole('group', { name: 'You are the payment API' });
+  await expect(answers.getByRole('button')).toHaveCount(4);
+  await answers.getByRole('button', { name: 'Payment API: refund, answer in time' }).click();
   await expect(counter(page)).toHaveText('Step 1 of 1');
   await expect(tree(page)).toContainText('Workflow engine · attempt 1 of 3 · ✓ succeeded (1 call)');
   await expect(metric(page, 'refunds executed')).toHaveText('1');
