@@ -4,7 +4,7 @@
 //! every field against the registry and replays the path; a file whose recorded steps differ
 //! from what its path replays was changed, and is refused.
 
-use crate::player::parse_knob;
+use crate::player::parse_knob_number;
 use crate::scenarios::{self, Registered};
 use crate::sim::{decode_path, encode_path, Lang, Text, Trace};
 
@@ -268,6 +268,8 @@ pub fn run_json(run: &Run, trace: &Trace) -> String {
     let all = scenarios::all();
     let meta = all[run.scenario.min(all.len() - 1)].meta();
     let variant = meta.variants.get(run.variant).map_or("", |v| v.slug);
+    // Knobs are numbers here, a knob with options by its index (links use the option's word):
+    // the file is read back by this program only, and files already saved stay readable.
     let knobs: Vec<String> = meta
         .knobs
         .iter()
@@ -370,7 +372,8 @@ pub fn parse_run(text: &str) -> Result<Run, Text> {
                     Json::Int(n) => n.to_string(),
                     _ => String::from("?"),
                 };
-                knobs[i] = parse_knob(&meta.knobs[i], &raw).map_err(|e| refuse(e.en, e.zh))?;
+                knobs[i] =
+                    parse_knob_number(&meta.knobs[i], &raw).map_err(|e| refuse(e.en, e.zh))?;
             }
         }
         Some(_) => return Err(refuse("\"knobs\" is not an object.", "“knobs”不是对象。")),
@@ -639,6 +642,36 @@ mod tests {
             .expect_err("no format")
             .en
             .contains("not an Effectively Once run file"));
+    }
+
+    #[test]
+    fn a_run_file_keeps_a_knob_with_options_by_its_index() {
+        let scenario = scenarios::index_of("semaphore-scope").expect("registered");
+        let s = scenarios::all()[scenario];
+        // Five instances, the fourth choice of semaphore (20 permits; a link says `local=20`).
+        let knobs = vec![5, 3];
+        let trace = s.trace_with(0, &knobs, &[]);
+        let run = Run {
+            scenario,
+            variant: 0,
+            knobs,
+            path: Vec::new(),
+            step: 1,
+        };
+        let text = run_json(&run, &trace);
+        assert!(
+            text.contains("\"knobs\": {\"instances\": 5, \"local\": 3}"),
+            "{text}"
+        );
+        assert_eq!(parse_run(&text), Ok(run));
+        let word = text.replace("\"local\": 3", "\"local\": \"20\"");
+        let err = parse_run(&word).expect_err("an index, not a word");
+        assert!(
+            err.en
+                .contains("'local=?' is not a whole number from 0 to 3"),
+            "{}",
+            err.en
+        );
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! unit-tested natively, and the UI only dispatches events and renders the result.
 
 use crate::scenarios;
-use crate::sim::{decode_path, Lang, Text};
+use crate::sim::{decode_path, Knob, Lang, Text};
 
 /// Playback speeds offered by the speed control.
 pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 1.5, 2.0, 4.0];
@@ -225,12 +225,20 @@ pub fn embed_param(embed: bool) -> &'static str {
     }
 }
 
-/// The optional parameters that follow [`build_query`]'s: the knobs that differ from their
-/// defaults, the compared variant and the mode.
-pub fn query_extras(knobs: &[(&str, u32)], compare: Option<&str>, breaking: bool) -> String {
+/// The optional parameters that follow [`build_query`]'s: the knobs whose `values` differ from
+/// their defaults (an option by its word, see [`Knob::word`]), the compared variant and the
+/// mode.
+pub fn query_extras(
+    knobs: &[Knob],
+    values: &[u32],
+    compare: Option<&str>,
+    breaking: bool,
+) -> String {
     let mut out = String::new();
-    for (key, value) in knobs {
-        out.push_str(&format!("&{key}={value}"));
+    for (k, &value) in knobs.iter().zip(values) {
+        if value != k.default {
+            out.push_str(&format!("&{}={}", k.key, k.word(value)));
+        }
     }
     if let Some(slug) = compare {
         out.push_str("&cmp=");
@@ -341,12 +349,12 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
                 return k.default;
             };
             parse_knob(k, raw).unwrap_or_else(|why| {
-                let d = k.default;
+                let d = k.word(k.default);
                 notices.push(Text::new(
                     format!("The link's {}; using {d}.", why.en),
                     format!("链接中的{}；改用 {d}。", why.zh),
                 ));
-                d
+                k.default
             })
         })
         .collect();
@@ -418,8 +426,25 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
     }
 }
 
-/// A knob's value from text: a whole number in the knob's range, or why not.
-pub fn parse_knob(k: &crate::sim::Knob, raw: &str) -> Result<u32, Text> {
+/// A knob's value from a link's text, or why not: for a knob with options, one of their words
+/// (the value is the option's index); otherwise a whole number in the knob's range.
+pub fn parse_knob(k: &Knob, raw: &str) -> Result<u32, Text> {
+    if k.options.is_empty() {
+        return parse_knob_number(k, raw);
+    }
+    k.read(raw).ok_or_else(|| {
+        let words: Vec<&str> = k.options.iter().map(|o| o.word.as_str()).collect();
+        let key = k.key;
+        Text::new(
+            format!("'{key}={raw}' is not one of {}", words.join(", ")),
+            format!("“{key}={raw}”不是 {} 之一", words.join("、")),
+        )
+    })
+}
+
+/// A knob's value as a whole number in its range, or why not: a run file's form, where a knob
+/// with options stores the option's index.
+pub fn parse_knob_number(k: &Knob, raw: &str) -> Result<u32, Text> {
     match raw.parse::<u32>() {
         Ok(v) if (k.min..=k.max).contains(&v) => Ok(v),
         _ => {

@@ -60,6 +60,9 @@ pub struct ScenarioMeta {
     pub variants: Vec<VariantMeta>,
     /// The scenario's numbers a learner may change (a cap, request amounts), in URL order.
     pub knobs: Vec<Knob>,
+    /// The heading of the next moves, saying whose choices they are ("You are the payment
+    /// API"); `None` for a scheduler's choice of what runs next, which the player names itself.
+    pub moves_heading: Option<Text>,
     /// Speaker notes for presenting it.
     pub notes: Notes,
 }
@@ -92,9 +95,52 @@ pub struct Knob {
     pub min: u32,
     pub max: u32,
     pub step: u32,
-    /// For a knob with a fixed set of choices (a behaviour, not a number): their names; the
-    /// value is the index. Empty for a number.
-    pub options: Vec<Text>,
+    /// For a knob with a fixed set of choices (a behaviour, a size from a list): the choices; the
+    /// value is the index, while links name a choice by its word. Empty for a number.
+    pub options: Vec<KnobOption>,
+}
+
+/// One choice of a knob with a fixed set: the word a link uses for it, and its name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KnobOption {
+    /// Short and stable (a number or kebab-case: `10`, `always-timeout`): links carry it, so it
+    /// never changes once published.
+    pub word: String,
+    pub name: Text,
+}
+
+impl KnobOption {
+    pub fn new(word: impl Into<String>, name: Text) -> KnobOption {
+        KnobOption {
+            word: word.into(),
+            name,
+        }
+    }
+}
+
+impl Knob {
+    /// `value` as a link writes it: the option's word for a knob with options, the number
+    /// otherwise (and for an index that names no option).
+    pub fn word(&self, value: u32) -> String {
+        usize::try_from(value)
+            .ok()
+            .and_then(|i| self.options.get(i))
+            .map_or_else(|| value.to_string(), |o| o.word.clone())
+    }
+
+    /// The value a link's text stands for: the index of the option with that word (ASCII case
+    /// ignored) for a knob with options, a whole number otherwise; `None` unless in range.
+    pub fn read(&self, text: &str) -> Option<u32> {
+        let value = if self.options.is_empty() {
+            text.parse::<u32>().ok()
+        } else {
+            self.options
+                .iter()
+                .position(|o| o.word.eq_ignore_ascii_case(text))
+                .and_then(|i| u32::try_from(i).ok())
+        };
+        value.filter(|v| (self.min..=self.max).contains(v))
+    }
 }
 
 impl ScenarioMeta {

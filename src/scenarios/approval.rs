@@ -741,6 +741,7 @@ impl AnyScenario for Approval {
                 })
                 .collect(),
             knobs: Vec::new(),
+            moves_heading: Some(Text::new("Alice and the agent", "Alice 与 Agent")),
             notes: Notes::new(
                 ["Approve a concrete, immutable or versioned proposal: merchant, order, action, amount, currency, the key state version, expiry and requester, not a piece of chat that can keep changing. Store the approver, the time, the permission and the proposal's digest; when executing, re-check identity, the latest business constraints and that the call is the proposal. State can change between approval and execution, so check and reserve atomically, or use a version-conditioned update. An approval is not a standing authorisation: a changed amount or target needs a new approval. While waiting, free the worker and the connection and persist the wait.",
                  "审批对象应该是不可变或有版本的具体提案：商家、订单、动作、金额、币种、关键状态版本、有效期和请求者，而不是一段可能继续变化的聊天文本。批准后保存批准人、时间、权限和提案摘要；执行时重新校验身份、最新业务约束与提案一致性。审批与执行之间状态可能变化，因此要原子地校验并预留，或用版本条件更新。人工批准不是永久授权，金额或目标变化应重新审批。暂停期间释放工作线程和数据库连接，把等待状态持久化。"],

@@ -905,6 +905,7 @@ impl AnyScenario for Cancellation {
                 })
                 .collect(),
             knobs: Vec::new(),
+            moves_heading: None,
             notes: Notes::new(
                 ["Cancellation is a cooperative signal, not a transaction rollback. AbortSignal tells code that supports it to stop waiting or stop working, but the request may already have reached the provider and its write may be committed. Propagate the deadline and the signal, stop taking new work, release local resources in finally, and still query the refunds already sent: “cancelled” on the screen cannot erase an external fact. Report partial completion and what is still being checked.",
                  "取消是协作信号，不是事务回滚。Node 的 AbortSignal 可通知支持取消的请求停止等待或停止执行，但请求可能已经到达远端，远端写也可能已经提交。调用方应传播 deadline 和取消信号，停止领取新工作，并在 finally 释放本地资源。对已经发出的退款仍要查询状态；UI 上的“已取消”不能抹掉外部事实。返回部分完成和待核查状态。"],

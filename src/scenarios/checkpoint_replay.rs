@@ -676,6 +676,7 @@ impl AnyScenario for CheckpointReplay {
                 })
                 .collect(),
             knobs: Vec::new(),
+            moves_heading: Some(Text::new("The agent graph's next step", "Agent 图的下一步")),
             notes: Notes::new(
                 ["A checkpoint saves the graph's state at a node boundary, not the process at an arbitrary instruction. On resume the node runs again from its first line, so side effects before the checkpoint can repeat; an in-memory saver does not survive a restart. Make the irreversible call a step with a stable business id: “workflow state saved” and “refund happened once” are two different guarantees.",
                  "检查点保存的是图在节点边界上的状态，而不是进程在任意指令处的状态。恢复时节点从第一行重新运行，所以检查点之前的副作用可能重复；内存检查点扛不住重启。把不可逆调用做成带稳定业务 ID 的步骤：“工作流状态已保存”与“退款只发生一次”是两个不同的保证。"],

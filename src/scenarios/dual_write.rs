@@ -1064,6 +1064,7 @@ impl AnyScenario for DualWrite {
                    "订单与发件箱记录同一事务写入；中继发布后再标记已发送。"], true),
             ],
             knobs: Vec::new(),
+            moves_heading: None,
             notes: Notes::new(
                 ["Two writes to two systems with no shared transaction: whichever comes first, a crash between them leaves one without the other — a lost event, or a phantom one. Write the business row and an outbox row in one local transaction; a relay publishes afterwards and marks the row sent. Delivery becomes at-least-once, so consumers must be idempotent.",
                  "两个系统、两次写入、没有共同事务：无论谁先，中间一崩溃就只剩一边——事件丢失，或出现幽灵事件。把业务行和发件箱行写进同一个本地事务；由中继随后发布并标记已发送。投递变成至少一次，所以消费者必须幂等。"],

@@ -1137,6 +1137,7 @@ impl AnyScenario for DuplicateCharge {
                 })
                 .collect(),
             knobs: Vec::new(),
+            moves_heading: Some(Text::new("Next in the payment pipeline", "支付链路的下一步")),
             notes: Notes::new(
                 ["The broker kept its promise: at-least-once means the command may arrive again. What was missing is a stable identity for the business operation. Create or read the payment intent pay-1701 once, unique per order; send its id as the provider's idempotency key on every attempt; on a repeat, SUCCEEDED returns the saved result, PROCESSING asks the provider. A message id only catches the same message; the intent also catches the same command under a new message id. A duplicate that already happened is refunded with its own stable operation id, never deleted.",
                  "消息系统没有违约：至少投递一次，命令就可能再来。缺的是业务操作的稳定身份。为这次收款创建或读取支付意图 pay-1701，并按订单约束唯一；每次尝试都把它作为渠道的幂等键；重复到达时，成功就返回已有结果，处理中就查询渠道。消息标识只能拦截同一条消息，稳定支付意图还能覆盖发布器换了消息标识的同一命令。已经发生的重复扣款走受控退款，退款也有自己的稳定操作标识，绝不删除流水。"],

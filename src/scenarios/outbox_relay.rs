@@ -1063,6 +1063,7 @@ impl AnyScenario for OutboxRelay {
             })
             .collect(),
             knobs: Vec::new(),
+            moves_heading: None,
             notes: Notes::new(
                 ["The relay publishes, then marks the row sent; a crash in between publishes the event again. Consumers deduplicate with an inbox: the event id inserted into processed_messages in the same transaction as the business change, so either both happen or neither. A version guard per order drops stale events that overtake each other.",
                  "中继先发布、再标记已发送；中间崩溃就会再发一次。消费者用收件箱去重：事件 ID 和业务变更在同一个事务里写入 processed_messages，要么都发生，要么都不发生。每个订单的版本守卫丢弃互相超车的过期事件。"],

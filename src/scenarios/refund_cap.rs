@@ -971,6 +971,7 @@ impl AnyScenario for RefundCap {
                 knob("amount-b", ["B's refund", "B 的退款额"], AMOUNT),
                 knob("amount-c", ["C's refund (semaphore of 2)", "C 的退款额（信号量 2）"], AMOUNT),
             ],
+            moves_heading: None,
             notes: Notes::new(
                 ["Plain JavaScript callbacks run on one event-loop thread, but while one request awaits I/O another runs: that is concurrency. Request A reads the remaining amount and awaits; B reads the same amount; both pass the check. An in-process mutex only covers one instance; the fix is an atomic conditional UPDATE in the database.",
                  "普通 JS 回调在一个事件循环线程上执行，但一个请求等待 I/O 时另一个就在运行：这就是并发。请求 A 读了剩余额度后 await；B 读到同样的额度；两个都通过了检查。进程内互斥锁只管一个实例；修复是在数据库里做原子条件更新。"],

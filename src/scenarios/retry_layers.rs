@@ -29,9 +29,9 @@
 
 use crate::sim::kit::Retry;
 use crate::sim::{
-    AnyScenario, Bounds, InvKind, Invariant, Knob, LaneView, Metric, MetricValue, Model, Notes,
-    Report, RowView, ScenarioMeta, Span, SpanChart, StateView, StepInfo, TableView, Text, Tone,
-    Trace, TreeItem, VariantMeta,
+    AnyScenario, Bounds, InvKind, Invariant, Knob, KnobOption, LaneView, Metric, MetricValue,
+    Model, Notes, Report, RowView, ScenarioMeta, Span, SpanChart, StateView, StepInfo, TableView,
+    Text, Tone, Trace, TreeItem, VariantMeta,
 };
 use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
@@ -120,6 +120,24 @@ impl Behaviour {
         Behaviour::AlwaysTimesOut,
         Behaviour::FailsThenSucceeds,
     ];
+
+    /// The word a link uses for it (`downstream=always-timeout`), and its name.
+    pub fn option(self) -> KnobOption {
+        let (word, en, zh) = match self {
+            Behaviour::SlowSuccess => (
+                "slow-success",
+                "Slow: refunds, answers late",
+                "慢：退款了，应答太迟",
+            ),
+            Behaviour::AlwaysTimesOut => ("always-timeout", "Always times out", "总是超时"),
+            Behaviour::FailsThenSucceeds => (
+                "fail-k",
+                "Fails k times, then succeeds",
+                "先失败 k 次，然后成功",
+            ),
+        };
+        KnobOption::new(word, Text::new(en, zh))
+    }
 }
 
 /// The outcome of one call to the payment API.
@@ -1148,11 +1166,7 @@ impl AnyScenario for RetryLayers {
                 knob("layers", ["Layers that retry", "重试的层数"], LAYERS_DEFAULT, 1, 4),
                 knob("attempts", ["Attempts per layer", "每层尝试次数"], ATTEMPTS_DEFAULT, 1, 5),
                 Knob {
-                    options: vec![
-                        Text::new("Slow: refunds, answers late", "慢：退款了，应答太迟"),
-                        Text::new("Always times out", "总是超时"),
-                        Text::new("Fails k times, then succeeds", "先失败 k 次，然后成功"),
-                    ],
+                    options: Behaviour::ALL.map(Behaviour::option).to_vec(),
                     ..knob("downstream", ["Payment API behaviour", "支付 API 的表现"], 0, 0, 2)
                 },
                 knob("fail-k", ["k (fails k times)", "k（先失败 k 次）"], 2, 0, 30),
@@ -1162,6 +1176,7 @@ impl AnyScenario for RetryLayers {
                 },
                 knob("seed", ["Jitter seed", "抖动种子"], SEED_DEFAULT, 0, 9999),
             ],
+            moves_heading: Some(Text::new("You are the payment API", "由你扮演支付 API")),
             notes: Notes::new(
                 ["Each layer that retries three times multiplies the others: an SDK, a graph framework and a workflow engine make 27 calls from one request, and on a slow provider without a stable key, 27 refunds. Name one retry authority (the outer layer, a shared budget and a deadline, backoff with jitter), let the inner layers fail fast, and send the same idempotency key on every attempt. Both fixes are needed.",
                  "每一层各重试三次就会相乘：SDK、图框架、工作流引擎让一个请求变成 27 次调用；支付方慢又没有稳定键时，就是 27 笔退款。明确唯一的重试权威（外层、共享预算和截止时间、带抖动的退避），内层快速失败，并在每次尝试中发送同一个幂等键。两个修复缺一不可。"],

@@ -29,9 +29,9 @@
 //! the exact counts. Faults: an instance crashes while it holds calls.
 
 use crate::sim::{
-    AnyScenario, Bounds, CodeView, Cursor, InvKind, Invariant, Knob, LaneView, Metric, MetricValue,
-    Model, Report, RowView, ScenarioMeta, StateView, StepInfo, TableView, Text, Tone, Trace,
-    TreeItem,
+    AnyScenario, Bounds, CodeView, Cursor, InvKind, Invariant, Knob, KnobOption, LaneView, Metric,
+    MetricValue, Model, Report, RowView, ScenarioMeta, StateView, StepInfo, TableView, Text, Tone,
+    Trace, TreeItem,
 };
 
 /// The payment channel's limit on calls in flight.
@@ -1025,7 +1025,8 @@ impl AnyScenario for SemaphoreScope {
     }
 }
 
-/// The knobs: instances 1–5, and the local semaphore as a choice of 2, 5, 10 or 20 permits.
+/// The knobs: instances 1–5, and the local semaphore as a choice of 2, 5, 10 or 20 permits (a
+/// link says the size: `local=10`).
 fn knobs() -> Vec<Knob> {
     let mut local = knob(
         "local",
@@ -1036,7 +1037,12 @@ fn knobs() -> Vec<Knob> {
     );
     local.options = LOCALS
         .iter()
-        .map(|n| Text::new(format!("{n} permits"), format!("{n} 个许可")))
+        .map(|n| {
+            KnobOption::new(
+                n.to_string(),
+                Text::new(format!("{n} permits"), format!("{n} 个许可")),
+            )
+        })
         .collect();
     vec![
         knob("instances", ["Instances", "实例数"], INSTANCES, (1, 5), 1),

@@ -994,6 +994,7 @@ impl AnyScenario for UnknownOutcome {
                 })
                 .collect(),
             knobs: Vec::new(),
+            moves_heading: None,
             notes: Notes::new(
                 ["Mark a timeout UNKNOWN, not FAILED. Keep the reservation; query the provider by the stable business key, or retry with the same key and the saved request; release only when the provider confirms nothing will happen. Distinguish never sent, definitely refused, known success, and sent with an unknown outcome.",
                  "把超时标为 UNKNOWN，而不是直接失败。保留预留；用稳定的业务键查询支付方，或用同一个键和已保存的请求重试；只有支付方确认不会执行时才释放。区分“没发出去”“确定拒绝”“已知成功”“发出后结果未知”。"],

@@ -182,15 +182,10 @@ impl Ctx {
             self.cursor.get().step,
             self.lang.get(),
         );
-        let changed: Vec<(&str, u32)> = self.knobs.with(|k| {
-            meta.knobs
-                .iter()
-                .zip(k)
-                .filter(|(m, &v)| v != m.default)
-                .map(|(m, &v)| (m.key, v))
-                .collect()
-        });
-        base + &query_extras(&changed, cmp, self.breaking.get()) + embed_param(embed)
+        let extras = self
+            .knobs
+            .with(|k| query_extras(&meta.knobs, k, cmp, self.breaking.get()));
+        base + &extras + embed_param(embed)
     }
 
     /// The current variant's fault budget (0: interleavings only). Tracked.

@@ -1,4 +1,4 @@
-//! The header, notices, narration, the scheduler's choices and the invariants panel.
+//! The header, notices, narration, the next moves and faults, and the invariants panel.
 //!
 //! Parts that change only as a whole (the header, the buttons, the invariants) are built as
 //! markup by pure functions and handled by delegation: a fraction of the bundle cost of typed
@@ -12,7 +12,7 @@ use super::i18n::{jump_to, violated_at};
 use super::icons::{node as icon_node, Icon};
 use crate::player::PlayerEvent;
 use crate::scenarios;
-use crate::sim::{Choice, InvKind, Knob, Lang, Status, StepInfo, Text, Verdict};
+use crate::sim::{Choice, InvKind, Knob, Lang, ScenarioMeta, Status, StepInfo, Text, Verdict};
 use leptos::prelude::*;
 
 #[component]
@@ -289,24 +289,34 @@ pub fn narration(info: &StepInfo, step: usize, code: bool, lang: Lang, t: &Ui) -
 #[component]
 pub fn Choices() -> impl IntoView {
     let ctx = use_ctx();
-    let draw = move |faults: bool| {
+    let buttons = move |faults: bool| {
         let (lang, t) = (ctx.lang.get(), ctx.t());
-        // A variant without faults (interleavings only) has no fault heading at all.
-        if faults && ctx.fault_budget() == 0 {
-            return Vec::new();
-        }
-        let buttons = ctx.trace.with(|tr| {
+        ctx.trace.with(|tr| {
             tr.steps
                 .get(ctx.cursor.get().step)
                 .map(|s| choices(&s.choices, faults, lang, t))
                 .unwrap_or_default()
-        });
-        if !faults {
-            return buttons;
+        })
+    };
+    // The faults (none at all for a variant without faults: interleavings only), then the next
+    // moves' heading, which names whose choices they are. Drawn as nodes: a reactive text
+    // returning a `String` costs a kilobyte of bundle.
+    let head = move || {
+        let (lang, t) = (ctx.lang.get(), ctx.t());
+        let mut out = Vec::new();
+        if ctx.fault_budget() > 0 {
+            let mut div = Node::el("div").attr("class", "buttons");
+            buttons(true).into_iter().for_each(|b| div.push(b));
+            out.push(Node::el("h2").attr("id", "faults-h").text(t.faults));
+            out.push(div);
         }
-        let mut div = Node::el("div").attr("class", "buttons");
-        buttons.into_iter().for_each(|b| div.push(b));
-        vec![Node::el("h2").attr("id", "faults-h").text(t.faults), div]
+        out.push(Node::el("h2").attr("id", "moves-h").text(moves_heading(
+            &ctx.scenario_ref().meta(),
+            lang,
+            t,
+        )));
+        out.push(Node::el("p").attr("class", "muted").text(t.next_moves_hint));
+        out
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if let Some(index) = browser::data_attr(&ev, "data-choice").and_then(|v| v.parse().ok()) {
@@ -317,12 +327,19 @@ pub fn Choices() -> impl IntoView {
     };
     view! {
         <section class="card choices" aria-labelledby="faults-h moves-h" on:click=on_click>
-            {drawn("fault-part", move || draw(true))}
-            <h2 id="moves-h">{move || ctx.t().next_moves}</h2>
-            <p class="muted">{move || ctx.t().next_moves_hint}</p>
-            <div role="group" aria-labelledby="moves-h">{drawn("buttons", move || draw(false))}</div>
+            {drawn("choices-head", head)}
+            <div role="group" aria-labelledby="moves-h">{drawn("buttons", move || buttons(false))}</div>
         </section>
     }
+}
+
+/// The next moves' heading: whose choices they are, as the scenario names them, or the
+/// scheduler's.
+pub fn moves_heading(meta: &ScenarioMeta, lang: Lang, t: &Ui) -> String {
+    meta.moves_heading
+        .as_ref()
+        .map_or(t.next_moves, |h| h.get(lang))
+        .to_string()
 }
 
 /// The buttons for the faults (or the ordinary moves) enabled at a step.
@@ -462,6 +479,47 @@ mod tests {
         let none = html(&choices(&trace.steps[0].choices, true, Lang::En, &EN));
         assert!(none.contains("No fault can be injected"));
     }
+
+    #[test]
+    fn the_moves_are_headed_by_whose_choices_they_are() {
+        let heading = |slug: &str, lang: Lang| {
+            let i = scenarios::index_of(slug).expect("registered");
+            let t = if lang == Lang::Zh { &ZH } else { &EN };
+            moves_heading(&scenarios::all()[i].meta(), lang, t)
+        };
+        // Interleaving is the choice: the scheduler's.
+        assert_eq!(heading("refund-cap", Lang::En), "You are the scheduler");
+        assert_eq!(heading("refund-cap", Lang::Zh), "由你来调度");
+        // The provider's answers.
+        assert_eq!(heading("retry-layers", Lang::En), "You are the payment API");
+        assert_eq!(heading("retry-layers", Lang::Zh), "由你扮演支付 API");
+        for s in scenarios::all() {
+            let meta = s.meta();
+            for lang in [Lang::En, Lang::Zh] {
+                let h = heading(meta.slug, lang);
+                assert!(
+                    !h.is_empty() && h.chars().count() <= 32,
+                    "{}: {h}",
+                    meta.slug
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_knob_with_options_offers_them_by_the_words_links_use() {
+        let i = scenarios::index_of("semaphore-scope").expect("registered");
+        let meta = scenarios::all()[i].meta();
+        let out = html(&knobs(&meta.knobs, &[3, 3], Lang::En, &EN));
+        assert!(
+            out.contains("<option value=\"20\" selected=\"\">20 permits</option>"),
+            "{out}"
+        );
+        assert!(
+            out.contains("<option value=\"2\">2 permits</option>"),
+            "{out}"
+        );
+    }
 }
 
 /// The scenario's numbers (a cap, request amounts), when it has any: number fields whose
@@ -475,8 +533,20 @@ pub fn Knobs() -> impl IntoView {
         ctx.knobs.with(|v| knobs(&meta.knobs, v, lang, t))
     };
     let on_change = move |ev: leptos::ev::Event| {
-        let index = browser::data_attr(&ev, "data-knob").and_then(|i| i.parse::<usize>().ok());
-        if let (Some(i), Ok(value)) = (index, event_target_value(&ev).trim().parse::<u32>()) {
+        let Some(i) = browser::data_attr(&ev, "data-knob").and_then(|i| i.parse::<usize>().ok())
+        else {
+            return;
+        };
+        // A number field's text (clamped to the range by `set_knob`), or a choice's word.
+        let text = event_target_value(&ev);
+        let value = ctx.scenario_ref().meta().knobs.get(i).and_then(|k| {
+            if k.options.is_empty() {
+                text.trim().parse::<u32>().ok()
+            } else {
+                k.read(&text)
+            }
+        });
+        if let Some(value) = value {
             ctx.set_knob(i, value);
             browser::focus_after_render(format!("[data-knob=\"{i}\"]"));
         }
@@ -511,13 +581,13 @@ pub fn knobs(knobs: &[Knob], values: &[u32], lang: Lang, t: &Ui) -> Vec<Node> {
         } else {
             let mut select = Node::el("select");
             for (j, o) in k.options.iter().enumerate() {
-                let option = Node::el("option").attr("value", j);
+                let option = Node::el("option").attr("value", &o.word);
                 let option = if j as u32 == v {
                     option.attr("selected", "")
                 } else {
                     option
                 };
-                select.push(option.text(o.get(lang)));
+                select.push(option.text(o.name.get(lang)));
             }
             select
         };

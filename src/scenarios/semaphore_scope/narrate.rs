@@ -389,6 +389,7 @@ pub(super) fn meta() -> ScenarioMeta {
             })
             .collect(),
         knobs: knobs(),
+        moves_heading: None,
         notes: Notes::new(
             ["A mutex protects a critical section; a semaphore limits how many tasks enter at once; CAS updates atomically when the value is what you expect; backpressure makes the upstream slow to what downstream can take. Their scopes differ: an in-process semaphore cannot protect another instance. With a limit of 10 per instance, global concurrency is up to instances × 10; a global limit needs a shared (or layered) budget: a shared quota, a counter row, leases, or a queue consumer quota.",
              "Mutex 保护互斥临界区；Semaphore 限制同时进入的任务数；CAS 在值符合预期时原子更新；背压让上游速度服从下游处理能力。它们作用范围不同：进程内的信号量保护不了另一个实例。每实例上限 10，全局并发最多是实例数 × 10；全局上限需要共享或分层预算：共享限额、计数行、租约或队列消费配额。"],

@@ -25,6 +25,8 @@ async function forward(page, n) {
 
 test('a “yes” in the chat: the edited amount is refunded, and a second “yes” refunds again', async ({ page, problems }) => {
   await open(page, '?s=approval&v=approve-chat-text&lang=en');
+  // The moves are the agent's and Alice's, not a scheduler's.
+  await expect(page.getByRole('group', { name: 'Alice and the agent' })).toContainText('Agent: propose the refund');
   await forward(page, 2); // the proposal in the chat, Alice's "yes"
   expect((await rows(page, 'Chat with Alice')).map((r) => r[2])).toEqual([
     'Refund 80.00 USD on ord-2042? Valid until 10:15.',
@@ -93,6 +95,7 @@ test('a versioned proposal: the edit, the changed order and the second click cha
 
 test('in Chinese: the chat “yes” is broken by the expiry, the versioned proposal holds', async ({ page, problems }) => {
   await open(page, '?s=approval&v=approve-chat-text&lang=zh');
+  await expect(page.getByRole('group', { name: 'Alice 与 Agent' })).toContainText('Agent：提出退款提案');
   await forward(page, 2);
   await page.getByRole('button', { name: '让批准过期（过了 10:15）' }).click();
   await forward(page, 1);

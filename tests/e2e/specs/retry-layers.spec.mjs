@@ -50,7 +50,7 @@ test('the knobs: the count follows attempts^layers, and the deep link keeps them
   await expect(metric(page, 'downstream calls')).toHaveText('16');
   // A provider that never answers: the same load, and nothing refunded.
   await knobs.getByLabel('Payment API behaviour').selectOption({ label: 'Always times out' });
-  await expect(page).toHaveURL(/downstream=1/);
+  await expect(page).toHaveURL(/downstream=always-timeout/);
   await page.getByRole('button', { name: 'Go to end' }).click();
   await expect(metric(page, 'downstream calls')).toHaveText('16');
   await expect(metric(page, 'refunds executed')).toHaveText('0');
@@ -59,11 +59,11 @@ test('the knobs: the count follows attempts^layers, and the deep link keeps them
   await waitForApp(page);
   await expect(knobs.getByLabel('Layers that retry')).toHaveValue('2');
   await expect(knobs.getByLabel('Attempts per layer')).toHaveValue('4');
-  await expect(knobs.getByLabel('Payment API behaviour')).toHaveValue('1');
+  await expect(knobs.getByLabel('Payment API behaviour')).toHaveValue('always-timeout');
   await page.getByRole('button', { name: 'Go to end' }).click();
   await expect(counter(page)).toHaveText('Step 16 of 16');
   // Four layers of five: 625 calls, one step each.
-  await page.goto('?s=retry-layers&v=every-layer-retries&layers=4&attempts=5&downstream=1&lang=en');
+  await page.goto('?s=retry-layers&v=every-layer-retries&layers=4&attempts=5&downstream=always-timeout&lang=en');
   await waitForApp(page);
   await page.getByRole('button', { name: 'Go to end' }).click();
   await expect(counter(page)).toHaveText('Step 625 of 625');
@@ -92,7 +92,10 @@ test('the key alone: one refund, still 27 calls; both fixes: 3 calls, one refund
 
 test('you pick the answer: a timely answer ends the run; the explorer proves the authority', async ({ page, problems }) => {
   await open(page, '?s=retry-layers&v=one-retry-authority&lang=en');
-  await page.getByRole('button', { name: 'Payment API: refund, answer in time' }).click();
+  // The moves are the provider's answers: the panel says whose they are.
+  const answers = page.getByRole('group', { name: 'You are the payment API' });
+  await expect(answers.getByRole('button')).toHaveCount(4);
+  await answers.getByRole('button', { name: 'Payment API: refund, answer in time' }).click();
   await expect(counter(page)).toHaveText('Step 1 of 1');
   await expect(tree(page)).toContainText('Workflow engine · attempt 1 of 3 · ✓ succeeded (1 call)');
   await expect(metric(page, 'refunds executed')).toHaveText('1');

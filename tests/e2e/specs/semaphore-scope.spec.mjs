@@ -1,6 +1,7 @@
 // Semaphore scope on the release build: three instances with a local semaphore of 10 each put
 // 3 × 10 = 30 calls on a channel that takes 10; a shared counter row keeps it at 10 but leaks the
-// slots of an instance that crashes holding them; leases come back. Both languages.
+// slots of an instance that crashes holding them; leases come back. The local semaphore's size
+// in a link (`local=20`) survives a reload. Both languages.
 import { test, expect, expectNoConsoleErrors, waitForApp } from './helpers.mjs';
 
 const counter = (page) => page.locator('.counter');
@@ -9,6 +10,8 @@ const rows = async (page, title) => {
   const t = page.locator('.tables figure', { has: page.locator('.tbl-title', { hasText: new RegExp(`^${title}$`) }) });
   return t.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.innerText.replace(/[●]|\(changed\)/g, '').trim())));
 };
+const metric = (page, name) =>
+  page.locator('.metrics div', { has: page.locator('dt', { hasText: new RegExp(`^${name}$`) }) }).locator('dd');
 const invariant = (page, region, name) => page.getByRole('region', { name: region }).locator('li', { hasText: name });
 
 async function open(page, query) {
@@ -78,5 +81,28 @@ test('in Chinese: the leak, the stalled queue and the calls over the limit are n
   await page.goto('?s=semaphore-scope&v=per-instance-semaphore&t=6&lang=zh');
   await waitForApp(page);
   await expect(region.locator('li', { hasText: '支付通道在途调用不超过 10 个' })).toContainText('支付通道有 15 个在途调用');
+  expectNoConsoleErrors(problems);
+});
+
+test('the local semaphore in the link by its size: local=5, then 20 from the list, kept by a reload', async ({ page, problems }) => {
+  await open(page, '?s=semaphore-scope&v=per-instance-semaphore&local=5&lang=en');
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  const local = page.getByRole('region', { name: 'The numbers' }).getByLabel('Local semaphore per instance');
+  await expect(local).toHaveValue('5');
+  await expect(metric(page, 'instances × local semaphore')).toHaveText('15');
+  await local.selectOption({ label: '20 permits' });
+  await expect(page).toHaveURL(/[?&]local=20(&|$)/);
+  await expect(metric(page, 'instances × local semaphore')).toHaveText('60');
+  await page.reload();
+  await waitForApp(page);
+  await expect(local).toHaveValue('20');
+  await expect(metric(page, 'instances × local semaphore')).toHaveText('60');
+  await page.getByRole('button', { name: 'Go to end' }).click();
+  await expect(invariant(page, 'Invariants', 'at most 10 calls in flight to the channel')).toContainText('violated');
+  // An index is not a size: a notice naming the sizes, and the default of 10.
+  await open(page, '?s=semaphore-scope&v=per-instance-semaphore&local=7&lang=en');
+  await expect(page.locator('.notice')).toContainText("'local=7' is not one of 2, 5, 10, 20; using 10.");
+  await expect(local).toHaveValue('10');
+  await expect(metric(page, 'instances × local semaphore')).toHaveText('30');
   expectNoConsoleErrors(problems);
 });

@@ -9,7 +9,7 @@ const seconds = Number(process.argv[3] ?? 30);
 const cases = [
   ['dual-write, 10 steps', '?s=dual-write&v=commit-then-publish&p=001&lang=en'],
   ['backpressure, 96 steps with curves', '?s=backpressure&v=throttled-channel&lang=en'],
-  ['retry-layers, 625 steps', '?s=retry-layers&v=every-layer-retries&layers=4&attempts=5&downstream=1&lang=en'],
+  ['retry-layers, 625 steps', '?s=retry-layers&v=every-layer-retries&layers=4&attempts=5&downstream=always-timeout&lang=en'],
 ];
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
 console.log('| run | CPU | frames | p95 frame interval | worst frame interval | longest task | steps played |');

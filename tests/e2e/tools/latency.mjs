@@ -10,7 +10,7 @@ const base = process.argv[2] ?? 'http://127.0.0.1:8081/';
 const cases = [
   ['refund-cap, 10 steps', '?s=refund-cap&v=read-then-write&lang=en', 0, '150'],
   ['retry-layers, 27 steps', '?s=retry-layers&v=every-layer-retries&lang=en', 5, '7'],
-  ['retry-layers, 625 steps', '?s=retry-layers&v=every-layer-retries&layers=4&attempts=5&downstream=1&lang=en', 5, '7'],
+  ['retry-layers, 625 steps', '?s=retry-layers&v=every-layer-retries&layers=4&attempts=5&downstream=always-timeout&lang=en', 5, '7'],
 ];
 const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
 const page = await browser.newPage();
