@@ -226,11 +226,11 @@ fn patch_element(doc: &web_sys::Document, el: &web_sys::Element, old: &Node, new
             let _ = el.remove_attribute(name);
         }
     }
-    if old.children != new.children {
-        let old: Vec<Part> = old.children.iter().map(Part::of).collect();
-        let new: Vec<Part> = new.children.iter().map(Part::of).collect();
-        patch_list(doc, el, &old, &new);
-    }
+    // Not compared as a whole first: `patch_list` compares child by child, and that is the
+    // only deep comparison each subtree gets on the way down.
+    let old: Vec<Part> = old.children.iter().map(Part::of).collect();
+    let new: Vec<Part> = new.children.iter().map(Part::of).collect();
+    patch_list(doc, el, &old, &new);
 }
 
 /// Serialises a tree as HTML, for tests and for reading it in a failure message.
