@@ -4,7 +4,7 @@
 //! every field against the registry and replays the path; a file whose recorded steps differ
 //! from what its path replays was changed, and is refused.
 
-use crate::player::parse_knob_number;
+use crate::player::{parse_knob, parse_knob_number};
 use crate::scenarios::{self, Registered};
 use crate::sim::{decode_path, encode_path, Lang, Text, Trace};
 
@@ -268,13 +268,20 @@ pub fn run_json(run: &Run, trace: &Trace) -> String {
     let all = scenarios::all();
     let meta = all[run.scenario.min(all.len() - 1)].meta();
     let variant = meta.variants.get(run.variant).map_or("", |v| v.slug);
-    // Knobs are numbers here, a knob with options by its index (links use the option's word):
-    // the file is read back by this program only, and files already saved stay readable.
+    // A number knob is a number, a knob with options its word as a string, as links write it
+    // (`"local": "10"`, not the index 2). Files saved with the index (a number) stay readable.
     let knobs: Vec<String> = meta
         .knobs
         .iter()
         .zip(&run.knobs)
-        .map(|(k, v)| format!("{}: {v}", quote(k.key)))
+        .map(|(k, &v)| {
+            let value = if k.options.is_empty() {
+                v.to_string()
+            } else {
+                quote(&k.word(v))
+            };
+            format!("{}: {value}", quote(k.key))
+        })
         .collect();
     let steps: Vec<String> = trace
         .steps
@@ -368,12 +375,15 @@ pub fn parse_run(text: &str) -> Result<Run, Text> {
                         format!("这个场景没有参数“{key}”。"),
                     ));
                 };
-                let raw = match value {
-                    Json::Int(n) => n.to_string(),
-                    _ => String::from("?"),
+                // A number is the value (for a knob with options, its index, as files saved
+                // before words were written); a string is the word a link would carry.
+                let k = &meta.knobs[i];
+                let read = match value {
+                    Json::Int(n) => parse_knob_number(k, &n.to_string()),
+                    Json::Str(word) if !k.options.is_empty() => parse_knob(k, word),
+                    _ => parse_knob_number(k, "?"),
                 };
-                knobs[i] =
-                    parse_knob_number(&meta.knobs[i], &raw).map_err(|e| refuse(e.en, e.zh))?;
+                knobs[i] = read.map_err(|e| refuse(e.en, e.zh))?;
             }
         }
         Some(_) => return Err(refuse("\"knobs\" is not an object.", "“knobs”不是对象。")),
@@ -645,7 +655,7 @@ mod tests {
     }
 
     #[test]
-    fn a_run_file_keeps_a_knob_with_options_by_its_index() {
+    fn a_run_file_names_a_knob_with_options_by_its_word() {
         let scenario = scenarios::index_of("semaphore-scope").expect("registered");
         let s = scenarios::all()[scenario];
         // Five instances, the fourth choice of semaphore (20 permits; a link says `local=20`).
@@ -660,18 +670,51 @@ mod tests {
         };
         let text = run_json(&run, &trace);
         assert!(
-            text.contains("\"knobs\": {\"instances\": 5, \"local\": 3}"),
+            text.contains("\"knobs\": {\"instances\": 5, \"local\": \"20\"}"),
             "{text}"
         );
-        assert_eq!(parse_run(&text), Ok(run));
-        let word = text.replace("\"local\": 3", "\"local\": \"20\"");
-        let err = parse_run(&word).expect_err("an index, not a word");
-        assert!(
-            err.en
-                .contains("'local=?' is not a whole number from 0 to 3"),
-            "{}",
-            err.en
-        );
+        assert_eq!(parse_run(&text), Ok(run.clone()));
+        // A file saved before words were written holds the index; it opens as it did.
+        let old = text.replace("\"local\": \"20\"", "\"local\": 3");
+        assert_eq!(parse_run(&old), Ok(run.clone()));
+        // Case is ignored, as in links.
+        let retry = scenarios::index_of("retry-layers").expect("registered");
+        let r = scenarios::all()[retry];
+        let defaults = r.meta().default_knobs();
+        let rt = r.trace_with(0, &defaults, &[]);
+        let rrun = Run {
+            scenario: retry,
+            variant: 0,
+            knobs: defaults,
+            path: Vec::new(),
+            step: 0,
+        };
+        let rtext = run_json(&rrun, &rt).replace("\"slow-success\"", "\"SLOW-SUCCESS\"");
+        assert!(rtext.contains("SLOW-SUCCESS"), "{rtext}");
+        assert_eq!(parse_run(&rtext), Ok(rrun));
+        for (bad, why) in [
+            ("\"local\": \"7\"", "'local=7' is not one of 2, 5, 10, 20"),
+            (
+                "\"local\": 9",
+                "'local=9' is not a whole number from 0 to 3",
+            ),
+            (
+                "\"local\": true",
+                "'local=?' is not a whole number from 0 to 3",
+            ),
+            (
+                "\"instances\": \"5\"",
+                "'instances=?' is not a whole number",
+            ),
+        ] {
+            let key = if bad.contains("instances") {
+                "\"instances\": 5"
+            } else {
+                "\"local\": \"20\""
+            };
+            let err = parse_run(&text.replace(key, bad)).expect_err(bad);
+            assert!(err.en.contains(why), "{bad}: {}", err.en);
+        }
     }
 
     #[test]
