@@ -358,6 +358,25 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
             })
         })
         .collect();
+    // Another scenario's knob (a link edited by hand, or one scenario's link pasted onto
+    // another): say so rather than drop it silently. Other unknown parameters (tracking tags)
+    // are left alone.
+    for (key, _) in &query.other {
+        if meta.knobs.iter().any(|k| k.key == key) {
+            continue;
+        }
+        let owner = all
+            .iter()
+            .map(|s| s.meta())
+            .find(|m| m.knobs.iter().any(|k| k.key == key));
+        if let Some(owner) = owner {
+            let (theirs, ours) = (owner.slug, meta.slug);
+            notices.push(Text::new(
+                format!("'{key}' is a setting of {theirs}, not of {ours}; it was ignored."),
+                format!("“{key}”是 {theirs} 的参数，不属于 {ours}；已忽略。"),
+            ));
+        }
+    }
     let (mut path, error) = decode_path(query.path.as_deref().unwrap_or(""));
     let trace = all[scenario].trace_with(variant, &knobs, &path);
     if let Some(err) = error.or(trace.error) {

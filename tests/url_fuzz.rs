@@ -342,3 +342,50 @@ fn a_knob_value_that_is_not_one_of_its_words_gets_a_notice() {
     let r = resolve("?s=retry-layers&downstream=fail-k&fail-k=3", None);
     assert_eq!((r.knobs[2], r.knobs[3], r.notices.len()), (2, 3, 0));
 }
+
+/// Another scenario's knob in a link gets a notice naming the scenario it belongs to; the
+/// scenario's own knobs and parameters no scenario knows (tracking tags) get none.
+#[test]
+fn another_scenario_s_knob_gets_a_notice() {
+    let r = resolve(
+        "?s=semaphore-scope&downstream=fail-k&utm_source=notes",
+        None,
+    );
+    assert_eq!(
+        r.scenario,
+        scenarios::index_of("semaphore-scope").expect("registered")
+    );
+    assert_eq!(r.notices.len(), 1, "{:?}", r.notices);
+    assert_eq!(
+        (r.notices[0].en.as_str(), r.notices[0].zh.as_str()),
+        (
+            "'downstream' is a setting of retry-layers, not of semaphore-scope; it was ignored.",
+            "“downstream”是 retry-layers 的参数，不属于 semaphore-scope；已忽略。"
+        )
+    );
+    for search in [
+        "?s=retry-layers&downstream=fail-k",
+        "?s=refund-cap&cap=150&utm_source=notes",
+        "?s=dual-write&fbclid=x",
+    ] {
+        assert!(resolve(search, None).notices.is_empty(), "{search}");
+    }
+    // Every knob of every scenario, put on a scenario that lacks it, gets exactly one notice.
+    let all = scenarios::all();
+    for owner in all {
+        for k in owner.meta().knobs {
+            for other in all {
+                let meta = other.meta();
+                if meta.knobs.iter().any(|o| o.key == k.key) {
+                    continue;
+                }
+                let search = format!("?s={}&{}={}", meta.slug, k.key, k.word(k.default));
+                let r = resolve(&search, None);
+                assert_eq!(r.notices.len(), 1, "{search}: {:?}", r.notices);
+                assert!(r.notices[0]
+                    .en
+                    .starts_with(&format!("'{}' is a setting of ", k.key)));
+            }
+        }
+    }
+}
