@@ -3,9 +3,11 @@
 //! Layering (see ARCHITECTURE.md): `sim` is the pure engine, `scenarios` are models built on it,
 //! `player` is the pure playback reducer, and `ui` renders plain view data with Leptos.
 //! `explorer` is the text protocol between the page and `worker`, the explorer's Web Worker.
+//! `content` renders and reads the text the page fetches on demand (the quiz, speaker notes).
 // Input must never panic the page (panic = "abort"): no unwrap/expect outside tests.
 #![cfg_attr(not(test), deny(clippy::unwrap_used, clippy::expect_used))]
 
+pub mod content;
 pub mod explorer;
 pub mod export;
 pub mod player;

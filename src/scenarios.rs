@@ -43,7 +43,7 @@ pub use unknown_outcome::{
     UoAct, UoState, UoVariant,
 };
 
-use crate::sim::{AnyScenario, Bounds, Report};
+use crate::sim::{AnyScenario, Bounds, Notes, Report};
 
 /// A registered scenario. Scenarios are stateless descriptions, so they can live in statics.
 pub type Registered = &'static (dyn AnyScenario + Sync);
@@ -121,11 +121,42 @@ pub fn explore(
     }
 }
 
+/// The speaker notes of the scenario with this slug. A plain function, not a `meta()` field:
+/// the page fetches the notes on demand (`notes.json`, written by `content::notes_json`), so
+/// the page's wasm does not carry them.
+pub fn notes(slug: &str) -> Option<Notes> {
+    Some(match slug {
+        "dual-write" => dual_write::notes(),
+        "outbox-relay" => outbox_relay::notes(),
+        "duplicate-charge" => duplicate_charge::notes(),
+        "refund-cap" => refund_cap::notes(),
+        "semaphore-scope" => semaphore_scope::notes(),
+        "backpressure" => backpressure::notes(),
+        "retry-layers" => retry_layers::notes(),
+        "unknown-outcome" => unknown_outcome::notes(),
+        "cancellation" => cancellation::notes(),
+        "checkpoint-replay" => checkpoint_replay::notes(),
+        "approval" => approval::notes(),
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     #[test]
     fn the_explorer_s_slugs_follow_the_registry() {
         let slugs: Vec<&str> = super::all().iter().map(|s| s.meta().slug).collect();
         assert_eq!(slugs, super::SLUGS);
+    }
+
+    #[test]
+    fn every_scenario_has_speaker_notes_in_both_languages() {
+        for slug in super::SLUGS {
+            let n = super::notes(slug).expect("notes");
+            for t in [&n.say, &n.follow_up, &n.avoid] {
+                assert!(!t.en.is_empty() && !t.zh.is_empty(), "{slug}");
+            }
+        }
+        assert!(super::notes("nope").is_none());
     }
 }

@@ -63,13 +63,11 @@ pub struct ScenarioMeta {
     /// The heading of the next moves, saying whose choices they are ("You are the payment
     /// API"); `None` for a scheduler's choice of what runs next, which the player names itself.
     pub moves_heading: Option<Text>,
-    /// Speaker notes for presenting it.
-    pub notes: Notes,
 }
 
 /// Speaker notes, after the seeds' interview answers: what to say, how to take the follow-up
 /// questions, and what not to say.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Notes {
     pub say: Text,
     pub follow_up: Text,

@@ -10,6 +10,7 @@ mod export;
 mod home;
 pub mod i18n;
 mod icons;
+mod ondemand;
 mod panels;
 mod plot;
 mod present;

@@ -677,14 +677,6 @@ impl AnyScenario for CheckpointReplay {
                 .collect(),
             knobs: Vec::new(),
             moves_heading: Some(Text::new("The agent graph's next step", "Agent 图的下一步")),
-            notes: Notes::new(
-                ["A checkpoint saves the graph's state at a node boundary, not the process at an arbitrary instruction. On resume the node runs again from its first line, so side effects before the checkpoint can repeat; an in-memory saver does not survive a restart. Make the irreversible call a step with a stable business id: “workflow state saved” and “refund happened once” are two different guarantees.",
-                 "检查点保存的是图在节点边界上的状态，而不是进程在任意指令处的状态。恢复时节点从第一行重新运行，所以检查点之前的副作用可能重复；内存检查点扛不住重启。把不可逆调用做成带稳定业务 ID 的步骤：“工作流状态已保存”与“退款只发生一次”是两个不同的保证。"],
-                ["“And Temporal?” Workflows replay their history and must be deterministic; network calls go into activities, which may be retried and must be idempotent. “The node succeeded but the process died before the checkpoint?” It may run again: a success flag in memory is not a commit.",
-                 "“Temporal 呢？”工作流按历史重放，要求代码确定性；网络调用放进 Activity，它可能重试，必须幂等。“节点成功了但在检查点前崩溃？”可能再执行一次：内存里的成功标记不是事务提交。"],
-                ["“A checkpoint is exactly-once.” “Resume continues right after the interrupt.”",
-                 "“checkpoint 就是 exactly-once。”“恢复时从 interrupt 后面那一行直接接着执行。”"],
-            ),
         }
     }
 
@@ -695,4 +687,17 @@ impl AnyScenario for CheckpointReplay {
     fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8> {
         crate::sim::follow(&Self::model(Self::variant(variant), 2), labels)
     }
+}
+
+/// Speaker notes for presenting this scenario. Not part of `meta()`: the page fetches them on
+/// demand from `notes.json`, which `content::notes_json` writes (see `content`).
+pub(crate) fn notes() -> Notes {
+    Notes::new(
+                ["A checkpoint saves the graph's state at a node boundary, not the process at an arbitrary instruction. On resume the node runs again from its first line, so side effects before the checkpoint can repeat; an in-memory saver does not survive a restart. Make the irreversible call a step with a stable business id: “workflow state saved” and “refund happened once” are two different guarantees.",
+                 "检查点保存的是图在节点边界上的状态，而不是进程在任意指令处的状态。恢复时节点从第一行重新运行，所以检查点之前的副作用可能重复；内存检查点扛不住重启。把不可逆调用做成带稳定业务 ID 的步骤：“工作流状态已保存”与“退款只发生一次”是两个不同的保证。"],
+                ["“And Temporal?” Workflows replay their history and must be deterministic; network calls go into activities, which may be retried and must be idempotent. “The node succeeded but the process died before the checkpoint?” It may run again: a success flag in memory is not a commit.",
+                 "“Temporal 呢？”工作流按历史重放，要求代码确定性；网络调用放进 Activity，它可能重试，必须幂等。“节点成功了但在检查点前崩溃？”可能再执行一次：内存里的成功标记不是事务提交。"],
+                ["“A checkpoint is exactly-once.” “Resume continues right after the interrupt.”",
+                 "“checkpoint 就是 exactly-once。”“恢复时从 interrupt 后面那一行直接接着执行。”"],
+            )
 }

@@ -937,6 +937,7 @@ impl SemaphoreScopeModel {
 }
 
 mod narrate;
+pub(crate) use narrate::notes;
 
 /// The semaphore-scope scenario.
 pub struct SemaphoreScope;

@@ -84,6 +84,62 @@ pub fn copy_text(text: &str, done: impl Fn(bool) + 'static) {
     fail.forget();
 }
 
+/// Fetches `url` (a file of this site) as text: `done` gets the body, or a short reason in both
+/// languages (the HTTP status, or that the network failed). Promise callbacks, as for the
+/// clipboard.
+pub fn fetch_text(url: &str, done: impl FnOnce(Result<String, crate::sim::Text>) + 'static) {
+    use crate::sim::Text;
+    type Done = std::rc::Rc<std::cell::RefCell<Option<Box<dyn FnOnce(Result<String, Text>)>>>>;
+    let done: Done = std::rc::Rc::new(std::cell::RefCell::new(Some(Box::new(done))));
+    let finish = |done: &Done, r: Result<String, Text>| {
+        if let Some(f) = done.borrow_mut().take() {
+            f(r);
+        }
+    };
+    let (on_response, on_fail) = (done.clone(), done.clone());
+    let response = Closure::once(move |value: JsValue| {
+        let Ok(resp) = value.dyn_into::<web_sys::Response>() else {
+            return finish(&on_response, Err(Text::new("no response", "没有响应")));
+        };
+        if !resp.ok() {
+            let status = format!("HTTP {}", resp.status());
+            return finish(
+                &on_response,
+                Err(Text::new(status.as_str(), status.as_str())),
+            );
+        }
+        let Ok(body) = resp.text() else {
+            return finish(
+                &on_response,
+                Err(Text::new("unreadable body", "内容无法读取")),
+            );
+        };
+        let (on_text, on_text_fail) = (on_response.clone(), on_response);
+        let text = Closure::once(move |v: JsValue| {
+            let body = v
+                .as_string()
+                .ok_or_else(|| Text::new("not text", "不是文本"));
+            finish(&on_text, body)
+        });
+        let text_fail = Closure::once(move |_: JsValue| {
+            finish(
+                &on_text_fail,
+                Err(Text::new("the download broke off", "下载中断")),
+            )
+        });
+        let _ = body.then2(&text, &text_fail);
+        text.forget();
+        text_fail.forget();
+    });
+    let fail = Closure::once(move |_: JsValue| {
+        finish(&on_fail, Err(Text::new("network error", "网络错误")))
+    });
+    let _ = window().fetch_with_str(url).then2(&response, &fail);
+    // Each callback frees itself when called; the one never called is a few bytes per fetch.
+    response.forget();
+    fail.forget();
+}
+
 /// The value of attribute `name` on the clicked element or its closest ancestor that has it
 /// (event delegation for buttons rendered as markup).
 pub fn data_attr(ev: &web_sys::Event, name: &str) -> Option<String> {

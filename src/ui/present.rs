@@ -6,6 +6,8 @@
 use super::app::{use_ctx, Ctx};
 use super::browser;
 use super::dom::{drawn, Node};
+use super::ondemand::{placeholder, Fetched, OnDemand};
+use crate::content::{read_notes, NOTES_FILE};
 use crate::player::PlayerEvent;
 use crate::sim::Status;
 use leptos::prelude::*;
@@ -21,6 +23,9 @@ pub struct Presenter {
     pub predict: RwSignal<Option<usize>>,
     /// The mouse has rested: the controls fade out.
     pub idle: RwSignal<bool>,
+    /// Every scenario's speaker notes (`notes.json`, fetched on entering presenter mode; read
+    /// per scenario when drawn).
+    notes_text: OnDemand<String>,
 }
 
 impl Presenter {
@@ -30,12 +35,16 @@ impl Presenter {
             notes: RwSignal::new(false),
             predict: RwSignal::new(None),
             idle: RwSignal::new(false),
+            notes_text: OnDemand::new(NOTES_FILE, ("The speaker notes", "演讲备注"), |t| {
+                Ok(t.to_string())
+            }),
         };
         provide_context(p);
         p
     }
 
     pub fn enter(&self) {
+        self.notes_text.want();
         self.on.set(true);
         browser::request_fullscreen();
     }
@@ -132,6 +141,8 @@ pub fn PresenterPanel() -> impl IntoView {
             browser::focus_after_render("[data-present]");
         } else if browser::data_attr(&ev, "data-present-notes").is_some() {
             p.notes.update(|n| *n = !*n);
+        } else if browser::data_attr(&ev, "data-present-retry").is_some() {
+            p.notes_text.reload();
         } else if browser::data_attr(&ev, "data-present-reveal").is_some() {
             p.predict.set(None);
             ctx.dispatch(PlayerEvent::StepForward);
@@ -206,20 +217,35 @@ pub fn PresenterPanel() -> impl IntoView {
             );
         }
         if notes_open {
-            let n = &meta.notes;
             let part = |h: &str, body: &str| {
                 Node::el("div")
                     .child(Node::el("h3").text(h))
                     .child(Node::el("p").text(body))
             };
-            out.push(
-                Node::el("aside")
-                    .attr("class", "notes card")
-                    .attr("aria-label", t.speaker_notes)
-                    .child(part(t.notes_say, n.say.get(lang)))
-                    .child(part(t.notes_follow, n.follow_up.get(lang)))
-                    .child(part(t.notes_avoid, n.avoid.get(lang))),
-            );
+            let mut aside = Node::el("aside")
+                .attr("class", "notes card")
+                .attr("aria-label", t.speaker_notes);
+            p.notes_text.state.with(|state| match state {
+                Fetched::Ready(text) => match read_notes(text, meta.slug) {
+                    Ok(n) => {
+                        aside.push(part(t.notes_say, n.say.get(lang)));
+                        aside.push(part(t.notes_follow, n.follow_up.get(lang)));
+                        aside.push(part(t.notes_avoid, n.avoid.get(lang)));
+                    }
+                    Err(why) => {
+                        let failed = Fetched::<()>::Failed(why);
+                        for node in placeholder(&failed, lang, t, "data-present-retry", None) {
+                            aside.push(node);
+                        }
+                    }
+                },
+                other => {
+                    for node in placeholder(other, lang, t, "data-present-retry", None) {
+                        aside.push(node);
+                    }
+                }
+            });
+            out.push(aside);
         }
         out
     };

@@ -390,13 +390,18 @@ pub(super) fn meta() -> ScenarioMeta {
             .collect(),
         knobs: knobs(),
         moves_heading: None,
-        notes: Notes::new(
+    }
+}
+
+/// Speaker notes for presenting this scenario. Not part of `meta()`: the page fetches them on
+/// demand from `notes.json`, which `content::notes_json` writes (see `content`).
+pub(crate) fn notes() -> Notes {
+    Notes::new(
             ["A mutex protects a critical section; a semaphore limits how many tasks enter at once; CAS updates atomically when the value is what you expect; backpressure makes the upstream slow to what downstream can take. Their scopes differ: an in-process semaphore cannot protect another instance. With a limit of 10 per instance, global concurrency is up to instances × 10; a global limit needs a shared (or layered) budget: a shared quota, a counter row, leases, or a queue consumer quota.",
              "Mutex 保护互斥临界区；Semaphore 限制同时进入的任务数；CAS 在值符合预期时原子更新；背压让上游速度服从下游处理能力。它们作用范围不同：进程内的信号量保护不了另一个实例。每实例上限 10，全局并发最多是实例数 × 10；全局上限需要共享或分层预算：共享限额、计数行、租约或队列消费配额。"],
             ["“One semaphore protects the whole cluster's quota?” No: each instance has its own limit, so the total multiplies by the number of instances; you need a global or layered budget. “What if an instance dies holding budget?” A counter it must decrement leaks; a lease expires and the slot comes back — with the lease longer than the call's timeout. “Does the semaphore protect each payment's amount?” No: that invariant belongs in the database, with a conditional update.",
              "“开一个 semaphore 就能保护整个集群配额？”每实例各有一个上限时，总并发仍乘实例数；需要全局或分层预算。“实例占着预算时挂了怎么办？”靠它自己减的计数器会泄漏；租约会到期，名额回来——前提是租约长于调用超时。“Semaphore 能保证每笔支付的额度吗？”不能：这个不变量放在数据库里，用条件更新。"],
             ["“A semaphore is naturally shared across processes.” “An in-process lock protects every replica.”",
              "“Semaphore 天然跨进程共享。”“进程内互斥锁能保护所有副本。”"],
-        ),
-    }
+        )
 }

@@ -44,3 +44,21 @@ test('present: keys advance, predict before the violation, reveal on the next ke
   await expect(page.getByRole('complementary', { name: '演讲备注（N）' })).toContainText('checkpoint 就是 exactly-once');
   expectNoConsoleErrors(problems);
 });
+
+// The notes are fetched on entering presenter mode (notes.json): with the network gone they say
+// so in the notes panel, and Try again loads them.
+test('speaker notes that do not load: the reason in the notes, and Try again loads them', async ({ page, problems }) => {
+  let fail = true;
+  await page.route('**/notes.json', (route) => (fail ? route.abort('internetdisconnected') : route.continue()));
+  await page.goto('?s=dual-write&v=commit-then-publish&lang=en');
+  await waitForApp(page);
+  await page.getByRole('button', { name: 'Present', exact: true }).click();
+  await page.keyboard.press('n');
+  const notes = page.getByRole('complementary', { name: 'Speaker notes (N)' });
+  await expect(notes.getByRole('alert')).toHaveText('The speaker notes could not be loaded (network error). Check the connection and try again.');
+  fail = false;
+  await notes.getByRole('button', { name: 'Try again' }).click();
+  await expect(notes).toContainText('Write the business row and an outbox row in one local transaction');
+  expect(problems.failedRequests).toEqual([expect.stringMatching(/notes\.json: net::ERR_INTERNET_DISCONNECTED$/)]);
+  expectNoConsoleErrors({ ...problems, failedRequests: [], consoleErrors: problems.consoleErrors.filter((e) => !e.includes('ERR_INTERNET_DISCONNECTED')) });
+});

@@ -69,3 +69,30 @@ test('every "show me" opens a valid state, in the quiz language', async ({ page,
   void dialog;
   expectNoConsoleErrors(problems);
 });
+
+// The questions are fetched on the quiz's first opening (quiz.json): a file that does not load,
+// or that is not a quiz (a captive portal's page), is named with the reason and a way to try
+// again; the page stays usable meanwhile.
+test('a quiz file that does not load, or is not a quiz: the reason, and Try again loads it', async ({ page, problems }) => {
+  let mode = 'missing';
+  await page.route('**/quiz.json', (route) => {
+    if (mode === 'missing') return route.fulfill({ status: 404, body: 'Not found' });
+    if (mode === 'portal') return route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><p>Sign in to the Wi-Fi</p>' });
+    return route.continue();
+  });
+  const dialog = await openQuiz(page);
+  await expect(dialog.getByRole('alert')).toHaveText('The quiz could not be loaded (HTTP 404). Check the connection and try again.');
+  mode = 'portal';
+  await dialog.getByRole('button', { name: 'Try again' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('The quiz could not be read: ');
+  mode = 'real';
+  await dialog.getByRole('button', { name: 'Try again' }).click();
+  await expect(dialog.getByRole('region', { name: /^1\. A payment call was sent/ })).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).last().click();
+  await page.getByRole('button', { name: 'Step forward' }).click();
+  await expect(page.locator('.counter')).toHaveText(/^Step 1 of/);
+  // The one 404 was the test's own; nothing else went wrong.
+  expect(problems.badResponses).toEqual([expect.stringMatching(/^404 GET .*quiz\.json$/)]);
+  expect(problems.consoleErrors.every((e) => e.includes('404'))).toBe(true);
+  expectNoConsoleErrors({ ...problems, badResponses: [], consoleErrors: [] });
+});

@@ -1,6 +1,7 @@
 // Run by the post-build hook minify-js.mjs (release builds): writes sw.js, the service worker
 // that makes the app open and work with no network after the first visit. It precaches the app
-// (index.html, the content-hashed wasm/JS/CSS, the explorer's worker, icons, manifest) under a
+// (index.html, the content-hashed wasm/JS/CSS, the explorer's worker, icons, manifest, and the
+// text fetched on demand: quiz.json, notes.json) under a
 // cache named by a hash of all of it, so each build gets a fresh cache and drops the old ones.
 // Pages are network-first (a new build shows at once) with the cached page as the offline
 // fallback; everything else is cache-first.
@@ -13,7 +14,7 @@ if (!dir || process.env.TRUNK_PROFILE !== 'release') process.exit(0);
 
 const wanted = (f) =>
   f === 'index.html' || f === 'manifest.webmanifest' || f === 'favicon.svg' ||
-  /^icon-\d+\.png$/.test(f) || (/\.(js|wasm|css)$/.test(f) && f !== 'sw.js');
+  /^icon-\d+\.png$/.test(f) || (/\.(js|wasm|css|json)$/.test(f) && f !== 'sw.js');
 const files = readdirSync(dir).filter(wanted).sort();
 const hash = createHash('sha256');
 for (const f of files) hash.update(f).update(readFileSync(join(dir, f)));
