@@ -2,7 +2,7 @@
 //! unit-tested natively, and the UI only dispatches events and renders the result.
 
 use crate::scenarios;
-use crate::sim::{decode_path, Knob, Lang, Text};
+use crate::sim::{decode_path, Knob, Lang, Text, MAX_STEPS};
 
 /// Playback speeds offered by the speed control.
 pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 1.5, 2.0, 4.0];
@@ -445,6 +445,59 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
     }
 }
 
+/// What a presenter's window and its audience window say to each other (over a
+/// BroadcastChannel, as text). `id` pairs one presenter with the audience windows it opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AudienceMsg {
+    /// An audience window has opened and wants the state.
+    Hello { id: String },
+    /// The presenter's state: its query string (`?s=…`) and the step awaiting the room's
+    /// prediction, if any.
+    State {
+        id: String,
+        predict: Option<usize>,
+        query: String,
+    },
+}
+
+impl AudienceMsg {
+    pub fn encode(&self) -> String {
+        match self {
+            AudienceMsg::Hello { id } => format!("hello {id}"),
+            AudienceMsg::State { id, predict, query } => {
+                let p = predict.map_or_else(|| "-".to_string(), |n| n.to_string());
+                format!("state {id} {p} {query}")
+            }
+        }
+    }
+
+    /// Reads a message; anything else (another page's traffic, garbage) is `None`.
+    pub fn decode(text: &str) -> Option<AudienceMsg> {
+        let valid_id = |id: &str| {
+            (1..=16).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric())
+        };
+        let mut parts = text.splitn(4, ' ');
+        match (parts.next()?, parts.next()?) {
+            ("hello", id) if valid_id(id) && parts.next().is_none() => {
+                Some(AudienceMsg::Hello { id: id.into() })
+            }
+            ("state", id) if valid_id(id) => {
+                let predict = match parts.next()? {
+                    "-" => None,
+                    n => Some(n.parse::<usize>().ok().filter(|&n| n <= MAX_STEPS)?),
+                };
+                let query = parts.next()?;
+                (query.starts_with('?') && query.len() <= 4096).then(|| AudienceMsg::State {
+                    id: id.into(),
+                    predict,
+                    query: query.into(),
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
 /// A knob's value from a link's text, or why not: for a knob with options, one of their words
 /// (the value is the option's index); otherwise a whole number in the knob's range.
 pub fn parse_knob(k: &Knob, raw: &str) -> Result<u32, Text> {
@@ -487,6 +540,41 @@ mod tests {
             last: 5,
             playing,
             speed: NORMAL_SPEED,
+        }
+    }
+
+    #[test]
+    fn audience_messages_round_trip_and_garbage_is_ignored() {
+        let msgs = [
+            AudienceMsg::Hello { id: "k3x9".into() },
+            AudienceMsg::State {
+                id: "k3x9".into(),
+                predict: Some(4),
+                query: "?s=dual-write&v=outbox&p=0010&t=3&lang=zh".into(),
+            },
+            AudienceMsg::State {
+                id: "a".into(),
+                predict: None,
+                query: "?s=refund-cap&cap=150".into(),
+            },
+        ];
+        for m in msgs {
+            assert_eq!(AudienceMsg::decode(&m.encode()), Some(m));
+        }
+        for junk in [
+            "",
+            "hello",
+            "hello ",
+            "hello a b",
+            "hello <img>",
+            "state k - s=dual-write",
+            "state k 99999 ?s=x",
+            "state k x ?s=x",
+            "state k -",
+            "howdy k",
+            "state 12345678901234567 - ?s=x",
+        ] {
+            assert_eq!(AudienceMsg::decode(junk), None, "{junk:?}");
         }
     }
 

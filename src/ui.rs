@@ -1,5 +1,6 @@
 //! Leptos components. They render plain view data from the engine and know no scenario.
 mod app;
+mod audience;
 mod browser;
 mod calls;
 mod compare;

@@ -281,10 +281,14 @@ pub fn App() -> impl IntoView {
     let (path0, step0, notices0) = (start.path, start.step, start.notices);
     let (compare0, breaking0, knobs0) = (start.compare, start.breaking, start.knobs);
     let embed = start.embed;
-    let home = crate::player::parse_query(&browser::location_search())
-        .other
+    let other = crate::player::parse_query(&browser::location_search()).other;
+    let home = other.iter().any(|(k, v)| k == "home" && v == "1");
+    // An audience window (`audience=<id>`, opened by a presenter): an id of letters and digits.
+    let following = other
         .iter()
-        .any(|(k, v)| k == "home" && v == "1");
+        .find(|(k, _)| k == "audience")
+        .map(|(_, v)| v.clone())
+        .filter(|v| (1..=16).contains(&v.len()) && v.bytes().all(|b| b.is_ascii_alphanumeric()));
     let lang = RwSignal::new(lang0);
     let scenario = RwSignal::new(scenario0);
     let variant = RwSignal::new(variant0);
@@ -322,9 +326,12 @@ pub fn App() -> impl IntoView {
     super::quiz::QuizShown::provide();
 
     // Keep the URL, the document language and the title in step with the state.
+    let audience_id = following.clone();
     Effect::new(move |_| {
         let query = if home {
             format!("?home=1&lang={}", ctx.lang.get().code())
+        } else if let Some(id) = &audience_id {
+            format!("{}&audience={id}", ctx.query(false))
         } else {
             ctx.query(ctx.embed)
         };
@@ -338,7 +345,14 @@ pub fn App() -> impl IntoView {
     });
     let presenter = super::present::Presenter::provide();
     super::present::watch_mouse(presenter);
-    let _keys = window_event_listener(leptos::ev::keydown, move |ev| on_key(ctx, presenter, ev));
+    let audience_view = following.is_some();
+    super::audience::Audience::provide(ctx, presenter, following);
+    let _keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        // An audience window follows its presenter: its keys do nothing.
+        if !audience_view {
+            on_key(ctx, presenter, ev);
+        }
+    });
     browser::remove_shell();
 
     // The compact player for an iframe (`embed`): the page chrome (header, pickers, knobs,
@@ -346,7 +360,7 @@ pub fn App() -> impl IntoView {
     // neither seen, nor focusable, nor in the accessibility tree) and a title bar with a link to
     // the full view shows instead. Hiding costs no bundle bytes; a second layout would.
     view! {
-        <div class="app" class:embed=embed class:home-page=home class:present=move || presenter.on.get()
+        <div class="app" class:embed=embed class:home-page=home class:audience=audience_view class:present=move || presenter.on.get()
             class:idle=move || presenter.idle.get()>
             {home.then(|| view! { <super::home::Home/> })}
             <Header/>

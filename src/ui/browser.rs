@@ -300,10 +300,33 @@ pub fn download_png(name: &str, svg: &str) -> bool {
 }
 
 /// Asks for the whole screen (presenter mode); a refusal changes nothing.
+/// Asks for fullscreen. The browser may refuse (the window is not focused, a policy): the
+/// presenter's view works without it, so the refusal is caught rather than left as an
+/// unhandled rejection (web-sys' binding drops the promise).
 pub fn request_fullscreen() {
-    if let Some(el) = document().document_element() {
-        let _ = el.request_fullscreen();
+    let Some(el) = document().document_element() else {
+        return;
+    };
+    let Some(request) = js_sys::Reflect::get(&el, &JsValue::from_str("requestFullscreen"))
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+    else {
+        return;
+    };
+    if let Some(promise) = request
+        .call0(&el)
+        .ok()
+        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok())
+    {
+        let refused = Closure::once(|_: JsValue| {});
+        let _ = promise.catch(&refused);
+        refused.forget();
     }
+}
+
+/// Opens `url` in the window named `name` (a new one the first time).
+pub fn open_window(url: &str, name: &str) {
+    let _ = window().open_with_url_and_target(url, name);
 }
 
 pub fn exit_fullscreen() {

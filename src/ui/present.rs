@@ -135,12 +135,20 @@ pub fn watch_mouse(p: Presenter) {
 pub fn PresenterPanel() -> impl IntoView {
     let ctx = use_ctx();
     let p = expect_context::<Presenter>();
+    let audience = super::audience::Audience::get();
+    let following = audience.is_some_and(|a| a.following().is_some());
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if browser::data_attr(&ev, "data-present-exit").is_some() {
             p.leave();
             browser::focus_after_render("[data-present]");
         } else if browser::data_attr(&ev, "data-present-notes").is_some() {
             p.notes.update(|n| *n = !*n);
+        } else if browser::data_attr(&ev, "data-present-audience").is_some() {
+            if let Some(a) = audience {
+                a.open_window(ctx, p);
+            }
+        } else if browser::data_attr(&ev, "data-present-fullscreen").is_some() {
+            browser::request_fullscreen();
         } else if browser::data_attr(&ev, "data-present-retry").is_some() {
             p.notes_text.reload();
         } else if browser::data_attr(&ev, "data-present-reveal").is_some() {
@@ -159,29 +167,36 @@ pub fn PresenterPanel() -> impl IntoView {
             .get(ctx.variant.get())
             .map(|v| v.name.get(lang).to_string())
             .unwrap_or_default();
-        let notes_open = p.notes.get();
-        let mut out = vec![Node::el("div")
-            .attr("class", "present-bar")
-            .child(
-                Node::el("h1")
-                    .child(Node::el("strong").text(meta.title.get(lang)))
-                    .text(format!(" · {variant}")),
-            )
-            .child(
-                Node::el("button")
-                    .attr("type", "button")
-                    .attr("class", "btn")
-                    .attr("data-present-notes", "")
-                    .attr("aria-pressed", if notes_open { "true" } else { "false" })
-                    .text(t.speaker_notes),
-            )
-            .child(
-                Node::el("button")
-                    .attr("type", "button")
-                    .attr("class", "btn")
-                    .attr("data-present-exit", "")
-                    .text(t.present_exit),
-            )];
+        // The audience window shows neither the notes nor the presenter's buttons.
+        let notes_open = p.notes.get() && !following;
+        let button = |attr: &'static str, label: &str| {
+            Node::el("button")
+                .attr("type", "button")
+                .attr("class", "btn")
+                .attr(attr, "")
+                .text(label)
+        };
+        let mut bar = Node::el("div").attr("class", "present-bar").child(
+            Node::el("h1")
+                .child(Node::el("strong").text(meta.title.get(lang)))
+                .text(format!(" · {variant}")),
+        );
+        if following {
+            bar.push(
+                Node::el("p")
+                    .attr("class", "audience-note")
+                    .text(t.audience_following),
+            );
+            bar.push(button("data-present-fullscreen", t.fullscreen));
+        } else {
+            bar.push(
+                button("data-present-notes", t.speaker_notes)
+                    .attr("aria-pressed", if notes_open { "true" } else { "false" }),
+            );
+            bar.push(button("data-present-audience", t.audience_window));
+            bar.push(button("data-present-exit", t.present_exit));
+        }
+        let mut out = vec![bar];
         if let Some(next) = p.predict.get() {
             let (title, names) = ctx.trace.with(|tr| {
                 let title = tr
@@ -207,13 +222,15 @@ pub fn PresenterPanel() -> impl IntoView {
                     .child(Node::el("p").text(format!("{} “{title}”", t.predict_next)))
                     .child(Node::el("p").text(t.predict_question))
                     .child(list)
-                    .child(
+                    .child(if following {
+                        Node::el("p").attr("class", "muted").text(t.audience_reveal)
+                    } else {
                         Node::el("button")
                             .attr("type", "button")
                             .attr("class", "btn primary")
                             .attr("data-present-reveal", "")
-                            .text(t.predict_reveal),
-                    ),
+                            .text(t.predict_reveal)
+                    }),
             );
         }
         if notes_open {

@@ -62,3 +62,64 @@ test('speaker notes that do not load: the reason in the notes, and Try again loa
   expect(problems.failedRequests).toEqual([expect.stringMatching(/notes\.json: net::ERR_INTERNET_DISCONNECTED$/)]);
   expectNoConsoleErrors({ ...problems, failedRequests: [], consoleErrors: problems.consoleErrors.filter((e) => !e.includes('ERR_INTERNET_DISCONNECTED')) });
 });
+
+// The audience window: the presenter opens it to share with the room. It follows the
+// presenter's steps, language and prediction over a BroadcastChannel; it never shows the speaker
+// notes or the presenter's buttons, and its own keys do nothing.
+test('audience window: follows steps, prediction and language; no notes, no controls', async ({ page, problems }) => {
+  await page.goto('?s=dual-write&v=commit-then-publish&p=001&t=0&lang=en');
+  await waitForApp(page);
+  await page.getByRole('button', { name: 'Present', exact: true }).click();
+  const [aud] = await Promise.all([
+    page.waitForEvent('popup'),
+    page.getByRole('button', { name: 'Audience window', exact: true }).click(),
+  ]);
+  const audErrors = [];
+  aud.on('console', (m) => { if (m.type() === 'error') audErrors.push(m.text()); });
+  aud.on('pageerror', (e) => audErrors.push(String(e)));
+  await waitForApp(aud);
+  await expect(aud.locator('.app')).toHaveClass(/audience/);
+  await expect(aud.locator('.present-bar')).toContainText("Audience view: follows the presenter's window");
+  await expect(aud.locator('.present-bar')).toContainText('Dual write vs transactional outbox');
+  await expect(aud.getByRole('button', { name: 'Speaker notes (N)' })).toHaveCount(0);
+  await expect(aud.locator('.controls')).toBeHidden();
+  const step = (p) => new URL(p.url()).searchParams.get('t');
+  // The presenter steps; the audience follows, step by step, until the prediction.
+  let asked = false;
+  for (let i = 0; i < 12 && !asked; i++) {
+    await page.keyboard.press('PageDown');
+    if (await page.locator('.predict').count()) {
+      asked = true;
+      await expect(aud.locator('.predict')).toContainText('Predict first');
+      await expect(aud.locator('.predict')).toContainText('The presenter reveals it next.');
+      await expect(aud.locator('.predict').getByRole('button')).toHaveCount(0);
+    } else {
+      await expect.poll(() => step(aud)).toBe(step(page));
+    }
+  }
+  expect(asked).toBe(true);
+  await page.keyboard.press('PageDown');
+  await expect(aud.locator('.predict')).toHaveCount(0);
+  await expect.poll(() => step(aud)).toBe(step(page));
+  await expect(aud.getByRole('region', { name: 'Invariants' }).locator('li', { hasText: 'no lost event' })).toContainText('violated');
+  // The notes stay with the presenter.
+  await page.keyboard.press('n');
+  await expect(page.getByRole('complementary', { name: 'Speaker notes (N)' })).toBeVisible();
+  await expect(aud.locator('.notes')).toHaveCount(0);
+  // The audience window's keys do nothing.
+  const before = step(aud);
+  await aud.keyboard.press('PageDown');
+  await aud.keyboard.press('Escape');
+  await expect(aud.locator('.app')).toHaveClass(/present/);
+  expect(step(aud)).toBe(before);
+  // Another language, and another scenario, follow too.
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: '中文', exact: true }).click();
+  await page.getByRole('combobox', { name: '场景' }).selectOption({ index: 1 });
+  await expect.poll(() => new URL(page.url()).searchParams.get('s')).toBe('outbox-relay');
+  await page.getByRole('button', { name: '演示', exact: true }).click();
+  await expect(aud.locator('.present-bar')).toContainText('观众视图');
+  await expect.poll(() => new URL(aud.url()).searchParams.get('s')).toBe(new URL(page.url()).searchParams.get('s'));
+  expect(audErrors).toEqual([]);
+  expectNoConsoleErrors(problems);
+});
