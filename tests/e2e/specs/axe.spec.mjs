@@ -16,6 +16,7 @@ const states = [
   { name: 'quiz dialog, dark', q: '?lang=en', click: 'Quiz', scheme: 'dark' },
   { name: 'home, light', q: '?home=1&lang=en', home: true },
   { name: 'home, dark, Chinese, phone', q: '?home=1&lang=zh', home: true, scheme: 'dark', width: 390, height: 844 },
+  { name: 'audience window, dark, phone', q: '?s=dual-write&v=commit-then-publish&p=001&t=8&audience=k1&lang=en', audience: true, scheme: 'dark', width: 390, height: 844 },
   { name: 'presenter with notes and a prediction, Chinese', q: '?s=dual-write&v=commit-then-publish&p=001&t=8&lang=zh', click: '演示', keys: ['n', 'PageDown'] },
 ];
 
@@ -26,6 +27,9 @@ for (const s of states) {
     await page.goto(s.q);
     if (s.home) {
       await expect(page.locator('.scenario-card')).toHaveCount(11);
+    } else if (s.audience) {
+      await waitForApp(page);
+      await expect(page.locator('.present-bar')).toContainText('Audience view');
     } else {
       await waitForApp(page);
       await expect(page.getByRole('button', { name: /^(Play|播放)$/ })).toBeVisible();
