@@ -69,6 +69,11 @@ test('script payloads in every URL parameter are shown as text and never run', a
       expect(await page.locator('main img, main script, main svg[onload], main iframe').count()).toBe(0);
       expect(await page.evaluate(() => window.__xss)).toBeUndefined();
     }
+    // An audience window's id is letters and digits; anything else opens the plain player.
+    await page.goto(`?audience=${encodeURIComponent(payload)}`);
+    await expect(page.locator('.counter')).toBeVisible();
+    await expect(page.locator('.app')).not.toHaveClass(/audience/);
+    expect(await page.evaluate(() => window.__xss)).toBeUndefined();
   }
   expectNoConsoleErrors(problems);
 });
