@@ -17,8 +17,8 @@ pub use path::{decode_path, encode_path, PathError, MAX_CHOICES};
 pub use text::{grouped, Lang, Text};
 pub use trace::{follow, replay, Choice, Status, Step, Trace, Verdict, MAX_STEPS};
 pub use view::{
-    Arrow, ArrowKind, CodeView, Cursor, LaneView, Mark, MarkKind, Metric, MetricValue, Plot,
-    RowView, Series, Span, SpanChart, StateView, StepInfo, TableView, Tone, TreeItem,
+    arrow, mark, Arrow, ArrowKind, CodeView, Cursor, LaneView, Mark, MarkKind, Metric, MetricValue,
+    Plot, RowView, Series, Span, SpanChart, StateView, StepInfo, TableView, Tone, TreeItem,
 };
 
 /// Scenario and variant descriptions shown in pickers and headings.

@@ -23,7 +23,7 @@
 //! refunds 800.00 against an approval of 80.00.
 
 use crate::sim::{
-    AnyScenario, Arrow, ArrowKind, Bounds, InvKind, Invariant, LaneView, Mark, MarkKind, Metric,
+    arrow, mark, AnyScenario, ArrowKind, Bounds, InvKind, Invariant, LaneView, MarkKind, Metric,
     MetricValue, Model, Notes, Report, RowView, ScenarioMeta, StateView, StepInfo, TableView, Text,
     Trace, VariantMeta,
 };
@@ -754,33 +754,15 @@ impl AnyScenario for Approval {
     }
 }
 
-/// Arrows and marks shared by the narration.
-fn arrow(from: usize, to: usize, label: &str, kind: ArrowKind) -> Arrow {
-    Arrow {
-        from,
-        to,
-        label: label.into(),
-        kind,
-    }
-}
-
-fn mark(lane: usize, kind: MarkKind, en: &str, zh: &str) -> Mark {
-    Mark {
-        lane,
-        kind,
-        label: Text::new(en, zh),
-    }
-}
-
 /// Speaker notes for presenting this scenario. Not part of `meta()`: the page fetches them on
 /// demand from `notes.json`, which `content::notes_json` writes (see `content`).
 pub(crate) fn notes() -> Notes {
     Notes::new(
-                ["Approve a concrete, immutable or versioned proposal: merchant, order, action, amount, currency, the key state version, expiry and requester, not a piece of chat that can keep changing. Store the approver, the time, the permission and the proposal's digest; when executing, re-check identity, the latest business constraints and that the call is the proposal. State can change between approval and execution, so check and reserve atomically, or use a version-conditioned update. An approval is not a standing authorisation: a changed amount or target needs a new approval. While waiting, free the worker and the connection and persist the wait.",
-                 "审批对象应该是不可变或有版本的具体提案：商家、订单、动作、金额、币种、关键状态版本、有效期和请求者，而不是一段可能继续变化的聊天文本。批准后保存批准人、时间、权限和提案摘要；执行时重新校验身份、最新业务约束与提案一致性。审批与执行之间状态可能变化，因此要原子地校验并预留，或用版本条件更新。人工批准不是永久授权，金额或目标变化应重新审批。暂停期间释放工作线程和数据库连接，把等待状态持久化。"],
-                ["“Can the agent change the parameters after approval?” Not silently: execution takes its parameters from the approved proposal, not from a fresh generation. “The approval link is clicked twice?” Approving and executing are each idempotent: the state machine and a unique constraint stop a second advance.",
-                 "“批了以后 Agent 可以修改参数吗？”不能悄悄修改；执行参数应来自被批准的提案，而不是再次自由生成。“审批链接被点了两次？”批准和执行各自幂等；由状态机和唯一约束阻止重复推进。"],
-                ["“The user replied yes, so the next refund call is allowed.” Holding a database lock while waiting for a human to answer.",
-                 "“用户回复 yes 就给下一次任意 refund 调用放行。”或者持有数据库锁等人回复。"],
-            )
+        ["Approve a concrete, immutable or versioned proposal: merchant, order, action, amount, currency, the key state version, expiry and requester, not a piece of chat that can keep changing. Store the approver, the time, the permission and the proposal's digest; when executing, re-check identity, the latest business constraints and that the call is the proposal. State can change between approval and execution, so check and reserve atomically, or use a version-conditioned update. An approval is not a standing authorisation: a changed amount or target needs a new approval. While waiting, free the worker and the connection and persist the wait.",
+         "审批对象应该是不可变或有版本的具体提案：商家、订单、动作、金额、币种、关键状态版本、有效期和请求者，而不是一段可能继续变化的聊天文本。批准后保存批准人、时间、权限和提案摘要；执行时重新校验身份、最新业务约束与提案一致性。审批与执行之间状态可能变化，因此要原子地校验并预留，或用版本条件更新。人工批准不是永久授权，金额或目标变化应重新审批。暂停期间释放工作线程和数据库连接，把等待状态持久化。"],
+        ["“Can the agent change the parameters after approval?” Not silently: execution takes its parameters from the approved proposal, not from a fresh generation. “The approval link is clicked twice?” Approving and executing are each idempotent: the state machine and a unique constraint stop a second advance.",
+         "“批了以后 Agent 可以修改参数吗？”不能悄悄修改；执行参数应来自被批准的提案，而不是再次自由生成。“审批链接被点了两次？”批准和执行各自幂等；由状态机和唯一约束阻止重复推进。"],
+        ["“The user replied yes, so the next refund call is allowed.” Holding a database lock while waiting for a human to answer.",
+         "“用户回复 yes 就给下一次任意 refund 调用放行。”或者持有数据库锁等人回复。"],
+    )
 }

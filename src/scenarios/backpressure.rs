@@ -1230,11 +1230,11 @@ impl AnyScenario for Backpressure {
 /// demand from `notes.json`, which `content::notes_json` writes (see `content`).
 pub(crate) fn notes() -> Notes {
     Notes::new(
-                ["A queue buys time, not capacity. 400/s in and 240/s out for 60 s is 9,600 queued; after the peak it drains at the net 160/s, so another 60 s — and the oldest order has waited 40 s while the API said 202 in 200 ms. Judge backpressure by the oldest message's age and the expected wait, refuse early with 503 and Retry-After, and schedule payment work at the channel's rate: 400 tries against 120/s only buys 429s.",
-                 "队列换来的是时间，不是容量。每秒进 400、出 240，持续 60 秒就积压 9,600 条；高峰后按净速率每秒 160 消化，还要 60 秒——最老的订单已经等了 40 秒，而 API 在 200 毫秒内回了 202。背压要看最老消息年龄和预计等待，尽早用 503 + Retry-After 拒绝，并按渠道速率调度支付：对每秒 120 次的渠道尝试 400 次，只会换来 429。"],
-                ["“Why not divide 9,600 by 240?” New orders keep arriving: the net rate is 160/s. “48 slots at 0.2 s?” About 240/s — an upper bound; connections and channel limits lower it. “Just add consumers?” Only up to the slowest downstream stage.",
-                 "“为什么不是 9,600 ÷ 240？”新订单还在进来：净速率是每秒 160。“48 个槽位、每单 0.2 秒？”约每秒 240——是上限；连接数和渠道限流会拉低它。“多加消费者不就行了？”只到最慢的下游环节为止。"],
-                ["“The queue is short, so we are fine.” “Scale consumers out and the channel will cope.” “The API returns in 200 ms, so orders are fast.”",
-                 "“队列不长，所以没问题。”“消费者扩容，渠道自然扛得住。”“API 200 毫秒就返回，所以订单很快。”"],
-            )
+        ["A queue buys time, not capacity. 400/s in and 240/s out for 60 s is 9,600 queued; after the peak it drains at the net 160/s, so another 60 s — and the oldest order has waited 40 s while the API said 202 in 200 ms. Judge backpressure by the oldest message's age and the expected wait, refuse early with 503 and Retry-After, and schedule payment work at the channel's rate: 400 tries against 120/s only buys 429s.",
+         "队列换来的是时间，不是容量。每秒进 400、出 240，持续 60 秒就积压 9,600 条；高峰后按净速率每秒 160 消化，还要 60 秒——最老的订单已经等了 40 秒，而 API 在 200 毫秒内回了 202。背压要看最老消息年龄和预计等待，尽早用 503 + Retry-After 拒绝，并按渠道速率调度支付：对每秒 120 次的渠道尝试 400 次，只会换来 429。"],
+        ["“Why not divide 9,600 by 240?” New orders keep arriving: the net rate is 160/s. “48 slots at 0.2 s?” About 240/s — an upper bound; connections and channel limits lower it. “Just add consumers?” Only up to the slowest downstream stage.",
+         "“为什么不是 9,600 ÷ 240？”新订单还在进来：净速率是每秒 160。“48 个槽位、每单 0.2 秒？”约每秒 240——是上限；连接数和渠道限流会拉低它。“多加消费者不就行了？”只到最慢的下游环节为止。"],
+        ["“The queue is short, so we are fine.” “Scale consumers out and the channel will cope.” “The API returns in 200 ms, so orders are fast.”",
+         "“队列不长，所以没问题。”“消费者扩容，渠道自然扛得住。”“API 200 毫秒就返回，所以订单很快。”"],
+    )
 }

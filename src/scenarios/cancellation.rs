@@ -939,11 +939,11 @@ pub(crate) fn mark(lane: usize, kind: MarkKind, en: &str, zh: &str) -> Mark {
 /// demand from `notes.json`, which `content::notes_json` writes (see `content`).
 pub(crate) fn notes() -> Notes {
     Notes::new(
-                ["Cancellation is a cooperative signal, not a transaction rollback. AbortSignal tells code that supports it to stop waiting or stop working, but the request may already have reached the provider and its write may be committed. Propagate the deadline and the signal, stop taking new work, release local resources in finally, and still query the refunds already sent: “cancelled” on the screen cannot erase an external fact. Report partial completion and what is still being checked.",
-                 "取消是协作信号，不是事务回滚。Node 的 AbortSignal 可通知支持取消的请求停止等待或停止执行，但请求可能已经到达远端，远端写也可能已经提交。调用方应传播 deadline 和取消信号，停止领取新工作，并在 finally 释放本地资源。对已经发出的退款仍要查询状态；UI 上的“已取消”不能抹掉外部事实。返回部分完成和待核查状态。"],
-                ["“Is cancel an immediate stop?” Stop dispatching and propagate the cancellation; side effects in progress may complete, so return partial completion and a to-be-verified status instead of erasing finished results. “The browser disconnected: does the task end?” That is the product's contract; a durable task usually goes on, and the disconnect only ends the subscription.",
-                 "“取消是不是立即终止？”停止派发并传播取消；进行中的副作用可能完成，返回部分完成和待核查状态，而不是抹除已完成结果。“浏览器断开，任务结束吗？”由产品契约决定；持久任务通常继续，断开只影响订阅。"],
-                ["“Cancelling the HTTP request undoes the remote transaction.” “On a cancel signal, committed refunds are reversed automatically.”",
-                 "“取消 HTTP 请求就撤销远端事务。”“只要收到取消信号，已提交退款会自动冲销。”"],
-            )
+        ["Cancellation is a cooperative signal, not a transaction rollback. AbortSignal tells code that supports it to stop waiting or stop working, but the request may already have reached the provider and its write may be committed. Propagate the deadline and the signal, stop taking new work, release local resources in finally, and still query the refunds already sent: “cancelled” on the screen cannot erase an external fact. Report partial completion and what is still being checked.",
+         "取消是协作信号，不是事务回滚。Node 的 AbortSignal 可通知支持取消的请求停止等待或停止执行，但请求可能已经到达远端，远端写也可能已经提交。调用方应传播 deadline 和取消信号，停止领取新工作，并在 finally 释放本地资源。对已经发出的退款仍要查询状态；UI 上的“已取消”不能抹掉外部事实。返回部分完成和待核查状态。"],
+        ["“Is cancel an immediate stop?” Stop dispatching and propagate the cancellation; side effects in progress may complete, so return partial completion and a to-be-verified status instead of erasing finished results. “The browser disconnected: does the task end?” That is the product's contract; a durable task usually goes on, and the disconnect only ends the subscription.",
+         "“取消是不是立即终止？”停止派发并传播取消；进行中的副作用可能完成，返回部分完成和待核查状态，而不是抹除已完成结果。“浏览器断开，任务结束吗？”由产品契约决定；持久任务通常继续，断开只影响订阅。"],
+        ["“Cancelling the HTTP request undoes the remote transaction.” “On a cancel signal, committed refunds are reversed automatically.”",
+         "“取消 HTTP 请求就撤销远端事务。”“只要收到取消信号，已提交退款会自动冲销。”"],
+    )
 }

@@ -16,7 +16,7 @@
 //! "the workflow saved its state" and "the refund happened once" can be told apart.
 
 use crate::sim::{
-    AnyScenario, Arrow, ArrowKind, Bounds, CodeView, Cursor, InvKind, Invariant, LaneView, Mark,
+    mark, AnyScenario, Arrow, ArrowKind, Bounds, CodeView, Cursor, InvKind, Invariant, LaneView,
     MarkKind, Metric, MetricValue, Model, Notes, Report, RowView, ScenarioMeta, StateView,
     StepInfo, TableView, Text, Trace, VariantMeta,
 };
@@ -452,14 +452,6 @@ impl CheckpointReplayModel {
     }
 }
 
-fn mark(lane: usize, kind: MarkKind, en: &str, zh: &str) -> Mark {
-    Mark {
-        lane,
-        kind,
-        label: Text::new(en, zh),
-    }
-}
-
 fn describe(m: &CheckpointReplayModel, b: &CrState, a: CrAct, s: &CrState) -> StepInfo {
     let mut info = StepInfo::default();
     let n = CheckpointReplayModel::node_name(b.node);
@@ -693,11 +685,11 @@ impl AnyScenario for CheckpointReplay {
 /// demand from `notes.json`, which `content::notes_json` writes (see `content`).
 pub(crate) fn notes() -> Notes {
     Notes::new(
-                ["A checkpoint saves the graph's state at a node boundary, not the process at an arbitrary instruction. On resume the node runs again from its first line, so side effects before the checkpoint can repeat; an in-memory saver does not survive a restart. Make the irreversible call a step with a stable business id: “workflow state saved” and “refund happened once” are two different guarantees.",
-                 "检查点保存的是图在节点边界上的状态，而不是进程在任意指令处的状态。恢复时节点从第一行重新运行，所以检查点之前的副作用可能重复；内存检查点扛不住重启。把不可逆调用做成带稳定业务 ID 的步骤：“工作流状态已保存”与“退款只发生一次”是两个不同的保证。"],
-                ["“And Temporal?” Workflows replay their history and must be deterministic; network calls go into activities, which may be retried and must be idempotent. “The node succeeded but the process died before the checkpoint?” It may run again: a success flag in memory is not a commit.",
-                 "“Temporal 呢？”工作流按历史重放，要求代码确定性；网络调用放进 Activity，它可能重试，必须幂等。“节点成功了但在检查点前崩溃？”可能再执行一次：内存里的成功标记不是事务提交。"],
-                ["“A checkpoint is exactly-once.” “Resume continues right after the interrupt.”",
-                 "“checkpoint 就是 exactly-once。”“恢复时从 interrupt 后面那一行直接接着执行。”"],
-            )
+        ["A checkpoint saves the graph's state at a node boundary, not the process at an arbitrary instruction. On resume the node runs again from its first line, so side effects before the checkpoint can repeat; an in-memory saver does not survive a restart. Make the irreversible call a step with a stable business id: “workflow state saved” and “refund happened once” are two different guarantees.",
+         "检查点保存的是图在节点边界上的状态，而不是进程在任意指令处的状态。恢复时节点从第一行重新运行，所以检查点之前的副作用可能重复；内存检查点扛不住重启。把不可逆调用做成带稳定业务 ID 的步骤：“工作流状态已保存”与“退款只发生一次”是两个不同的保证。"],
+        ["“And Temporal?” Workflows replay their history and must be deterministic; network calls go into activities, which may be retried and must be idempotent. “The node succeeded but the process died before the checkpoint?” It may run again: a success flag in memory is not a commit.",
+         "“Temporal 呢？”工作流按历史重放，要求代码确定性；网络调用放进 Activity，它可能重试，必须幂等。“节点成功了但在检查点前崩溃？”可能再执行一次：内存里的成功标记不是事务提交。"],
+        ["“A checkpoint is exactly-once.” “Resume continues right after the interrupt.”",
+         "“checkpoint 就是 exactly-once。”“恢复时从 interrupt 后面那一行直接接着执行。”"],
+    )
 }

@@ -1099,11 +1099,11 @@ impl DualWrite {
 /// demand from `notes.json`, which `content::notes_json` writes (see `content`).
 pub(crate) fn notes() -> Notes {
     Notes::new(
-                ["Two writes to two systems with no shared transaction: whichever comes first, a crash between them leaves one without the other — a lost event, or a phantom one. Write the business row and an outbox row in one local transaction; a relay publishes afterwards and marks the row sent. Delivery becomes at-least-once, so consumers must be idempotent.",
-                 "两个系统、两次写入、没有共同事务：无论谁先，中间一崩溃就只剩一边——事件丢失，或出现幽灵事件。把业务行和发件箱行写进同一个本地事务；由中继随后发布并标记已发送。投递变成至少一次，所以消费者必须幂等。"],
-                ["“Why not two-phase commit?” Brokers rarely take part, and it ties the service's availability to both. “Can the relay lose an event?” Not if it marks a row sent only after the broker acknowledges; it may send twice, which the inbox absorbs.",
-                 "“为什么不用两阶段提交？”消息代理很少支持，而且会把服务可用性绑在两边。“中继会丢事件吗？”只要它在代理确认之后才标记已发送就不会；它可能发两次，由收件箱吸收。"],
-                ["“Publish inside the transaction and it is atomic.” “Just retry the publish until it works” — the process may die first.",
-                 "“在事务里发布就是原子的。”“发布失败就一直重试”——进程可能先死掉。"],
-            )
+        ["Two writes to two systems with no shared transaction: whichever comes first, a crash between them leaves one without the other — a lost event, or a phantom one. Write the business row and an outbox row in one local transaction; a relay publishes afterwards and marks the row sent. Delivery becomes at-least-once, so consumers must be idempotent.",
+         "两个系统、两次写入、没有共同事务：无论谁先，中间一崩溃就只剩一边——事件丢失，或出现幽灵事件。把业务行和发件箱行写进同一个本地事务；由中继随后发布并标记已发送。投递变成至少一次，所以消费者必须幂等。"],
+        ["“Why not two-phase commit?” Brokers rarely take part, and it ties the service's availability to both. “Can the relay lose an event?” Not if it marks a row sent only after the broker acknowledges; it may send twice, which the inbox absorbs.",
+         "“为什么不用两阶段提交？”消息代理很少支持，而且会把服务可用性绑在两边。“中继会丢事件吗？”只要它在代理确认之后才标记已发送就不会；它可能发两次，由收件箱吸收。"],
+        ["“Publish inside the transaction and it is atomic.” “Just retry the publish until it works” — the process may die first.",
+         "“在事务里发布就是原子的。”“发布失败就一直重试”——进程可能先死掉。"],
+    )
 }

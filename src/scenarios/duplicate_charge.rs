@@ -26,7 +26,7 @@
 //! the ledger keeps both the charge and the refund.
 
 use crate::sim::{
-    AnyScenario, Arrow, ArrowKind, Bounds, CodeView, Cursor, InvKind, Invariant, LaneView, Mark,
+    arrow, mark, AnyScenario, ArrowKind, Bounds, CodeView, Cursor, InvKind, Invariant, LaneView,
     MarkKind, Metric, MetricValue, Model, Notes, Report, RowView, ScenarioMeta, StateView,
     StepInfo, TableView, Text, Trace, VariantMeta,
 };
@@ -1150,33 +1150,15 @@ impl AnyScenario for DuplicateCharge {
     }
 }
 
-/// Arrows and marks shared by the narration.
-fn arrow(from: usize, to: usize, label: &str, kind: ArrowKind) -> Arrow {
-    Arrow {
-        from,
-        to,
-        label: label.into(),
-        kind,
-    }
-}
-
-fn mark(lane: usize, kind: MarkKind, en: &str, zh: &str) -> Mark {
-    Mark {
-        lane,
-        kind,
-        label: Text::new(en, zh),
-    }
-}
-
 /// Speaker notes for presenting this scenario. Not part of `meta()`: the page fetches them on
 /// demand from `notes.json`, which `content::notes_json` writes (see `content`).
 pub(crate) fn notes() -> Notes {
     Notes::new(
-                ["The broker kept its promise: at-least-once means the command may arrive again. What was missing is a stable identity for the business operation. Create or read the payment intent pay-1701 once, unique per order; send its id as the provider's idempotency key on every attempt; on a repeat, SUCCEEDED returns the saved result, PROCESSING asks the provider. A message id only catches the same message; the intent also catches the same command under a new message id. A duplicate that already happened is refunded with its own stable operation id, never deleted.",
-                 "消息系统没有违约：至少投递一次，命令就可能再来。缺的是业务操作的稳定身份。为这次收款创建或读取支付意图 pay-1701，并按订单约束唯一；每次尝试都把它作为渠道的幂等键；重复到达时，成功就返回已有结果，处理中就查询渠道。消息标识只能拦截同一条消息，稳定支付意图还能覆盖发布器换了消息标识的同一命令。已经发生的重复扣款走受控退款，退款也有自己的稳定操作标识，绝不删除流水。"],
-                ["“Why not ack before charging?” Then a crash loses the payment. “Isn't the inbox enough?” Only for local effects in the same transaction; the provider call is outside it, and a re-published command has a new message id. “Exactly-once Kafka?” Kafka transactions cover Kafka topics, not the provider's ledger (kafka.apache.org/documentation/#semantics).",
-                 "“先确认再扣款不行吗？”那样一崩溃就丢了这笔支付。“有 inbox 还不够吗？”只够保护同一事务里的本地效果；渠道调用在事务之外，重新发布的命令还换了消息标识。“Kafka exactly-once 呢？”它的事务覆盖的是 Kafka 主题之间，不是渠道的流水（kafka.apache.org/documentation/#semantics）。"],
-                ["“We use an exactly-once MQ, so there can be no duplicate charge.” “Delete the second charge record and the books are right again.”",
-                 "“用了 exactly-once MQ，所以绝不会重复扣款。”“把第 2 笔流水删掉，账就对了。”"],
-            )
+        ["The broker kept its promise: at-least-once means the command may arrive again. What was missing is a stable identity for the business operation. Create or read the payment intent pay-1701 once, unique per order; send its id as the provider's idempotency key on every attempt; on a repeat, SUCCEEDED returns the saved result, PROCESSING asks the provider. A message id only catches the same message; the intent also catches the same command under a new message id. A duplicate that already happened is refunded with its own stable operation id, never deleted.",
+         "消息系统没有违约：至少投递一次，命令就可能再来。缺的是业务操作的稳定身份。为这次收款创建或读取支付意图 pay-1701，并按订单约束唯一；每次尝试都把它作为渠道的幂等键；重复到达时，成功就返回已有结果，处理中就查询渠道。消息标识只能拦截同一条消息，稳定支付意图还能覆盖发布器换了消息标识的同一命令。已经发生的重复扣款走受控退款，退款也有自己的稳定操作标识，绝不删除流水。"],
+        ["“Why not ack before charging?” Then a crash loses the payment. “Isn't the inbox enough?” Only for local effects in the same transaction; the provider call is outside it, and a re-published command has a new message id. “Exactly-once Kafka?” Kafka transactions cover Kafka topics, not the provider's ledger (kafka.apache.org/documentation/#semantics).",
+         "“先确认再扣款不行吗？”那样一崩溃就丢了这笔支付。“有 inbox 还不够吗？”只够保护同一事务里的本地效果；渠道调用在事务之外，重新发布的命令还换了消息标识。“Kafka exactly-once 呢？”它的事务覆盖的是 Kafka 主题之间，不是渠道的流水（kafka.apache.org/documentation/#semantics）。"],
+        ["“We use an exactly-once MQ, so there can be no duplicate charge.” “Delete the second charge record and the books are right again.”",
+         "“用了 exactly-once MQ，所以绝不会重复扣款。”“把第 2 笔流水删掉，账就对了。”"],
+    )
 }

@@ -25,9 +25,9 @@
 
 use crate::sim::kit::Proc;
 use crate::sim::{
-    AnyScenario, Arrow, ArrowKind, Bounds, InvKind, Invariant, LaneView, Mark, MarkKind, Metric,
-    MetricValue, Model, Notes, Report, RowView, ScenarioMeta, StateView, StepInfo, TableView, Text,
-    Trace, VariantMeta,
+    AnyScenario, ArrowKind, Bounds, InvKind, Invariant, LaneView, MarkKind, Metric, MetricValue,
+    Model, Notes, Report, RowView, ScenarioMeta, StateView, StepInfo, TableView, Text, Trace,
+    VariantMeta,
 };
 
 /// The order whose events flow through the system.
@@ -1082,11 +1082,11 @@ impl AnyScenario for OutboxRelay {
 /// demand from `notes.json`, which `content::notes_json` writes (see `content`).
 pub(crate) fn notes() -> Notes {
     Notes::new(
-                ["The relay publishes, then marks the row sent; a crash in between publishes the event again. Consumers deduplicate with an inbox: the event id inserted into processed_messages in the same transaction as the business change, so either both happen or neither. A version guard per order drops stale events that overtake each other.",
-                 "中继先发布、再标记已发送；中间崩溃就会再发一次。消费者用收件箱去重：事件 ID 和业务变更在同一个事务里写入 processed_messages，要么都发生，要么都不发生。每个订单的版本守卫丢弃互相超车的过期事件。"],
-                ["“Kafka has exactly-once.” Between Kafka topics; a database side effect still needs the inbox. “Two relays?” SELECT … FOR UPDATE SKIP LOCKED divides the rows, and then order across relays is not guaranteed: hence the version guard.",
-                 "“Kafka 有 exactly-once。”那是 Kafka 主题之间；数据库副作用仍需要收件箱。“两个中继呢？”SELECT … FOR UPDATE SKIP LOCKED 分摊行，但跨中继的顺序不再有保证：所以要版本守卫。"],
-                ["“Deduplicate in memory.” “Record the message as processed in a separate transaction.”",
-                 "“在内存里去重。”“在另一个事务里记录已处理。”"],
-            )
+        ["The relay publishes, then marks the row sent; a crash in between publishes the event again. Consumers deduplicate with an inbox: the event id inserted into processed_messages in the same transaction as the business change, so either both happen or neither. A version guard per order drops stale events that overtake each other.",
+         "中继先发布、再标记已发送；中间崩溃就会再发一次。消费者用收件箱去重：事件 ID 和业务变更在同一个事务里写入 processed_messages，要么都发生，要么都不发生。每个订单的版本守卫丢弃互相超车的过期事件。"],
+        ["“Kafka has exactly-once.” Between Kafka topics; a database side effect still needs the inbox. “Two relays?” SELECT … FOR UPDATE SKIP LOCKED divides the rows, and then order across relays is not guaranteed: hence the version guard.",
+         "“Kafka 有 exactly-once。”那是 Kafka 主题之间；数据库副作用仍需要收件箱。“两个中继呢？”SELECT … FOR UPDATE SKIP LOCKED 分摊行，但跨中继的顺序不再有保证：所以要版本守卫。"],
+        ["“Deduplicate in memory.” “Record the message as processed in a separate transaction.”",
+         "“在内存里去重。”“在另一个事务里记录已处理。”"],
+    )
 }

@@ -996,11 +996,11 @@ impl AnyScenario for RefundCap {
 /// demand from `notes.json`, which `content::notes_json` writes (see `content`).
 pub(crate) fn notes() -> Notes {
     Notes::new(
-                ["Plain JavaScript callbacks run on one event-loop thread, but while one request awaits I/O another runs: that is concurrency. Request A reads the remaining amount and awaits; B reads the same amount; both pass the check. An in-process mutex only covers one instance; the fix is an atomic conditional UPDATE in the database.",
-                 "普通 JS 回调在一个事件循环线程上执行，但一个请求等待 I/O 时另一个就在运行：这就是并发。请求 A 读了剩余额度后 await；B 读到同样的额度；两个都通过了检查。进程内互斥锁只管一个实例；修复是在数据库里做原子条件更新。"],
-                ["“Promise.all?” Aggregates; it neither cancels the others on failure nor makes anything atomic. “SELECT … FOR UPDATE?” Also works: the second transaction waits at its read and then sees 20.",
-                 "“Promise.all 呢？”只是聚合；失败时不取消其他请求，也不提供原子性。“SELECT … FOR UPDATE？”也可以：第二个事务在读取处等待，随后读到 20。"],
-                ["“Node is single-threaded, so it is thread-safe and has no business races.”",
-                 "“Node 单线程所以线程安全，也就没有业务并发问题。”"],
-            )
+        ["Plain JavaScript callbacks run on one event-loop thread, but while one request awaits I/O another runs: that is concurrency. Request A reads the remaining amount and awaits; B reads the same amount; both pass the check. An in-process mutex only covers one instance; the fix is an atomic conditional UPDATE in the database.",
+         "普通 JS 回调在一个事件循环线程上执行，但一个请求等待 I/O 时另一个就在运行：这就是并发。请求 A 读了剩余额度后 await；B 读到同样的额度；两个都通过了检查。进程内互斥锁只管一个实例；修复是在数据库里做原子条件更新。"],
+        ["“Promise.all?” Aggregates; it neither cancels the others on failure nor makes anything atomic. “SELECT … FOR UPDATE?” Also works: the second transaction waits at its read and then sees 20.",
+         "“Promise.all 呢？”只是聚合；失败时不取消其他请求，也不提供原子性。“SELECT … FOR UPDATE？”也可以：第二个事务在读取处等待，随后读到 20。"],
+        ["“Node is single-threaded, so it is thread-safe and has no business races.”",
+         "“Node 单线程所以线程安全，也就没有业务并发问题。”"],
+    )
 }

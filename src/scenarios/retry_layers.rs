@@ -1204,11 +1204,11 @@ impl AnyScenario for RetryLayers {
 /// demand from `notes.json`, which `content::notes_json` writes (see `content`).
 pub(crate) fn notes() -> Notes {
     Notes::new(
-                ["Each layer that retries three times multiplies the others: an SDK, a graph framework and a workflow engine make 27 calls from one request, and on a slow provider without a stable key, 27 refunds. Name one retry authority (the outer layer, a shared budget and a deadline, backoff with jitter), let the inner layers fail fast, and send the same idempotency key on every attempt. Both fixes are needed.",
-                 "每一层各重试三次就会相乘：SDK、图框架、工作流引擎让一个请求变成 27 次调用；支付方慢又没有稳定键时，就是 27 笔退款。明确唯一的重试权威（外层、共享预算和截止时间、带抖动的退避），内层快速失败，并在每次尝试中发送同一个幂等键。两个修复缺一不可。"],
-                ["“Temporal retries by default?” Activities do: 1 s, ×2, up to 100 s, unlimited attempts — bounded only by Schedule-To-Close unless you set maximum attempts. “Combine them all for robustness?” Three retry policies and three states; decide who owns the run.",
-                 "“Temporal 默认就会重试？”活动会：1 秒、×2、最多 100 秒、次数不限——除非设置最大次数，否则只受 Schedule-To-Close 限制。“全都组合起来更稳？”三套重试、三套状态；先决定谁拥有这次运行。"],
-                ["“Temporal and LangGraph are the same thing.” “The more frameworks, the more production-grade.”",
-                 "“Temporal 和 LangGraph 完全等价。”“框架越多，系统就越生产级。”"],
-            )
+        ["Each layer that retries three times multiplies the others: an SDK, a graph framework and a workflow engine make 27 calls from one request, and on a slow provider without a stable key, 27 refunds. Name one retry authority (the outer layer, a shared budget and a deadline, backoff with jitter), let the inner layers fail fast, and send the same idempotency key on every attempt. Both fixes are needed.",
+         "每一层各重试三次就会相乘：SDK、图框架、工作流引擎让一个请求变成 27 次调用；支付方慢又没有稳定键时，就是 27 笔退款。明确唯一的重试权威（外层、共享预算和截止时间、带抖动的退避），内层快速失败，并在每次尝试中发送同一个幂等键。两个修复缺一不可。"],
+        ["“Temporal retries by default?” Activities do: 1 s, ×2, up to 100 s, unlimited attempts — bounded only by Schedule-To-Close unless you set maximum attempts. “Combine them all for robustness?” Three retry policies and three states; decide who owns the run.",
+         "“Temporal 默认就会重试？”活动会：1 秒、×2、最多 100 秒、次数不限——除非设置最大次数，否则只受 Schedule-To-Close 限制。“全都组合起来更稳？”三套重试、三套状态；先决定谁拥有这次运行。"],
+        ["“Temporal and LangGraph are the same thing.” “The more frameworks, the more production-grade.”",
+         "“Temporal 和 LangGraph 完全等价。”“框架越多，系统就越生产级。”"],
+    )
 }

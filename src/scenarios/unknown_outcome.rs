@@ -26,7 +26,7 @@
 //! another amount: rejected with 409, never silently rewritten.
 
 use crate::sim::{
-    AnyScenario, Arrow, ArrowKind, Bounds, InvKind, Invariant, LaneView, Mark, MarkKind, Metric,
+    arrow, mark, AnyScenario, ArrowKind, Bounds, InvKind, Invariant, LaneView, MarkKind, Metric,
     MetricValue, Model, Notes, Report, RowView, ScenarioMeta, StateView, StepInfo, TableView, Text,
     Trace, VariantMeta,
 };
@@ -1007,33 +1007,15 @@ impl AnyScenario for UnknownOutcome {
     }
 }
 
-/// Arrows and marks shared by the narration.
-fn arrow(from: usize, to: usize, label: &str, kind: ArrowKind) -> Arrow {
-    Arrow {
-        from,
-        to,
-        label: label.into(),
-        kind,
-    }
-}
-
-fn mark(lane: usize, kind: MarkKind, en: &str, zh: &str) -> Mark {
-    Mark {
-        lane,
-        kind,
-        label: Text::new(en, zh),
-    }
-}
-
 /// Speaker notes for presenting this scenario. Not part of `meta()`: the page fetches them on
 /// demand from `notes.json`, which `content::notes_json` writes (see `content`).
 pub(crate) fn notes() -> Notes {
     Notes::new(
-                ["Mark a timeout UNKNOWN, not FAILED. Keep the reservation; query the provider by the stable business key, or retry with the same key and the saved request; release only when the provider confirms nothing will happen. Distinguish never sent, definitely refused, known success, and sent with an unknown outcome.",
-                 "把超时标为 UNKNOWN，而不是直接失败。保留预留；用稳定的业务键查询支付方，或用同一个键和已保存的请求重试；只有支付方确认不会执行时才释放。区分“没发出去”“确定拒绝”“已知成功”“发出后结果未知”。"],
-                ["“Can't a database transaction solve it?” A local transaction does not cover the provider's commit, and holding one open across the network settles nothing. “Call again with a fresh request?” That is a new request identity: recover the facts of the original operation first.",
-                 "“数据库事务不能解决吗？”本地事务覆盖不了支付方的提交，跨网络一直持有事务也解决不了不确定性。“重新发一个新请求？”那是新的请求身份：先恢复原操作的事实。"],
-                ["“Retry three times on a timeout.” “Catch the error, roll back locally, and the remote refund is undone.”",
-                 "“超时重试三次就行。”“捕获异常后回滚本地事务，就等于远端退款撤销了。”"],
-            )
+        ["Mark a timeout UNKNOWN, not FAILED. Keep the reservation; query the provider by the stable business key, or retry with the same key and the saved request; release only when the provider confirms nothing will happen. Distinguish never sent, definitely refused, known success, and sent with an unknown outcome.",
+         "把超时标为 UNKNOWN，而不是直接失败。保留预留；用稳定的业务键查询支付方，或用同一个键和已保存的请求重试；只有支付方确认不会执行时才释放。区分“没发出去”“确定拒绝”“已知成功”“发出后结果未知”。"],
+        ["“Can't a database transaction solve it?” A local transaction does not cover the provider's commit, and holding one open across the network settles nothing. “Call again with a fresh request?” That is a new request identity: recover the facts of the original operation first.",
+         "“数据库事务不能解决吗？”本地事务覆盖不了支付方的提交，跨网络一直持有事务也解决不了不确定性。“重新发一个新请求？”那是新的请求身份：先恢复原操作的事实。"],
+        ["“Retry three times on a timeout.” “Catch the error, roll back locally, and the remote refund is undone.”",
+         "“超时重试三次就行。”“捕获异常后回滚本地事务，就等于远端退款撤销了。”"],
+    )
 }

@@ -293,6 +293,25 @@ pub struct Arrow {
     pub kind: ArrowKind,
 }
 
+/// A mark on lane `lane` for a step's narration (the scenarios' shorthand).
+pub fn mark(lane: usize, kind: MarkKind, en: &str, zh: &str) -> Mark {
+    Mark {
+        lane,
+        kind,
+        label: Text::new(en, zh),
+    }
+}
+
+/// An arrow from lane `from` to lane `to` for a step's narration (the scenarios' shorthand).
+pub fn arrow(from: usize, to: usize, label: impl Into<String>, kind: ArrowKind) -> Arrow {
+    Arrow {
+        from,
+        to,
+        label: label.into(),
+        kind,
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct StepInfo {
     /// The lane of the actor that acted.

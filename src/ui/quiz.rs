@@ -65,20 +65,20 @@ pub fn QuizDialog() -> impl IntoView {
     let progress: RwSignal<Option<Vec<(String, u8)>>> = RwSignal::new(None);
     let stored = RwSignal::new(storable);
     let saved = StoredValue::new(saved);
-    let current = move |qs: &[Question]| {
-        progress
-            .get()
-            .unwrap_or_else(|| saved.with_value(|raw| parse_progress(raw, qs)))
+    // The progress: what was answered on this page, else what storage holds, read against the
+    // questions (tracked for drawing, untracked for an answer).
+    let progress_of = move |qs: &[Question], tracked: bool| {
+        let here = if tracked {
+            progress.get()
+        } else {
+            progress.get_untracked()
+        };
+        here.unwrap_or_else(|| saved.with_value(|raw| parse_progress(raw, qs)))
     };
-    // The progress now (untracked), if the questions are there to read it against.
+    // The progress now, if the questions are there to read it against.
     let now = move || {
-        let quiz = quiz?;
-        quiz.questions.state.with_untracked(|s| match s {
-            Fetched::Ready(qs) => Some(
-                progress
-                    .get_untracked()
-                    .unwrap_or_else(|| saved.with_value(|raw| parse_progress(raw, qs))),
-            ),
+        quiz?.questions.state.with_untracked(|s| match s {
+            Fetched::Ready(qs) => Some(progress_of(qs, false)),
             _ => None,
         })
     };
@@ -140,7 +140,7 @@ pub fn QuizDialog() -> impl IntoView {
                 ));
                 return head;
             };
-            draw_quiz(qs, &current(qs), stored.get(), lang, t)
+            draw_quiz(qs, &progress_of(qs, true), stored.get(), lang, t)
         })
     };
     view! {

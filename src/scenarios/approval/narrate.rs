@@ -216,7 +216,7 @@ fn execute_chat(info: &mut StepInfo, b: &ApState, s: &ApState) {
     info.arrows.push(arrow(
         AGENT,
         PSP,
-        &format!("refund {}", money(amount)),
+        format!("refund {}", money(amount)),
         if b.calls.is_empty() {
             ArrowKind::Message
         } else {

@@ -1,22 +1,6 @@
 //! Step narration for the outbox relay: what happened, why it matters, and the SQL that ran.
 use super::*;
-
-fn mark(lane: usize, kind: MarkKind, en: &str, zh: &str) -> Mark {
-    Mark {
-        lane,
-        kind,
-        label: Text::new(en, zh),
-    }
-}
-
-fn arrow(from: usize, to: usize, label: String, kind: ArrowKind) -> Arrow {
-    Arrow {
-        from,
-        to,
-        label,
-        kind,
-    }
-}
+use crate::sim::{arrow, mark};
 
 fn claim_sql(v: OrVariant) -> String {
     let lock = if v == OrVariant::SkipLocked {
@@ -55,8 +39,7 @@ pub(super) fn describe(m: &OutboxRelayModel, b: &OrState, a: &OrAct, s: &OrState
             } else {
                 Text::new("cancel order 17", "取消订单 17")
             };
-            info.arrows
-                .push(arrow(0, 1, "COMMIT".into(), ArrowKind::Message));
+            info.arrows.push(arrow(0, 1, "COMMIT", ArrowKind::Message));
             info.marks.push(mark(1, MarkKind::Commit, "commit", "提交"));
             let change = if create {
                 "INSERT INTO orders (id, status, version) VALUES (17, 'created', 1);".to_string()
@@ -87,7 +70,7 @@ pub(super) fn describe(m: &OutboxRelayModel, b: &OrState, a: &OrAct, s: &OrState
             info.lane = relay(r);
             info.title = title(r, &format!("claims {id}"), &format!("领取 {id}"));
             info.arrows
-                .push(arrow(relay(r), 1, "SELECT".into(), ArrowKind::Message));
+                .push(arrow(relay(r), 1, "SELECT", ArrowKind::Message));
             info.code = Some(claim_sql(v));
             let (x, xz) = (who(r), who_zh(r));
             info.narration = match other {
@@ -172,7 +155,7 @@ pub(super) fn describe(m: &OutboxRelayModel, b: &OrState, a: &OrAct, s: &OrState
             info.lane = relay(r);
             info.title = title(r, &format!("marks {id} sent"), &format!("标记 {id} 已发送"));
             info.arrows
-                .push(arrow(relay(r), 1, "UPDATE".into(), ArrowKind::Message));
+                .push(arrow(relay(r), 1, "UPDATE", ArrowKind::Message));
             info.marks
                 .push(mark(1, MarkKind::Commit, "marked sent", "已标记"));
             let rows = if already { "0" } else { "1" };
@@ -382,7 +365,7 @@ pub(super) fn describe(m: &OutboxRelayModel, b: &OrState, a: &OrAct, s: &OrState
             info.lane = inv;
             info.title = Text::new(format!("ack offset {k}"), format!("确认偏移量 {k}"));
             info.arrows
-                .push(arrow(inv, broker, "ack".into(), ArrowKind::Message));
+                .push(arrow(inv, broker, "ack", ArrowKind::Message));
             info.marks
                 .push(mark(broker, MarkKind::Respond, "ack", "确认"));
             info.code = Some(format!("consumer.commitOffset({})", k + 1));
@@ -467,7 +450,7 @@ pub(super) fn describe(m: &OutboxRelayModel, b: &OrState, a: &OrAct, s: &OrState
             info.lane = relay(r);
             info.title = Text::new("⚡ ack lost", "⚡ 确认丢失");
             info.arrows
-                .push(arrow(broker, relay(r), "ack".into(), ArrowKind::Lost));
+                .push(arrow(broker, relay(r), "ack", ArrowKind::Lost));
             info.marks
                 .push(mark(relay(r), MarkKind::Fail, "timeout", "超时"));
             info.code = Some("ROLLBACK;  -- no ack: treat as not sent".into());

@@ -1,6 +1,6 @@
 //! Step narration for the refund cap: what ran, what the database answered, and why it matters.
 use super::*;
-use crate::sim::{Arrow, ArrowKind, Mark, MarkKind};
+use crate::sim::{mark, Arrow, ArrowKind, MarkKind};
 
 pub(super) fn intro(v: RcVariant) -> Text {
     match v {
@@ -28,14 +28,6 @@ pub(super) fn intro(v: RcVariant) -> Text {
             "Three refund requests of 80, one process, and a semaphore that lets at most two run at once. Watch what it limits, and what it does not.",
             "三个 80 的退款请求、一个进程、一个最多允许两个同时运行的信号量。看看它限制了什么，又没限制什么。",
         ),
-    }
-}
-
-fn mark(lane: usize, kind: MarkKind, en: &str, zh: &str) -> Mark {
-    Mark {
-        lane,
-        kind,
-        label: Text::new(en, zh),
     }
 }
 

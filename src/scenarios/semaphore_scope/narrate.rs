@@ -2,7 +2,7 @@
 
 use super::{knobs, SemaphoreScopeModel, SsAct, SsState, SsVariant, LIMIT};
 use crate::sim::{
-    Arrow, ArrowKind, Mark, MarkKind, Notes, ScenarioMeta, StepInfo, Text, VariantMeta,
+    mark, Arrow, ArrowKind, MarkKind, Notes, ScenarioMeta, StepInfo, Text, VariantMeta,
 };
 
 const GO_SEM: &str = "Go x/sync/semaphore, pkg.go.dev/golang.org/x/sync/semaphore";
@@ -64,14 +64,6 @@ pub(super) fn intro(m: &SemaphoreScopeModel) -> Text {
             format!("预算是 {LIMIT} 行租约。租约写明持有进程（instance-1/p1），在最后一次续期 30 秒后到期；持有者每 10 秒续期一次，通道调用 10 秒超时，短于租约（{LEASES}）。在某个实例占着名额时让它崩溃。"),
         ),
     })
-}
-
-fn mark(lane: usize, kind: MarkKind, en: &str, zh: &str) -> Mark {
-    Mark {
-        lane,
-        kind,
-        label: Text::new(en, zh),
-    }
 }
 
 fn arrow(from: usize, to: usize, label: String) -> Arrow {
