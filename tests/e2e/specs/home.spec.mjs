@@ -13,7 +13,10 @@ test('home lists every scenario by theme, opens one, and starts the quiz', async
   await expect(page.locator('.scenario-card svg.thumb .mark').first()).toBeAttached();
   await expect(page.locator('.counter')).toBeHidden();
   await page.getByRole('button', { name: 'Start the quiz' }).click();
-  await expect(page.getByRole('dialog', { name: "Quiz: the seeds' questions" })).toBeVisible();
+  const quiz = page.getByRole('dialog', { name: "Quiz: the seeds' questions" });
+  await expect(quiz).toBeVisible();
+  // Its questions are fetched on this first opening (quiz.json).
+  await expect(quiz.getByRole('region', { name: /^1\. A payment call was sent/ })).toBeVisible();
   await page.keyboard.press('Escape');
   await page.getByRole('link', { name: /Retry layering: 3 × 3 × 3 = 27/ }).click();
   await expect(page).toHaveURL(/s=retry-layers/);
