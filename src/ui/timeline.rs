@@ -262,6 +262,22 @@ fn down_intervals(svg: &mut Node, t: &Trace, lanes: usize, step: usize) {
     }
 }
 
+/// Where the label of step `k`'s arrow from lane `from` to lane `to` is anchored (its text's
+/// start, 4 px off the line): the arrow's middle, unless that is on a lane (an arrow over an even
+/// number of lanes), where the lane's marks would cover it; then half a lane back towards the
+/// sender, still on the arrow, between two lanes.
+fn label_at(from: usize, to: usize, k: usize) -> (i32, i32) {
+    let (x1, y1) = (x(k) - COL_W * 4 / 5, y(from));
+    let (x2, y2) = (x(k) - 12, y(to));
+    let (mut mx, mut my) = ((x1 + x2) / 2, (y1 + y2) / 2);
+    let lanes = from.abs_diff(to);
+    if lanes >= 2 && lanes.is_multiple_of(2) {
+        mx -= (x2 - x1) * (LANE_H / 2) / (y2 - y1).abs();
+        my += if y2 > y1 { -LANE_H / 2 } else { LANE_H / 2 };
+    }
+    (mx + 4, my - 4)
+}
+
 /// One step's arrows and marks. `frac` < 1 draws the message part-way along its arrow and
 /// fades the marks in as it arrives.
 fn step_marks(svg: &mut Node, step: &Step, k: usize, frac: f64, lang: Lang, current: bool) {
@@ -279,7 +295,7 @@ fn step_marks(svg: &mut Node, step: &Step, k: usize, frac: f64, lang: Lang, curr
         };
         let mut g = Node::svg("g").attr("class", class);
         if arrived {
-            let (mx, my) = ((x1 + x2) / 2 + 4, (y1 + y2) / 2 - 4);
+            let (mx, my) = label_at(a.from, a.to, k);
             g.push(line(x1, y1, hx, hy).attr("marker-end", "url(#head)"));
             g.push(
                 Node::svg("text")
@@ -343,6 +359,40 @@ mod tests {
 
     fn trace() -> Trace {
         scenarios::all()[0].trace(0, &[0, 0, 1])
+    }
+
+    #[test]
+    fn an_arrow_s_label_is_on_the_arrow_and_between_lanes() {
+        for (from, to) in [
+            (0, 1),
+            (1, 0),
+            (0, 2),
+            (2, 4),
+            (4, 2),
+            (0, 3),
+            (0, 4),
+            (3, 0),
+        ] {
+            let (lx, ly) = label_at(from, to, 5);
+            let (mx, my) = (lx - 4, ly + 4);
+            // Between two lanes (lane centres are half a lane below each band's top).
+            assert_eq!((my - TOP).rem_euclid(LANE_H), 0, "{from}→{to}");
+            // On the segment from the sender to the receiver.
+            let (x1, y1, x2, y2) = (x(5) - COL_W * 4 / 5, y(from), x(5) - 12, y(to));
+            assert!(
+                (x1.min(x2)..=x1.max(x2)).contains(&mx),
+                "{from}→{to}: x {mx}"
+            );
+            assert!(
+                (y1.min(y2)..=y1.max(y2)).contains(&my),
+                "{from}→{to}: y {my}"
+            );
+            let cross = (x2 - x1) * (my - y1) - (y2 - y1) * (mx - x1);
+            assert!(
+                cross.abs() <= (y2 - y1).abs() * 2,
+                "{from}→{to}: off the line"
+            );
+        }
     }
 
     #[test]
