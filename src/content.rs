@@ -89,11 +89,11 @@ pub fn notes_json() -> String {
     )
 }
 
-fn bad(what: &str, why_en: &str, why_zh: &str) -> Text {
-    let (en, zh) = match what {
-        "quiz" => ("The quiz", "测验"),
-        _ => ("The speaker notes", "演讲备注"),
-    };
+/// What each file holds, in both languages, for the messages about it.
+pub const QUIZ_NAME: (&str, &str) = ("The quiz", "测验");
+pub const NOTES_NAME: (&str, &str) = ("The speaker notes", "演讲备注");
+
+fn bad((en, zh): (&str, &str), why_en: &str, why_zh: &str) -> Text {
     Text::new(
         format!("{en} could not be read: {why_en}"),
         format!("{zh}无法读取：{why_zh}"),
@@ -126,7 +126,7 @@ fn read_str(j: &Json, key: &str) -> Option<String> {
 }
 
 /// Checks the envelope (`format`, `version`) of a fetched file.
-fn envelope(text: &str, what: &str, format: &str) -> Result<Json, Text> {
+fn envelope(text: &str, what: (&str, &str), format: &str) -> Result<Json, Text> {
     let j = parse_json(text).map_err(|e| bad(what, &e.en, &e.zh))?;
     if j.get("format") != Some(&Json::Str(format.to_string())) {
         return Err(bad(
@@ -147,9 +147,9 @@ fn envelope(text: &str, what: &str, format: &str) -> Result<Json, Text> {
 
 /// Reads `quiz.json`: the questions, or why not.
 pub fn read_quiz(text: &str) -> Result<Vec<Question>, Text> {
-    let j = envelope(text, "quiz", QUIZ_FORMAT)?;
+    let j = envelope(text, QUIZ_NAME, QUIZ_FORMAT)?;
     let Some(Json::Arr(items)) = j.get("questions") else {
-        return Err(bad("quiz", "it has no questions.", "没有题目。"));
+        return Err(bad(QUIZ_NAME, "it has no questions.", "没有题目。"));
     };
     items
         .iter()
@@ -157,7 +157,7 @@ pub fn read_quiz(text: &str) -> Result<Vec<Question>, Text> {
         .map(|(n, q)| {
             read_question(q).ok_or_else(|| {
                 bad(
-                    "quiz",
+                    QUIZ_NAME,
                     &format!("question {} is malformed.", n + 1),
                     &format!("第 {} 题格式有误。", n + 1),
                 )
@@ -206,28 +206,49 @@ fn read_question(q: &Json) -> Option<Question> {
     })
 }
 
+/// Reads `notes.json`: every scenario's notes by slug, or why not (an entry that is malformed
+/// spoils the file, as a damaged file should not be half-trusted).
+pub fn read_all_notes(text: &str) -> Result<Vec<(String, Notes)>, Text> {
+    let j = envelope(text, NOTES_NAME, NOTES_FORMAT)?;
+    let Some(Json::Obj(entries)) = j.get("notes") else {
+        return Err(bad(NOTES_NAME, "it has no notes.", "没有备注。"));
+    };
+    entries
+        .iter()
+        .map(|(slug, n)| {
+            let notes = || {
+                Some(Notes {
+                    say: read_text(n.get("say"))?,
+                    follow_up: read_text(n.get("follow_up"))?,
+                    avoid: read_text(n.get("avoid"))?,
+                })
+            };
+            notes().map(|n| (slug.clone(), n)).ok_or_else(|| {
+                bad(
+                    NOTES_NAME,
+                    &format!("those of {slug} are malformed."),
+                    &format!("{slug} 的备注格式有误。"),
+                )
+            })
+        })
+        .collect()
+}
+
+/// The notes of the scenario with this slug among those read, or why there are none.
+pub fn notes_for<'a>(all: &'a [(String, Notes)], slug: &str) -> Result<&'a Notes, Text> {
+    all.iter()
+        .find(|(s, _)| s == slug)
+        .map(|(_, n)| n)
+        .ok_or_else(|| {
+            bad(
+                NOTES_NAME,
+                &format!("there are none for {slug}."),
+                &format!("没有 {slug} 的备注。"),
+            )
+        })
+}
+
 /// Reads `notes.json` for one scenario: its notes, or why not.
 pub fn read_notes(text: &str, slug: &str) -> Result<Notes, Text> {
-    let j = envelope(text, "notes", NOTES_FORMAT)?;
-    let n = j.get("notes").and_then(|n| n.get(slug)).ok_or_else(|| {
-        bad(
-            "notes",
-            &format!("there are none for {slug}."),
-            &format!("没有 {slug} 的备注。"),
-        )
-    })?;
-    let notes = || {
-        Some(Notes {
-            say: read_text(n.get("say"))?,
-            follow_up: read_text(n.get("follow_up"))?,
-            avoid: read_text(n.get("avoid"))?,
-        })
-    };
-    notes().ok_or_else(|| {
-        bad(
-            "notes",
-            &format!("those of {slug} are malformed."),
-            &format!("{slug} 的备注格式有误。"),
-        )
-    })
+    notes_for(&read_all_notes(text)?, slug).cloned()
 }

@@ -445,6 +445,23 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
     }
 }
 
+/// `query` without its step (`t=…`): two queries that differ only in the step are the same
+/// run at different steps.
+pub fn without_step(query: &str) -> String {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|pair| !pair.starts_with("t="))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// Whether `text` can be an audience window's id (`audience=<id>` in its URL, and in every
+/// message): one to sixteen ASCII letters and digits.
+pub fn is_audience_id(text: &str) -> bool {
+    (1..=16).contains(&text.len()) && text.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
 /// What a presenter's window and its audience window say to each other (over a
 /// BroadcastChannel, as text). `id` pairs one presenter with the audience windows it opened.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -473,15 +490,12 @@ impl AudienceMsg {
 
     /// Reads a message; anything else (another page's traffic, garbage) is `None`.
     pub fn decode(text: &str) -> Option<AudienceMsg> {
-        let valid_id = |id: &str| {
-            (1..=16).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric())
-        };
         let mut parts = text.splitn(4, ' ');
         match (parts.next()?, parts.next()?) {
-            ("hello", id) if valid_id(id) && parts.next().is_none() => {
+            ("hello", id) if is_audience_id(id) && parts.next().is_none() => {
                 Some(AudienceMsg::Hello { id: id.into() })
             }
-            ("state", id) if valid_id(id) => {
+            ("state", id) if is_audience_id(id) => {
                 let predict = match parts.next()? {
                     "-" => None,
                     n => Some(n.parse::<usize>().ok().filter(|&n| n <= MAX_STEPS)?),
@@ -541,6 +555,16 @@ mod tests {
             playing,
             speed: NORMAL_SPEED,
         }
+    }
+
+    #[test]
+    fn a_query_without_its_step() {
+        let a = build_query("dual-write", "outbox", "0010", 3, Lang::Zh) + "&cap=5";
+        let b = build_query("dual-write", "outbox", "0010", 7, Lang::Zh) + "&cap=5";
+        assert_eq!(without_step(&a), without_step(&b));
+        assert!(!without_step(&a).contains("t=3"), "{a}");
+        let c = build_query("dual-write", "outbox", "0011", 3, Lang::Zh) + "&cap=5";
+        assert_ne!(without_step(&a), without_step(&c));
     }
 
     #[test]

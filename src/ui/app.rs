@@ -283,12 +283,12 @@ pub fn App() -> impl IntoView {
     let embed = start.embed;
     let other = crate::player::parse_query(&browser::location_search()).other;
     let home = other.iter().any(|(k, v)| k == "home" && v == "1");
-    // An audience window (`audience=<id>`, opened by a presenter): an id of letters and digits.
+    // An audience window (`audience=<id>`, opened by a presenter).
     let following = other
         .iter()
         .find(|(k, _)| k == "audience")
         .map(|(_, v)| v.clone())
-        .filter(|v| (1..=16).contains(&v.len()) && v.bytes().all(|b| b.is_ascii_alphanumeric()));
+        .filter(|v| crate::player::is_audience_id(v));
     let lang = RwSignal::new(lang0);
     let scenario = RwSignal::new(scenario0);
     let variant = RwSignal::new(variant0);

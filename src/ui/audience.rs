@@ -9,7 +9,7 @@ use super::app::Ctx;
 use super::browser;
 use super::present::Presenter;
 use crate::export::Run;
-use crate::player::{resolve, AudienceMsg, PlayerEvent};
+use crate::player::{parse_query, resolve, without_step, AudienceMsg, PlayerEvent};
 use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -69,10 +69,12 @@ impl Audience {
         if let Some(id) = following {
             p.on.set(true);
             let mine = id.clone();
+            // The run last followed (the query without its step).
+            let mut run = String::new();
             let channel = open_channel(move |msg| {
                 if let AudienceMsg::State { id, predict, query } = msg {
                     if id == mine {
-                        follow(ctx, p, predict, &query);
+                        follow(ctx, p, predict, &query, &mut run);
                     }
                 }
             });
@@ -140,8 +142,16 @@ impl Audience {
 }
 
 /// Brings this (audience) window to the presenter's state: a step forward animates as it does
-/// for the presenter; anything else jumps.
-fn follow(ctx: Ctx, p: Presenter, predict: Option<usize>, query: &str) {
+/// for the presenter; anything else jumps. `run` is the run last followed: a message that only
+/// moves the step (most of them) is not resolved again, since resolving replays the run.
+fn follow(ctx: Ctx, p: Presenter, predict: Option<usize>, query: &str, run: &mut String) {
+    let same = without_step(query);
+    if *run == same {
+        seek(ctx, parse_query(query).step.unwrap_or(0));
+        p.predict.set(predict);
+        return;
+    }
+    *run = same;
     let r = resolve(query, None);
     if ctx.lang.get_untracked() != r.lang {
         ctx.lang.set(r.lang);
@@ -153,12 +163,7 @@ fn follow(ctx: Ctx, p: Presenter, predict: Option<usize>, query: &str) {
         && ctx.breaking.get_untracked() == r.breaking;
     let step = r.step.unwrap_or(0);
     if same_run {
-        let now = ctx.cursor.get_untracked().step;
-        if step == now + 1 {
-            ctx.dispatch(PlayerEvent::StepForward);
-        } else if step != now {
-            ctx.dispatch(PlayerEvent::Seek(step));
-        }
+        seek(ctx, step);
     } else {
         ctx.apply(Run {
             scenario: r.scenario,
@@ -173,4 +178,14 @@ fn follow(ctx: Ctx, p: Presenter, predict: Option<usize>, query: &str) {
         ctx.compare.set(r.compare);
     }
     p.predict.set(predict);
+}
+
+/// Moves this window to `step` of the run it shows: animated if it is the next one.
+fn seek(ctx: Ctx, step: usize) {
+    let now = ctx.cursor.get_untracked().step;
+    if step == now + 1 {
+        ctx.dispatch(PlayerEvent::StepForward);
+    } else if step != now {
+        ctx.dispatch(PlayerEvent::Seek(step));
+    }
 }

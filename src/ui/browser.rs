@@ -299,8 +299,7 @@ pub fn download_png(name: &str, svg: &str) -> bool {
     true
 }
 
-/// Asks for the whole screen (presenter mode); a refusal changes nothing.
-/// Asks for fullscreen. The browser may refuse (the window is not focused, a policy): the
+/// Asks for the whole screen (presenter mode). The browser may refuse (the window is not focused, a policy): the
 /// presenter's view works without it, so the refusal is caught rather than left as an
 /// unhandled rejection (web-sys' binding drops the promise).
 pub fn request_fullscreen() {

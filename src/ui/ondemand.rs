@@ -16,6 +16,16 @@ pub enum Fetched<T> {
     Failed(Text),
 }
 
+impl<T> Fetched<T> {
+    /// Why it failed, if it did.
+    pub fn failure(&self) -> Option<&Text> {
+        match self {
+            Fetched::Failed(why) => Some(why),
+            _ => None,
+        }
+    }
+}
+
 /// One file of text fetched on demand and read by `read`.
 pub struct OnDemand<T: Send + Sync + 'static> {
     file: &'static str,
@@ -90,41 +100,37 @@ impl<T: Send + Sync + 'static> OnDemand<T> {
 }
 
 /// What a part shows in place of fetched text that is not ready: "Loading…", or the reason it
-/// failed and a row of buttons: "Try again" (carrying `retry_attr`) and `more` (a Close).
-pub fn placeholder<T>(
-    state: &Fetched<T>,
+/// failed (`failure`) and a row of buttons: "Try again" (carrying `retry_attr`) and `more` (a
+/// Close).
+pub fn placeholder(
+    failure: Option<&Text>,
     lang: Lang,
     t: &Ui,
     retry_attr: &'static str,
     more: Option<Node>,
 ) -> Vec<Node> {
-    let mut out = Vec::new();
     let mut buttons = Node::el("div").attr("class", "buttons");
-    if let Fetched::Failed(why) = state {
-        out.push(
+    let message = match failure {
+        Some(why) => {
+            buttons.push(
+                Node::el("button")
+                    .attr("type", "button")
+                    .attr("class", "btn")
+                    .attr(retry_attr, "")
+                    .text(t.try_again),
+            );
             Node::el("p")
                 .attr("class", "load-failed")
                 .attr("role", "alert")
-                .text(why.get(lang)),
-        );
-        buttons.push(
-            Node::el("button")
-                .attr("type", "button")
-                .attr("class", "btn")
-                .attr(retry_attr, "")
-                .text(t.try_again),
-        );
-    } else {
-        out.push(
-            Node::el("p")
-                .attr("class", "muted")
-                .attr("role", "status")
-                .text(t.loading),
-        );
-    }
+                .text(why.get(lang))
+        }
+        None => Node::el("p")
+            .attr("class", "muted")
+            .attr("role", "status")
+            .text(t.loading),
+    };
     if let Some(more) = more {
         buttons.push(more);
     }
-    out.push(buttons);
-    out
+    vec![message, buttons]
 }

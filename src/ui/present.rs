@@ -7,8 +7,9 @@ use super::app::{use_ctx, Ctx};
 use super::browser;
 use super::dom::{drawn, Node};
 use super::ondemand::{placeholder, Fetched, OnDemand};
-use crate::content::{read_notes, NOTES_FILE};
+use crate::content::{notes_for, read_all_notes, NOTES_FILE, NOTES_NAME};
 use crate::player::PlayerEvent;
+use crate::sim::Notes;
 use crate::sim::Status;
 use leptos::prelude::*;
 use std::cell::Cell;
@@ -23,9 +24,9 @@ pub struct Presenter {
     pub predict: RwSignal<Option<usize>>,
     /// The mouse has rested: the controls fade out.
     pub idle: RwSignal<bool>,
-    /// Every scenario's speaker notes (`notes.json`, fetched on entering presenter mode; read
-    /// per scenario when drawn).
-    notes_text: OnDemand<String>,
+    /// Every scenario's speaker notes by slug (`notes.json`, fetched on entering presenter
+    /// mode).
+    notes_text: OnDemand<Vec<(String, Notes)>>,
 }
 
 impl Presenter {
@@ -35,9 +36,7 @@ impl Presenter {
             notes: RwSignal::new(false),
             predict: RwSignal::new(None),
             idle: RwSignal::new(false),
-            notes_text: OnDemand::new(NOTES_FILE, ("The speaker notes", "演讲备注"), |t| {
-                Ok(t.to_string())
-            }),
+            notes_text: OnDemand::new(NOTES_FILE, NOTES_NAME, read_all_notes),
         };
         provide_context(p);
         p
@@ -242,23 +241,21 @@ pub fn PresenterPanel() -> impl IntoView {
             let mut aside = Node::el("aside")
                 .attr("class", "notes card")
                 .attr("aria-label", t.speaker_notes);
-            p.notes_text.state.with(|state| match state {
-                Fetched::Ready(text) => match read_notes(text, meta.slug) {
+            p.notes_text.state.with(|state| {
+                let notes = match state {
+                    Fetched::Ready(all) => notes_for(all, meta.slug).map_err(Some),
+                    other => Err(other.failure().cloned()),
+                };
+                match notes {
                     Ok(n) => {
                         aside.push(part(t.notes_say, n.say.get(lang)));
                         aside.push(part(t.notes_follow, n.follow_up.get(lang)));
                         aside.push(part(t.notes_avoid, n.avoid.get(lang)));
                     }
                     Err(why) => {
-                        let failed = Fetched::<()>::Failed(why);
-                        for node in placeholder(&failed, lang, t, "data-present-retry", None) {
+                        for node in placeholder(why.as_ref(), lang, t, "data-present-retry", None) {
                             aside.push(node);
                         }
-                    }
-                },
-                other => {
-                    for node in placeholder(other, lang, t, "data-present-retry", None) {
-                        aside.push(node);
                     }
                 }
             });

@@ -7,7 +7,7 @@ use super::app::use_ctx;
 use super::browser;
 use super::dom::{drawn, Node};
 use super::ondemand::{placeholder, Fetched, OnDemand};
-use crate::content::{read_quiz, QUIZ_FILE};
+use crate::content::{read_quiz, QUIZ_FILE, QUIZ_NAME};
 use crate::quiz::{encode_progress, parse_progress, Kind, Question};
 use leptos::prelude::*;
 
@@ -26,7 +26,7 @@ impl QuizShown {
     pub fn provide() {
         provide_context(QuizShown {
             shown: RwSignal::new(false),
-            questions: OnDemand::new(QUIZ_FILE, ("The quiz", "测验"), read_quiz),
+            questions: OnDemand::new(QUIZ_FILE, QUIZ_NAME, read_quiz),
         });
     }
 
@@ -132,7 +132,7 @@ pub fn QuizDialog() -> impl IntoView {
             let Fetched::Ready(qs) = state else {
                 let mut head = vec![Node::el("h2").attr("id", "quiz-h").text(t.quiz_title)];
                 head.extend(placeholder(
-                    state,
+                    state.failure(),
                     lang,
                     t,
                     "data-quiz-retry",

@@ -262,13 +262,17 @@ fn down_intervals(svg: &mut Node, t: &Trace, lanes: usize, step: usize) {
     }
 }
 
+/// Step `k`'s arrow from lane `from` to lane `to`: where it starts and where its head ends.
+fn arrow_ends(from: usize, to: usize, k: usize) -> ((i32, i32), (i32, i32)) {
+    ((x(k) - COL_W * 4 / 5, y(from)), (x(k) - 12, y(to)))
+}
+
 /// Where the label of step `k`'s arrow from lane `from` to lane `to` is anchored (its text's
 /// start, 4 px off the line): the arrow's middle, unless that is on a lane (an arrow over an even
 /// number of lanes), where the lane's marks would cover it; then half a lane back towards the
 /// sender, still on the arrow, between two lanes.
 fn label_at(from: usize, to: usize, k: usize) -> (i32, i32) {
-    let (x1, y1) = (x(k) - COL_W * 4 / 5, y(from));
-    let (x2, y2) = (x(k) - 12, y(to));
+    let ((x1, y1), (x2, y2)) = arrow_ends(from, to, k);
     let (mut mx, mut my) = ((x1 + x2) / 2, (y1 + y2) / 2);
     let lanes = from.abs_diff(to);
     if lanes >= 2 && lanes.is_multiple_of(2) {
@@ -284,8 +288,7 @@ fn step_marks(svg: &mut Node, step: &Step, k: usize, frac: f64, lang: Lang, curr
     let ease = frac * frac * (3.0 - 2.0 * frac);
     let arrived = frac >= 1.0;
     for a in &step.info.arrows {
-        let (x1, y1) = (x(k) - COL_W * 4 / 5, y(a.from));
-        let (x2, y2) = (x(k) - 12, y(a.to));
+        let ((x1, y1), (x2, y2)) = arrow_ends(a.from, a.to, k);
         let hx = x1 + ((x2 - x1) as f64 * ease) as i32;
         let hy = y1 + ((y2 - y1) as f64 * ease) as i32;
         let class = match a.kind {
@@ -378,7 +381,7 @@ mod tests {
             // Between two lanes (lane centres are half a lane below each band's top).
             assert_eq!((my - TOP).rem_euclid(LANE_H), 0, "{from}→{to}");
             // On the segment from the sender to the receiver.
-            let (x1, y1, x2, y2) = (x(5) - COL_W * 4 / 5, y(from), x(5) - 12, y(to));
+            let ((x1, y1), (x2, y2)) = arrow_ends(from, to, 5);
             assert!(
                 (x1.min(x2)..=x1.max(x2)).contains(&mx),
                 "{from}→{to}: x {mx}"
