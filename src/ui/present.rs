@@ -175,6 +175,16 @@ pub fn PresenterPanel() -> impl IntoView {
                 .attr(attr, "")
                 .text(label)
         };
+        // A button with a keyboard shortcut: announced by `aria-keyshortcuts`, shown as a key
+        // after the label (hidden on narrow screens, where the three buttons share one row).
+        let keyed = |attr: &'static str, label: &str, key: &'static str, shown: &'static str| {
+            button(attr, label).attr("aria-keyshortcuts", key).child(
+                Node::el("kbd")
+                    .attr("class", "key-hint")
+                    .attr("aria-hidden", "true")
+                    .text(shown),
+            )
+        };
         let mut bar = Node::el("div").attr("class", "present-bar").child(
             Node::el("h1")
                 .child(Node::el("strong").text(meta.title.get(lang)))
@@ -189,11 +199,11 @@ pub fn PresenterPanel() -> impl IntoView {
             bar.push(button("data-present-fullscreen", t.fullscreen));
         } else {
             bar.push(
-                button("data-present-notes", t.speaker_notes)
+                keyed("data-present-notes", t.speaker_notes, "N", "N")
                     .attr("aria-pressed", if notes_open { "true" } else { "false" }),
             );
             bar.push(button("data-present-audience", t.audience_window));
-            bar.push(button("data-present-exit", t.present_exit));
+            bar.push(keyed("data-present-exit", t.present_exit, "Escape", "Esc"));
         }
         let mut out = vec![bar];
         if let Some(next) = p.predict.get() {

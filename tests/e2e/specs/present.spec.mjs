@@ -10,6 +10,9 @@ test('present: keys advance, predict before the violation, reveal on the next ke
   await expect(page.locator('.app')).toHaveClass(/present/);
   const bar = page.locator('.present-bar');
   await expect(bar).toContainText('Dual write vs transactional outbox');
+  // The shortcuts are announced as such, not read out as part of the buttons' names.
+  await expect(bar.getByRole('button', { name: 'Speaker notes', exact: true })).toHaveAttribute('aria-keyshortcuts', 'N');
+  await expect(bar.getByRole('button', { name: 'Exit presenter', exact: true })).toHaveAttribute('aria-keyshortcuts', 'Escape');
   // The page chrome is gone; the player stays.
   await expect(page.getByRole('combobox', { name: 'Scenario' })).toBeHidden();
   const counter = page.locator('.counter');
@@ -32,7 +35,7 @@ test('present: keys advance, predict before the violation, reveal on the next ke
   expect(asked).toBe(true);
   // Speaker notes, drawn from the seeds' answers, in both languages.
   await page.keyboard.press('n');
-  const notes = page.getByRole('complementary', { name: 'Speaker notes (N)' });
+  const notes = page.getByRole('complementary', { name: 'Speaker notes' });
   await expect(notes).toContainText('Write the business row and an outbox row in one local transaction');
   await expect(notes).toContainText("Don't say");
   await page.keyboard.press('Escape');
@@ -41,12 +44,27 @@ test('present: keys advance, predict before the violation, reveal on the next ke
   await waitForApp(page);
   await page.getByRole('button', { name: '演示', exact: true }).click();
   await page.keyboard.press('n');
-  await expect(page.getByRole('complementary', { name: '演讲备注（N）' })).toContainText('checkpoint 就是 exactly-once');
+  await expect(page.getByRole('complementary', { name: '演讲备注' })).toContainText('checkpoint 就是 exactly-once');
   expectNoConsoleErrors(problems);
 });
 
 // The notes are fetched on entering presenter mode (notes.json): with the network gone they say
 // so in the notes panel, and Try again loads them.
+// On a phone the presenter's three buttons share one row under the title, in both languages.
+test('presenter bar on a phone: one row of buttons', async ({ page, problems }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const [lang, name] of [['en', 'Present'], ['zh', '演示']]) {
+    await page.goto(`?s=unknown-outcome&v=mark-failed-new-key&lang=${lang}`);
+    await waitForApp(page);
+    await page.getByRole('button', { name, exact: true }).click();
+    const tops = await page.locator('.present-bar .btn').evaluateAll((bs) => bs.map((b) => Math.round(b.getBoundingClientRect().top)));
+    expect(tops).toHaveLength(3);
+    expect(new Set(tops).size, `${lang}: button tops ${tops}`).toBe(1);
+    await page.keyboard.press('Escape');
+  }
+  expectNoConsoleErrors(problems);
+});
+
 test('speaker notes that do not load: the reason in the notes, and Try again loads them', async ({ page, problems }) => {
   let fail = true;
   await page.route('**/notes.json', (route) => (fail ? route.abort('internetdisconnected') : route.continue()));
@@ -54,7 +72,7 @@ test('speaker notes that do not load: the reason in the notes, and Try again loa
   await waitForApp(page);
   await page.getByRole('button', { name: 'Present', exact: true }).click();
   await page.keyboard.press('n');
-  const notes = page.getByRole('complementary', { name: 'Speaker notes (N)' });
+  const notes = page.getByRole('complementary', { name: 'Speaker notes' });
   await expect(notes.getByRole('alert')).toHaveText('The speaker notes could not be loaded (network error). Check the connection and try again.');
   fail = false;
   await notes.getByRole('button', { name: 'Try again' }).click();
@@ -81,7 +99,7 @@ test('audience window: follows steps, prediction and language; no notes, no cont
   await expect(aud.locator('.app')).toHaveClass(/audience/);
   await expect(aud.locator('.present-bar')).toContainText("Audience view: follows the presenter's window");
   await expect(aud.locator('.present-bar')).toContainText('Dual write vs transactional outbox');
-  await expect(aud.getByRole('button', { name: 'Speaker notes (N)' })).toHaveCount(0);
+  await expect(aud.getByRole('button', { name: 'Speaker notes' })).toHaveCount(0);
   await expect(aud.locator('.controls')).toBeHidden();
   const step = (p) => new URL(p.url()).searchParams.get('t');
   // The presenter steps; the audience follows, step by step, until the prediction.
@@ -104,7 +122,7 @@ test('audience window: follows steps, prediction and language; no notes, no cont
   await expect(aud.getByRole('region', { name: 'Invariants' }).locator('li', { hasText: 'no lost event' })).toContainText('violated');
   // The notes stay with the presenter.
   await page.keyboard.press('n');
-  await expect(page.getByRole('complementary', { name: 'Speaker notes (N)' })).toBeVisible();
+  await expect(page.getByRole('complementary', { name: 'Speaker notes' })).toBeVisible();
   await expect(aud.locator('.notes')).toHaveCount(0);
   // The audience window's keys do nothing.
   const before = step(aud);
