@@ -43,7 +43,7 @@ pub use unknown_outcome::{
     UoAct, UoState, UoVariant,
 };
 
-use crate::sim::{AnyScenario, Bounds, Notes, Report};
+use crate::sim::{AnyScenario, Bounds, Notes, Report, Scenario};
 
 /// A registered scenario. Scenarios are stateless descriptions, so they can live in statics.
 pub type Registered = &'static (dyn AnyScenario + Sync);
@@ -103,22 +103,30 @@ pub fn explore(
     // By slug, not position, so the picker's order can change without touching this. The
     // slugs come from `SLUGS`, not `meta()`: calling a method of the registry's trait objects
     // would link every scenario's player code into the worker.
-    match *SLUGS.get(index)? {
-        "dual-write" => Some(DualWrite::explore(variant, budget, bounds, progress)),
-        "outbox-relay" => Some(OutboxRelay::explore(variant, budget, bounds, progress)),
-        "refund-cap" => Some(RefundCap::explore(variant, knobs, bounds, progress)),
-        "retry-layers" => Some(RetryLayers::explore(variant, knobs, bounds, progress)),
-        "unknown-outcome" => Some(UnknownOutcome::explore(variant, budget, bounds, progress)),
-        "checkpoint-replay" => Some(CheckpointReplay::explore(variant, budget, bounds, progress)),
-        "backpressure" => Some(Backpressure::explore(variant, knobs, bounds, progress)),
-        "duplicate-charge" => Some(DuplicateCharge::explore(variant, budget, bounds, progress)),
-        "cancellation" => Some(Cancellation::explore(variant, budget, bounds, progress)),
-        "approval" => Some(Approval::explore(variant, budget, bounds, progress)),
-        "semaphore-scope" => Some(SemaphoreScope::explore(
-            variant, budget, knobs, bounds, progress,
-        )),
-        _ => None,
+    fn run<S: Scenario>(
+        variant: usize,
+        budget: Option<u8>,
+        knobs: &[u32],
+        bounds: Bounds,
+        progress: &mut dyn FnMut(usize),
+    ) -> Report {
+        crate::sim::explore_with(&S::model_of(variant, budget, knobs), bounds, progress)
     }
+    let run = match *SLUGS.get(index)? {
+        "dual-write" => run::<DualWrite>,
+        "outbox-relay" => run::<OutboxRelay>,
+        "refund-cap" => run::<RefundCap>,
+        "retry-layers" => run::<RetryLayers>,
+        "unknown-outcome" => run::<UnknownOutcome>,
+        "checkpoint-replay" => run::<CheckpointReplay>,
+        "backpressure" => run::<Backpressure>,
+        "duplicate-charge" => run::<DuplicateCharge>,
+        "cancellation" => run::<Cancellation>,
+        "approval" => run::<Approval>,
+        "semaphore-scope" => run::<SemaphoreScope>,
+        _ => return None,
+    };
+    Some(run(variant, budget, knobs, bounds, progress))
 }
 
 /// The speaker notes of the scenario with this slug. A plain function, not a `meta()` field:

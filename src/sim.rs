@@ -148,26 +148,48 @@ impl ScenarioMeta {
     }
 }
 
+/// A scenario: what it is about, and the model of each of its variants. Everything else (the
+/// replay, following labels, exploring) is the engine's, the same for every scenario.
+pub trait Scenario {
+    type Model: Model;
+    fn meta(&self) -> ScenarioMeta;
+    /// The model of the variant at `variant` (out of range: the first), with up to `budget`
+    /// faults (`None`: the player's budget) and `knobs` (one value per `meta().knobs` entry;
+    /// missing or out of range: the defaults).
+    fn model_of(variant: usize, budget: Option<u8>, knobs: &[u32]) -> Self::Model;
+}
+
 /// A scenario with its type erased at the boundary, so the UI is not generic over models.
+/// Every [`Scenario`] is one.
 ///
 /// Exploration is deliberately not a method here: a trait object keeps every method it has in
 /// the bundle, and the page itself never explores (see `scenarios::explore`).
 pub trait AnyScenario {
     fn meta(&self) -> ScenarioMeta;
-    /// Replays `path` (choice indices) on `variant`, then continues with default choices
-    /// until the run is quiet.
-    fn trace(&self, variant: usize, path: &[u8]) -> Trace;
-    /// The path on `variant` that follows the given action labels ([`follow`]).
-    fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8>;
-    /// [`AnyScenario::trace`] with the knobs set to `knobs` (one value per `meta().knobs`
-    /// entry, already in range; the defaults when the slice is empty).
-    fn trace_with(&self, variant: usize, knobs: &[u32], path: &[u8]) -> Trace {
-        let _ = knobs;
-        self.trace(variant, path)
+    /// Replays `path` (choice indices) on `variant` with the knobs set to `knobs` (one value
+    /// per `meta().knobs` entry, already in range; the defaults when the slice is empty), then
+    /// continues with default choices until the run is quiet.
+    fn trace_with(&self, variant: usize, knobs: &[u32], path: &[u8]) -> Trace;
+    /// The path on `variant` with `knobs` that follows the given action labels ([`follow`]).
+    fn follow_with(&self, variant: usize, knobs: &[u32], labels: &[String]) -> Vec<u8>;
+    /// [`AnyScenario::trace_with`] at the default knobs.
+    fn trace(&self, variant: usize, path: &[u8]) -> Trace {
+        self.trace_with(variant, &[], path)
     }
-    /// [`AnyScenario::follow`] with the knobs set to `knobs`.
+    /// [`AnyScenario::follow_with`] at the default knobs.
+    fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8> {
+        self.follow_with(variant, &[], labels)
+    }
+}
+
+impl<S: Scenario> AnyScenario for S {
+    fn meta(&self) -> ScenarioMeta {
+        Scenario::meta(self)
+    }
+    fn trace_with(&self, variant: usize, knobs: &[u32], path: &[u8]) -> Trace {
+        replay(&S::model_of(variant, None, knobs), path)
+    }
     fn follow_with(&self, variant: usize, knobs: &[u32], labels: &[String]) -> Vec<u8> {
-        let _ = knobs;
-        self.follow(variant, labels)
+        follow(&S::model_of(variant, None, knobs), labels)
     }
 }

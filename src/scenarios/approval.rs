@@ -23,9 +23,8 @@
 //! refunds 800.00 against an approval of 80.00.
 
 use crate::sim::{
-    arrow, mark, AnyScenario, ArrowKind, Bounds, InvKind, Invariant, LaneView, MarkKind, Metric,
-    MetricValue, Model, Notes, Report, RowView, ScenarioMeta, StateView, StepInfo, TableView, Text,
-    Trace, VariantMeta,
+    arrow, mark, ArrowKind, InvKind, Invariant, LaneView, MarkKind, Metric, MetricValue, Model,
+    Notes, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, VariantMeta,
 };
 
 /// The approved amount, the agent's edit, support's refund meanwhile, what the order paid.
@@ -698,19 +697,15 @@ impl Approval {
     pub fn model(variant: ApVariant, budget: u8) -> ApprovalModel {
         ApprovalModel { variant, budget }
     }
-
-    pub fn explore(
-        variant: usize,
-        budget: Option<u8>,
-        bounds: Bounds,
-        progress: &mut dyn FnMut(usize),
-    ) -> Report {
-        let model = Self::model(Self::variant(variant), budget.unwrap_or(2));
-        crate::sim::explore_with(&model, bounds, progress)
-    }
 }
 
-impl AnyScenario for Approval {
+impl Scenario for Approval {
+    type Model = ApprovalModel;
+
+    fn model_of(variant: usize, budget: Option<u8>, _knobs: &[u32]) -> ApprovalModel {
+        Self::model(Self::variant(variant), budget.unwrap_or(2))
+    }
+
     fn meta(&self) -> ScenarioMeta {
         let v = VariantMeta::new;
         let variants = [
@@ -743,14 +738,6 @@ impl AnyScenario for Approval {
             knobs: Vec::new(),
             moves_heading: Some(Text::new("Alice and the agent", "Alice 与 Agent")),
         }
-    }
-
-    fn trace(&self, variant: usize, path: &[u8]) -> Trace {
-        crate::sim::replay(&Self::model(Self::variant(variant), 2), path)
-    }
-
-    fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8> {
-        crate::sim::follow(&Self::model(Self::variant(variant), 2), labels)
     }
 }
 

@@ -21,9 +21,9 @@
 
 use crate::sim::grouped;
 use crate::sim::{
-    AnyScenario, Arrow, ArrowKind, Bounds, CodeView, Cursor, InvKind, Invariant, Knob, LaneView,
-    Mark, MarkKind, Metric, MetricValue, Model, Notes, Plot, Report, RowView, ScenarioMeta, Series,
-    StateView, StepInfo, TableView, Text, Tone, Trace, VariantMeta,
+    Arrow, ArrowKind, CodeView, Cursor, InvKind, Invariant, Knob, LaneView, Mark, MarkKind, Metric,
+    MetricValue, Model, Notes, Plot, RowView, Scenario, ScenarioMeta, Series, StateView, StepInfo,
+    TableView, Text, Tone, VariantMeta,
 };
 use std::cmp::Ordering;
 use std::collections::VecDeque;
@@ -1135,20 +1135,15 @@ impl Backpressure {
     pub fn model(variant: BpVariant) -> BackpressureModel {
         BackpressureModel::new(variant, &[])
     }
-
-    /// Every moment a consumer host can die (the one fault), with the knobs given.
-    pub fn explore(
-        variant: usize,
-        knobs: &[u32],
-        bounds: Bounds,
-        progress: &mut dyn FnMut(usize),
-    ) -> Report {
-        let model = BackpressureModel::new(Self::variant(variant), knobs);
-        crate::sim::explore_with(&model, bounds, progress)
-    }
 }
 
-impl AnyScenario for Backpressure {
+impl Scenario for Backpressure {
+    type Model = BackpressureModel;
+
+    fn model_of(variant: usize, _budget: Option<u8>, knobs: &[u32]) -> BackpressureModel {
+        BackpressureModel::new(Self::variant(variant), knobs)
+    }
+
     fn meta(&self) -> ScenarioMeta {
         let v = VariantMeta::new;
         let variants = [
@@ -1204,25 +1199,6 @@ impl AnyScenario for Backpressure {
             ],
             moves_heading: Some(Text::new("You move the clock", "由你推进时间")),
         }
-    }
-
-    fn trace(&self, variant: usize, path: &[u8]) -> Trace {
-        self.trace_with(variant, &[], path)
-    }
-
-    fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8> {
-        self.follow_with(variant, &[], labels)
-    }
-
-    fn trace_with(&self, variant: usize, knobs: &[u32], path: &[u8]) -> Trace {
-        crate::sim::replay(&BackpressureModel::new(Self::variant(variant), knobs), path)
-    }
-
-    fn follow_with(&self, variant: usize, knobs: &[u32], labels: &[String]) -> Vec<u8> {
-        crate::sim::follow(
-            &BackpressureModel::new(Self::variant(variant), knobs),
-            labels,
-        )
     }
 }
 

@@ -20,9 +20,9 @@
 //! connection's requests in order, so the query is answered after the refund it asks about.
 
 use crate::sim::{
-    AnyScenario, Arrow, ArrowKind, Bounds, CodeView, Cursor, InvKind, Invariant, LaneView, Mark,
-    MarkKind, Metric, MetricValue, Model, Notes, Report, RowView, ScenarioMeta, StateView,
-    StepInfo, TableView, Text, Trace, VariantMeta,
+    Arrow, ArrowKind, CodeView, Cursor, InvKind, Invariant, LaneView, Mark, MarkKind, Metric,
+    MetricValue, Model, Notes, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView,
+    Text, VariantMeta,
 };
 
 mod narrate;
@@ -862,19 +862,15 @@ impl Cancellation {
     pub fn model(variant: CaVariant, budget: u8) -> CancellationModel {
         CancellationModel { variant, budget }
     }
-
-    pub fn explore(
-        variant: usize,
-        budget: Option<u8>,
-        bounds: Bounds,
-        progress: &mut dyn FnMut(usize),
-    ) -> Report {
-        let model = Self::model(Self::variant(variant), budget.unwrap_or(2));
-        crate::sim::explore_with(&model, bounds, progress)
-    }
 }
 
-impl AnyScenario for Cancellation {
+impl Scenario for Cancellation {
+    type Model = CancellationModel;
+
+    fn model_of(variant: usize, budget: Option<u8>, _knobs: &[u32]) -> CancellationModel {
+        Self::model(Self::variant(variant), budget.unwrap_or(2))
+    }
+
     fn meta(&self) -> ScenarioMeta {
         let v = VariantMeta::new;
         let variants = [
@@ -907,14 +903,6 @@ impl AnyScenario for Cancellation {
             knobs: Vec::new(),
             moves_heading: None,
         }
-    }
-
-    fn trace(&self, variant: usize, path: &[u8]) -> Trace {
-        crate::sim::replay(&Self::model(Self::variant(variant), 2), path)
-    }
-
-    fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8> {
-        crate::sim::follow(&Self::model(Self::variant(variant), 2), labels)
     }
 }
 

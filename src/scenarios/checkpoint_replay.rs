@@ -16,9 +16,9 @@
 //! "the workflow saved its state" and "the refund happened once" can be told apart.
 
 use crate::sim::{
-    mark, AnyScenario, Arrow, ArrowKind, Bounds, CodeView, Cursor, InvKind, Invariant, LaneView,
-    MarkKind, Metric, MetricValue, Model, Notes, Report, RowView, ScenarioMeta, StateView,
-    StepInfo, TableView, Text, Trace, VariantMeta,
+    mark, Arrow, ArrowKind, CodeView, Cursor, InvKind, Invariant, LaneView, MarkKind, Metric,
+    MetricValue, Model, Notes, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView,
+    Text, VariantMeta,
 };
 
 const RUNTIME: usize = 0;
@@ -622,19 +622,15 @@ impl CheckpointReplay {
     pub fn model(variant: CrVariant, budget: u8) -> CheckpointReplayModel {
         CheckpointReplayModel { variant, budget }
     }
-
-    pub fn explore(
-        variant: usize,
-        budget: Option<u8>,
-        bounds: Bounds,
-        progress: &mut dyn FnMut(usize),
-    ) -> Report {
-        let model = Self::model(Self::variant(variant), budget.unwrap_or(2));
-        crate::sim::explore_with(&model, bounds, progress)
-    }
 }
 
-impl AnyScenario for CheckpointReplay {
+impl Scenario for CheckpointReplay {
+    type Model = CheckpointReplayModel;
+
+    fn model_of(variant: usize, budget: Option<u8>, _knobs: &[u32]) -> CheckpointReplayModel {
+        Self::model(Self::variant(variant), budget.unwrap_or(2))
+    }
+
     fn meta(&self) -> ScenarioMeta {
         let v = VariantMeta::new;
         let variants = [
@@ -670,14 +666,6 @@ impl AnyScenario for CheckpointReplay {
             knobs: Vec::new(),
             moves_heading: Some(Text::new("The agent graph's next step", "Agent 图的下一步")),
         }
-    }
-
-    fn trace(&self, variant: usize, path: &[u8]) -> Trace {
-        crate::sim::replay(&Self::model(Self::variant(variant), 2), path)
-    }
-
-    fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8> {
-        crate::sim::follow(&Self::model(Self::variant(variant), 2), labels)
     }
 }
 

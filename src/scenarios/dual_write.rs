@@ -22,8 +22,8 @@
 
 use crate::sim::kit::Proc;
 use crate::sim::{
-    AnyScenario, Arrow, ArrowKind, Bounds, InvKind, Invariant, LaneView, Mark, MarkKind, Model,
-    Notes, Report, RowView, ScenarioMeta, StateView, StepInfo, TableView, Text, Trace, VariantMeta,
+    Arrow, ArrowKind, InvKind, Invariant, LaneView, Mark, MarkKind, Model, Notes, RowView,
+    Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, VariantMeta,
 };
 
 /// The orders the client submits, in this order.
@@ -1037,7 +1037,13 @@ impl DualWrite {
     }
 }
 
-impl AnyScenario for DualWrite {
+impl Scenario for DualWrite {
+    type Model = DualWriteModel;
+
+    fn model_of(variant: usize, budget: Option<u8>, _knobs: &[u32]) -> DualWriteModel {
+        Self::model(Self::variant(variant), budget.unwrap_or(Self::FAULT_BUDGET))
+    }
+
     fn meta(&self) -> ScenarioMeta {
         let v = |slug, name: [&str; 2], blurb: [&str; 2], fixed: bool| VariantMeta {
             fault_budget: Self::FAULT_BUDGET,
@@ -1066,32 +1072,6 @@ impl AnyScenario for DualWrite {
             knobs: Vec::new(),
             moves_heading: None,
         }
-    }
-
-    fn trace(&self, variant: usize, path: &[u8]) -> Trace {
-        crate::sim::replay(
-            &Self::model(Self::variant(variant), Self::FAULT_BUDGET),
-            path,
-        )
-    }
-
-    fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8> {
-        crate::sim::follow(
-            &Self::model(Self::variant(variant), Self::FAULT_BUDGET),
-            labels,
-        )
-    }
-}
-
-impl DualWrite {
-    pub fn explore(
-        variant: usize,
-        budget: Option<u8>,
-        bounds: Bounds,
-        progress: &mut dyn FnMut(usize),
-    ) -> Report {
-        let model = Self::model(Self::variant(variant), budget.unwrap_or(Self::FAULT_BUDGET));
-        crate::sim::explore_with(&model, bounds, progress)
     }
 }
 

@@ -26,9 +26,9 @@
 //! the ledger keeps both the charge and the refund.
 
 use crate::sim::{
-    arrow, mark, AnyScenario, ArrowKind, Bounds, CodeView, Cursor, InvKind, Invariant, LaneView,
-    MarkKind, Metric, MetricValue, Model, Notes, Report, RowView, ScenarioMeta, StateView,
-    StepInfo, TableView, Text, Trace, VariantMeta,
+    arrow, mark, ArrowKind, CodeView, Cursor, InvKind, Invariant, LaneView, MarkKind, Metric,
+    MetricValue, Model, Notes, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView,
+    Text, VariantMeta,
 };
 
 /// The order's amount, in whole units (shown as 100.00).
@@ -1091,19 +1091,15 @@ impl DuplicateCharge {
     pub fn model(variant: DcVariant, budget: u8) -> DuplicateChargeModel {
         DuplicateChargeModel { variant, budget }
     }
-
-    pub fn explore(
-        variant: usize,
-        budget: Option<u8>,
-        bounds: Bounds,
-        progress: &mut dyn FnMut(usize),
-    ) -> Report {
-        let model = Self::model(Self::variant(variant), budget.unwrap_or(2));
-        crate::sim::explore_with(&model, bounds, progress)
-    }
 }
 
-impl AnyScenario for DuplicateCharge {
+impl Scenario for DuplicateCharge {
+    type Model = DuplicateChargeModel;
+
+    fn model_of(variant: usize, budget: Option<u8>, _knobs: &[u32]) -> DuplicateChargeModel {
+        Self::model(Self::variant(variant), budget.unwrap_or(2))
+    }
+
     fn meta(&self) -> ScenarioMeta {
         let v = VariantMeta::new;
         let variants = [
@@ -1139,14 +1135,6 @@ impl AnyScenario for DuplicateCharge {
             knobs: Vec::new(),
             moves_heading: Some(Text::new("Next in the payment pipeline", "支付链路的下一步")),
         }
-    }
-
-    fn trace(&self, variant: usize, path: &[u8]) -> Trace {
-        crate::sim::replay(&Self::model(Self::variant(variant), 2), path)
-    }
-
-    fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8> {
-        crate::sim::follow(&Self::model(Self::variant(variant), 2), labels)
     }
 }
 

@@ -25,9 +25,8 @@
 
 use crate::sim::kit::Proc;
 use crate::sim::{
-    AnyScenario, ArrowKind, Bounds, InvKind, Invariant, LaneView, MarkKind, Metric, MetricValue,
-    Model, Notes, Report, RowView, ScenarioMeta, StateView, StepInfo, TableView, Text, Trace,
-    VariantMeta,
+    ArrowKind, InvKind, Invariant, LaneView, MarkKind, Metric, MetricValue, Model, Notes, RowView,
+    Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, VariantMeta,
 };
 
 /// The order whose events flow through the system.
@@ -1006,20 +1005,16 @@ impl OutboxRelay {
             .copied()
             .unwrap_or(OrVariant::NoDedup)
     }
-
-    pub fn explore(
-        variant: usize,
-        budget: Option<u8>,
-        bounds: Bounds,
-        progress: &mut dyn FnMut(usize),
-    ) -> Report {
-        let v = Self::variant(variant);
-        let model = Self::model(v, budget.unwrap_or(Self::budget(v)));
-        crate::sim::explore_with(&model, bounds, progress)
-    }
 }
 
-impl AnyScenario for OutboxRelay {
+impl Scenario for OutboxRelay {
+    type Model = OutboxRelayModel;
+
+    fn model_of(variant: usize, budget: Option<u8>, _knobs: &[u32]) -> OutboxRelayModel {
+        let v = Self::variant(variant);
+        Self::model(v, budget.unwrap_or(Self::budget(v)))
+    }
+
     fn meta(&self) -> ScenarioMeta {
         let v = VariantMeta::new;
         ScenarioMeta {
@@ -1065,16 +1060,6 @@ impl AnyScenario for OutboxRelay {
             knobs: Vec::new(),
             moves_heading: None,
         }
-    }
-
-    fn trace(&self, variant: usize, path: &[u8]) -> Trace {
-        let v = Self::variant(variant);
-        crate::sim::replay(&Self::model(v, Self::budget(v)), path)
-    }
-
-    fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8> {
-        let v = Self::variant(variant);
-        crate::sim::follow(&Self::model(v, Self::budget(v)), labels)
     }
 }
 

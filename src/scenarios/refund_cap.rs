@@ -24,9 +24,8 @@
 //! in SQL (`reserved = reserved + 80`), so the race shows as 160 rather than as a lost update.
 
 use crate::sim::{
-    AnyScenario, Bounds, CodeView, Cursor, InvKind, Invariant, Knob, LaneView, Metric, MetricValue,
-    Model, Notes, Report, RowView, ScenarioMeta, StateView, StepInfo, TableView, Text, Trace,
-    VariantMeta,
+    CodeView, Cursor, InvKind, Invariant, Knob, LaneView, Metric, MetricValue, Model, Notes,
+    RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, VariantMeta,
 };
 
 /// The refundable cap of the order (refunded so far: 0).
@@ -905,20 +904,15 @@ impl RefundCap {
             .copied()
             .unwrap_or(RcVariant::ReadThenWrite)
     }
-
-    /// Every interleaving (there are no faults to budget here).
-    pub fn explore(
-        variant: usize,
-        knobs: &[u32],
-        bounds: Bounds,
-        progress: &mut dyn FnMut(usize),
-    ) -> Report {
-        let model = Self::model_with(Self::variant(variant), knobs);
-        crate::sim::explore_with(&model, bounds, progress)
-    }
 }
 
-impl AnyScenario for RefundCap {
+impl Scenario for RefundCap {
+    type Model = RefundCapModel;
+
+    fn model_of(variant: usize, _budget: Option<u8>, knobs: &[u32]) -> RefundCapModel {
+        Self::model_with(Self::variant(variant), knobs)
+    }
+
     fn meta(&self) -> ScenarioMeta {
         let v = VariantMeta::new;
         ScenarioMeta {
@@ -973,22 +967,6 @@ impl AnyScenario for RefundCap {
             ],
             moves_heading: None,
         }
-    }
-
-    fn trace(&self, variant: usize, path: &[u8]) -> Trace {
-        crate::sim::replay(&Self::model(Self::variant(variant)), path)
-    }
-
-    fn trace_with(&self, variant: usize, knobs: &[u32], path: &[u8]) -> Trace {
-        crate::sim::replay(&Self::model_with(Self::variant(variant), knobs), path)
-    }
-
-    fn follow_with(&self, variant: usize, knobs: &[u32], labels: &[String]) -> Vec<u8> {
-        crate::sim::follow(&Self::model_with(Self::variant(variant), knobs), labels)
-    }
-
-    fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8> {
-        crate::sim::follow(&Self::model(Self::variant(variant)), labels)
     }
 }
 

@@ -29,9 +29,9 @@
 
 use crate::sim::kit::Retry;
 use crate::sim::{
-    AnyScenario, Bounds, InvKind, Invariant, Knob, KnobOption, LaneView, Metric, MetricValue,
-    Model, Notes, Report, RowView, ScenarioMeta, Span, SpanChart, StateView, StepInfo, TableView,
-    Text, Tone, Trace, TreeItem, VariantMeta,
+    InvKind, Invariant, Knob, KnobOption, LaneView, Metric, MetricValue, Model, Notes, RowView,
+    Scenario, ScenarioMeta, Span, SpanChart, StateView, StepInfo, TableView, Text, Tone, TreeItem,
+    VariantMeta,
 };
 use std::cmp::Ordering;
 use std::hash::{Hash, Hasher};
@@ -1110,20 +1110,15 @@ impl RetryLayers {
     pub fn model(variant: RlVariant) -> RetryLayersModel {
         RetryLayersModel::new(variant, &[])
     }
-
-    /// Every sequence of downstream outcomes (there are no faults to budget here).
-    pub fn explore(
-        variant: usize,
-        knobs: &[u32],
-        bounds: Bounds,
-        progress: &mut dyn FnMut(usize),
-    ) -> Report {
-        let model = RetryLayersModel::new(Self::variant(variant), knobs);
-        crate::sim::explore_with(&model, bounds, progress)
-    }
 }
 
-impl AnyScenario for RetryLayers {
+impl Scenario for RetryLayers {
+    type Model = RetryLayersModel;
+
+    fn model_of(variant: usize, _budget: Option<u8>, knobs: &[u32]) -> RetryLayersModel {
+        RetryLayersModel::new(Self::variant(variant), knobs)
+    }
+
     fn meta(&self) -> ScenarioMeta {
         let v = VariantMeta::new;
         let variants = [
@@ -1178,25 +1173,6 @@ impl AnyScenario for RetryLayers {
             ],
             moves_heading: Some(Text::new("You are the payment API", "由你扮演支付 API")),
         }
-    }
-
-    fn trace(&self, variant: usize, path: &[u8]) -> Trace {
-        self.trace_with(variant, &[], path)
-    }
-
-    fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8> {
-        self.follow_with(variant, &[], labels)
-    }
-
-    fn trace_with(&self, variant: usize, knobs: &[u32], path: &[u8]) -> Trace {
-        crate::sim::replay(&RetryLayersModel::new(Self::variant(variant), knobs), path)
-    }
-
-    fn follow_with(&self, variant: usize, knobs: &[u32], labels: &[String]) -> Vec<u8> {
-        crate::sim::follow(
-            &RetryLayersModel::new(Self::variant(variant), knobs),
-            labels,
-        )
     }
 }
 

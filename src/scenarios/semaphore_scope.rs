@@ -29,9 +29,8 @@
 //! the exact counts. Faults: an instance crashes while it holds calls.
 
 use crate::sim::{
-    AnyScenario, Bounds, CodeView, Cursor, InvKind, Invariant, Knob, KnobOption, LaneView, Metric,
-    MetricValue, Model, Report, RowView, ScenarioMeta, StateView, StepInfo, TableView, Text, Tone,
-    Trace, TreeItem,
+    CodeView, Cursor, InvKind, Invariant, Knob, KnobOption, LaneView, Metric, MetricValue, Model,
+    RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, Tone, TreeItem,
 };
 
 /// The payment channel's limit on calls in flight.
@@ -976,18 +975,6 @@ impl SemaphoreScope {
             budget,
         }
     }
-
-    pub fn explore(
-        variant: usize,
-        budget: Option<u8>,
-        knobs: &[u32],
-        bounds: Bounds,
-        progress: &mut dyn FnMut(usize),
-    ) -> Report {
-        let v = Self::variant(variant);
-        let model = Self::model_with(v, budget.unwrap_or(v.budget()), knobs);
-        crate::sim::explore_with(&model, bounds, progress)
-    }
 }
 
 fn knob(key: &'static str, name: [&str; 2], default: u8, range: (u8, u8), step: u8) -> Knob {
@@ -1002,27 +989,16 @@ fn knob(key: &'static str, name: [&str; 2], default: u8, range: (u8, u8), step: 
     }
 }
 
-impl AnyScenario for SemaphoreScope {
+impl Scenario for SemaphoreScope {
+    type Model = SemaphoreScopeModel;
+
+    fn model_of(variant: usize, budget: Option<u8>, knobs: &[u32]) -> SemaphoreScopeModel {
+        let v = Self::variant(variant);
+        Self::model_with(v, budget.unwrap_or(v.budget()), knobs)
+    }
+
     fn meta(&self) -> ScenarioMeta {
         narrate::meta()
-    }
-
-    fn trace(&self, variant: usize, path: &[u8]) -> Trace {
-        self.trace_with(variant, &[], path)
-    }
-
-    fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8> {
-        self.follow_with(variant, &[], labels)
-    }
-
-    fn trace_with(&self, variant: usize, knobs: &[u32], path: &[u8]) -> Trace {
-        let v = Self::variant(variant);
-        crate::sim::replay(&Self::model_with(v, v.budget(), knobs), path)
-    }
-
-    fn follow_with(&self, variant: usize, knobs: &[u32], labels: &[String]) -> Vec<u8> {
-        let v = Self::variant(variant);
-        crate::sim::follow(&Self::model_with(v, v.budget(), knobs), labels)
     }
 }
 

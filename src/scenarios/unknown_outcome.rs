@@ -26,9 +26,8 @@
 //! another amount: rejected with 409, never silently rewritten.
 
 use crate::sim::{
-    arrow, mark, AnyScenario, ArrowKind, Bounds, InvKind, Invariant, LaneView, MarkKind, Metric,
-    MetricValue, Model, Notes, Report, RowView, ScenarioMeta, StateView, StepInfo, TableView, Text,
-    Trace, VariantMeta,
+    arrow, mark, ArrowKind, InvKind, Invariant, LaneView, MarkKind, Metric, MetricValue, Model,
+    Notes, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, VariantMeta,
 };
 
 /// What the order may still refund, and what each request asks for.
@@ -937,19 +936,15 @@ impl UnknownOutcome {
     pub fn model(variant: UoVariant, budget: u8) -> UnknownOutcomeModel {
         UnknownOutcomeModel { variant, budget }
     }
-
-    pub fn explore(
-        variant: usize,
-        budget: Option<u8>,
-        bounds: Bounds,
-        progress: &mut dyn FnMut(usize),
-    ) -> Report {
-        let model = Self::model(Self::variant(variant), budget.unwrap_or(2));
-        crate::sim::explore_with(&model, bounds, progress)
-    }
 }
 
-impl AnyScenario for UnknownOutcome {
+impl Scenario for UnknownOutcome {
+    type Model = UnknownOutcomeModel;
+
+    fn model_of(variant: usize, budget: Option<u8>, _knobs: &[u32]) -> UnknownOutcomeModel {
+        Self::model(Self::variant(variant), budget.unwrap_or(2))
+    }
+
     fn meta(&self) -> ScenarioMeta {
         let v = VariantMeta::new;
         let variants = [
@@ -996,14 +991,6 @@ impl AnyScenario for UnknownOutcome {
             knobs: Vec::new(),
             moves_heading: None,
         }
-    }
-
-    fn trace(&self, variant: usize, path: &[u8]) -> Trace {
-        crate::sim::replay(&Self::model(Self::variant(variant), 2), path)
-    }
-
-    fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8> {
-        crate::sim::follow(&Self::model(Self::variant(variant), 2), labels)
     }
 }
 
