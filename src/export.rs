@@ -265,8 +265,7 @@ pub struct Run {
 
 /// The run as a JSON file.
 pub fn run_json(run: &Run, trace: &Trace) -> String {
-    let all = scenarios::all();
-    let meta = all[run.scenario.min(all.len() - 1)].meta();
+    let meta = scenarios::meta(run.scenario);
     let variant = meta.variants.get(run.variant).map_or("", |v| v.slug);
     // A number knob is a number, a knob with options its word as a string, as links write it
     // (`"local": "10"`, not the index 2). Files saved with the index (a number) stay readable.
@@ -352,7 +351,7 @@ pub fn parse_run(text: &str) -> Result<Run, Text> {
         )
     })?;
     let s: Registered = scenarios::all()[scenario];
-    let meta = s.meta();
+    let meta = scenarios::meta(scenario);
     let vslug = field_str(&j, "variant")?;
     let variant = meta
         .variants

@@ -310,17 +310,17 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
             notices.push(Text::new(
                 format!(
                     "There is no scenario '{slug}'; showing {}.",
-                    all[0].meta().title.en
+                    scenarios::meta(0).title.en
                 ),
                 format!(
                     "没有名为“{slug}”的场景；改为显示{}。",
-                    all[0].meta().title.zh
+                    scenarios::meta(0).title.zh
                 ),
             ));
             0
         }),
     };
-    let meta = all[scenario].meta();
+    let meta = scenarios::meta(scenario);
     let variant = match query.variant.as_deref() {
         None | Some("") => 0,
         Some(slug) => meta
@@ -365,9 +365,8 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
         if meta.knobs.iter().any(|k| k.key == key) {
             continue;
         }
-        let owner = all
-            .iter()
-            .map(|s| s.meta())
+        let owner = (0..all.len())
+            .map(scenarios::meta)
             .find(|m| m.knobs.iter().any(|k| k.key == key));
         if let Some(owner) = owner {
             let (theirs, ours) = (owner.slug, meta.slug);

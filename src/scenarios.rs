@@ -43,7 +43,8 @@ pub use unknown_outcome::{
     UoAct, UoState, UoVariant,
 };
 
-use crate::sim::{AnyScenario, Bounds, Notes, Report, Scenario};
+use crate::sim::{AnyScenario, Bounds, Notes, Report, Scenario, ScenarioMeta};
+use std::sync::OnceLock;
 
 /// A registered scenario. Scenarios are stateless descriptions, so they can live in statics.
 pub type Registered = &'static (dyn AnyScenario + Sync);
@@ -83,9 +84,17 @@ pub fn all() -> &'static [Registered] {
     ALL
 }
 
+/// The description of the scenario at `index` (past the end: the last), built once. `meta()`
+/// builds every string of it on each call, and the page reads it on every step.
+pub fn meta(index: usize) -> &'static ScenarioMeta {
+    static METAS: OnceLock<Vec<ScenarioMeta>> = OnceLock::new();
+    let metas = METAS.get_or_init(|| ALL.iter().map(|s| s.meta()).collect());
+    &metas[index.min(metas.len() - 1)]
+}
+
 /// The index of the scenario with this slug, if there is one.
 pub fn index_of(slug: &str) -> Option<usize> {
-    all().iter().position(|s| s.meta().slug == slug)
+    SLUGS.iter().position(|&s| s == slug)
 }
 
 /// Explores variant `variant` of the scenario at `index` exhaustively with `budget` faults per

@@ -15,7 +15,7 @@ use super::tables::{Program, Tables};
 use super::timeline::Timeline;
 use crate::player::{build_query, embed_param, query_extras, reduce, resolve, Cursor, PlayerEvent};
 use crate::scenarios::{self, Registered};
-use crate::sim::{encode_path, Lang, Text, Trace};
+use crate::sim::{encode_path, Lang, ScenarioMeta, Text, Trace};
 use leptos::prelude::*;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -62,6 +62,11 @@ impl Ctx {
     pub fn scenario_ref(&self) -> Registered {
         let all = scenarios::all();
         all[self.scenario.get().min(all.len() - 1)]
+    }
+
+    /// The current scenario's description (tracked).
+    pub fn meta(&self) -> &'static ScenarioMeta {
+        scenarios::meta(self.scenario.get())
     }
 
     /// The interface's words in the current language (tracked).
@@ -142,7 +147,7 @@ impl Ctx {
             return;
         }
         self.scenario.set(scenario);
-        self.knobs.set(self.scenario_ref().meta().default_knobs());
+        self.knobs.set(self.meta().default_knobs());
         self.variant.set(0);
         self.compare.set(None);
         self.path.set(Vec::new());
@@ -164,7 +169,7 @@ impl Ctx {
     /// The query string of the current state (tracked: call it in an effect or a view), for the
     /// full page or the embedded player.
     pub fn query(&self, embed: bool) -> String {
-        let meta = self.scenario_ref().meta();
+        let meta = self.meta();
         let v = meta
             .variants
             .get(self.variant.get())
@@ -190,8 +195,7 @@ impl Ctx {
 
     /// The current variant's fault budget (0: interleavings only). Tracked.
     pub fn fault_budget(&self) -> u8 {
-        self.scenario_ref()
-            .meta()
+        self.meta()
             .variants
             .get(self.variant.get())
             .map_or(0, |v| v.fault_budget)
@@ -199,7 +203,7 @@ impl Ctx {
 
     /// Sets knob `index` (clamped to its range); the run replays with it from the same path.
     pub fn set_knob(&self, index: usize, value: u32) {
-        let meta = self.scenario_ref().meta();
+        let meta = self.meta();
         let Some(k) = meta.knobs.get(index) else {
             return;
         };
@@ -340,7 +344,7 @@ pub fn App() -> impl IntoView {
     Effect::new(move |_| {
         let l = lang.get();
         browser::set_document_lang(if l == Lang::Zh { "zh-Hans" } else { "en" });
-        let meta = ctx.scenario_ref().meta();
+        let meta = ctx.meta();
         browser::set_title(&format!("{} · Effectively Once", meta.title.get(l)));
     });
     let presenter = super::present::Presenter::provide();

@@ -24,7 +24,7 @@ pub fn Compare() -> impl IntoView {
     });
     let draw = move || {
         let (lang, t, step) = (ctx.lang.get(), ctx.t(), ctx.cursor.get().step);
-        let meta = ctx.scenario_ref().meta();
+        let meta = ctx.meta();
         let (Some(c), Some(v)) = (ctx.compare.get(), meta.variants.get(ctx.variant.get())) else {
             return Vec::new();
         };
@@ -51,7 +51,7 @@ pub fn Compare() -> impl IntoView {
         }
     };
     let title = move || {
-        let meta = ctx.scenario_ref().meta();
+        let meta = ctx.meta();
         ctx.compare
             .get()
             .and_then(|c| meta.variants.get(c))

@@ -230,14 +230,14 @@ pub fn Explorer() -> impl IntoView {
                 browser::focus_after_render(".explorer [data-explore=cancel]");
             }
             "fix" => {
-                let meta = ctx.scenario_ref().meta();
-                if let Some(fix) = fix_of(&meta, ctx.variant.get_untracked()) {
+                let meta = ctx.meta();
+                if let Some(fix) = fix_of(meta, ctx.variant.get_untracked()) {
                     ex.run(fix, true);
                 }
             }
             "compare" => {
-                let meta = ctx.scenario_ref().meta();
-                ctx.compare.set(fix_of(&meta, ctx.variant.get_untracked()));
+                let meta = ctx.meta();
+                ctx.compare.set(fix_of(meta, ctx.variant.get_untracked()));
                 browser::focus_after_render(".compare h2");
             }
             "cancel" => {
@@ -263,24 +263,16 @@ pub fn Explorer() -> impl IntoView {
     let state = Memo::new(move |_| ex.panel.with(|p| (p.budget, p.running())));
     let draw_controls = move || {
         let (lang, t) = (ctx.lang.get(), ctx.t());
-        let meta = ctx.scenario_ref().meta();
+        let meta = ctx.meta();
         let comparing = ctx.compare.get().is_some();
         let (budget, running) = state.get();
-        controls(
-            budget,
-            running,
-            &meta,
-            ctx.variant.get(),
-            comparing,
-            lang,
-            t,
-        )
+        controls(budget, running, meta, ctx.variant.get(), comparing, lang, t)
     };
     let draw_results = move || {
         let (lang, t) = (ctx.lang.get(), ctx.t());
-        let meta = ctx.scenario_ref().meta();
+        let meta = ctx.meta();
         ex.panel
-            .with(|p| results(p, &meta, ctx.variant.get(), lang, t))
+            .with(|p| results(p, meta, ctx.variant.get(), lang, t))
     };
     view! {
         <section class="card explorer" aria-labelledby="exp-h" on:click=on_click on:change=on_change>
@@ -517,13 +509,13 @@ mod tests {
 
     #[test]
     fn results_name_counts_and_offer_the_counterexample_and_the_fix() {
-        let meta = scenarios::all()[0].meta();
+        let meta = scenarios::meta(0);
         let p = Panel {
             budget: 3,
             mine: Run::Done(summary(0, 0)),
             fix: Run::Done(summary(0, 2)),
         };
-        let out = html(&body(&p, &meta, 0, false, Lang::En, &EN));
+        let out = html(&body(&p, meta, 0, false, Lang::En, &EN));
         assert!(out.contains("187 distinct states · 201 runs"), "{out}");
         assert!(out.contains(
             "no lost event</span> — <span class=\"inv-status\">violated in 80 of 201 runs (39.8 %)"
@@ -535,14 +527,14 @@ mod tests {
             out.contains("<td class=\"holds\">✓ holds in all 32,088,203 runs</td>"),
             "{out}"
         );
-        let zh = html(&body(&p, &meta, 0, false, Lang::Zh, &ZH));
+        let zh = html(&body(&p, meta, 0, false, Lang::Zh, &ZH));
         assert!(zh.contains("201 次运行中有 80 次被违反（39.8 %）"));
         assert!(zh.contains("演示给我看"));
     }
 
     #[test]
     fn a_running_exploration_shows_progress_and_cancel_only() {
-        let meta = scenarios::all()[1].meta();
+        let meta = scenarios::meta(1);
         let p = Panel {
             budget: 2,
             mine: Run::Running {
@@ -551,7 +543,7 @@ mod tests {
             },
             fix: Run::Idle,
         };
-        let out = html(&body(&p, &meta, 4, false, Lang::En, &EN));
+        let out = html(&body(&p, meta, 4, false, Lang::En, &EN));
         assert!(out.contains("Exploring… 40,960 states"));
         assert!(out.contains("data-explore=\"cancel\""));
         assert!(!out.contains("data-explore=\"run\""));

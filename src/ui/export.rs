@@ -41,7 +41,7 @@ pub fn timeline_svg(ctx: &Ctx, step: usize, lang: Lang) -> String {
         );
         let (w, h) = timeline::size(t);
         let head = 28;
-        let meta = ctx.scenario_ref().meta();
+        let meta = ctx.meta();
         let variant = meta
             .variants
             .get(ctx.variant.get_untracked())
@@ -90,7 +90,7 @@ pub fn timeline_svg(ctx: &Ctx, step: usize, lang: Lang) -> String {
 
 /// The file names: scenario, variant, step.
 fn file_name(ctx: &Ctx, ext: &str) -> String {
-    let meta = ctx.scenario_ref().meta();
+    let meta = ctx.meta();
     let v = meta
         .variants
         .get(ctx.variant.get_untracked())
@@ -113,7 +113,7 @@ fn current_run(ctx: &Ctx) -> Run {
 fn export(ctx: Ctx, what: &str) {
     let lang = ctx.lang.get_untracked();
     let step = ctx.cursor.get_untracked().step;
-    let title = ctx.scenario_ref().meta().title.get(lang).to_string();
+    let title = ctx.meta().title.get(lang).to_string();
     let t = ctx.t();
     let done = match what {
         "svg" => browser::download(

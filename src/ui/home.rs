@@ -13,7 +13,7 @@ use leptos::prelude::*;
 /// A scenario's first variant, played to its end, as a small picture.
 fn thumbnail(index: usize, lang: Lang) -> Node {
     let s = scenarios::all()[index];
-    let trace = s.trace_with(0, &s.meta().default_knobs(), &[]);
+    let trace = s.trace_with(0, &scenarios::meta(index).default_knobs(), &[]);
     let last = trace.last();
     let (w, h) = timeline::size(&trace);
     Node::svg("svg")
@@ -39,7 +39,7 @@ pub fn Home() -> impl IntoView {
     let draw = move || {
         let (lang, t) = (ctx.lang.get(), ctx.t());
         let all = scenarios::all();
-        let metas: Vec<_> = all.iter().map(|s| s.meta()).collect();
+        let metas: Vec<_> = (0..all.len()).map(scenarios::meta).collect();
         let mut themes: Vec<&str> = Vec::new();
         for m in &metas {
             if !themes.contains(&m.theme.en.as_str()) {

@@ -75,7 +75,7 @@ pub fn Header() -> impl IntoView {
         else {
             return;
         };
-        let n = ctx.scenario_ref().meta().variants.len();
+        let n = ctx.meta().variants.len();
         let next = match ev.key().as_str() {
             "ArrowRight" | "ArrowDown" => (i + 1) % n,
             "ArrowLeft" | "ArrowUp" => (i + n - 1) % n,
@@ -108,12 +108,12 @@ pub fn header(lang: Lang, t: &Ui, scenario: usize, variant: usize, breaking: boo
         )
         .child(Node::el("p").attr("class", "tagline").text(t.tagline));
     let mut select = Node::el("select");
-    for (i, sc) in scenarios::all().iter().enumerate() {
+    for i in 0..scenarios::all().len() {
         let mut option = Node::el("option").attr("value", i);
         if i == scenario {
             option = option.attr("selected", "");
         }
-        select.push(option.text(sc.meta().title.get(lang)));
+        select.push(option.text(scenarios::meta(i).title.get(lang)));
     }
     let picker = Node::el("label")
         .attr("class", "field")
@@ -127,7 +127,7 @@ pub fn header(lang: Lang, t: &Ui, scenario: usize, variant: usize, breaking: boo
         .attr("class", "segmented")
         .attr("role", "radiogroup")
         .attr("aria-label", t.variant);
-    let meta = scenarios::all()[scenario.min(scenarios::all().len() - 1)].meta();
+    let meta = scenarios::meta(scenario.min(scenarios::all().len() - 1));
     for (i, v) in meta.variants.iter().enumerate() {
         let (checked, tabindex) = if i == variant {
             ("true", 0)
@@ -198,7 +198,7 @@ fn button(class: &'static str) -> Node {
 #[component]
 pub fn Summary() -> impl IntoView {
     let ctx = use_ctx();
-    view! { <p class="summary">{move || ctx.scenario_ref().meta().summary.get(ctx.lang.get()).to_string()}</p> }
+    view! { <p class="summary">{move || ctx.meta().summary.get(ctx.lang.get()).to_string()}</p> }
 }
 
 #[component]
@@ -310,11 +310,11 @@ pub fn Choices() -> impl IntoView {
             out.push(Node::el("h2").attr("id", "faults-h").text(t.faults));
             out.push(div);
         }
-        out.push(Node::el("h2").attr("id", "moves-h").text(moves_heading(
-            &ctx.scenario_ref().meta(),
-            lang,
-            t,
-        )));
+        out.push(
+            Node::el("h2")
+                .attr("id", "moves-h")
+                .text(moves_heading(ctx.meta(), lang, t)),
+        );
         out.push(Node::el("p").attr("class", "muted").text(t.next_moves_hint));
         out
     };
@@ -450,7 +450,7 @@ mod tests {
 
     #[test]
     fn header_marks_exactly_one_variant_and_one_language() {
-        let meta = scenarios::all()[0].meta();
+        let meta = scenarios::meta(0);
         let last = meta.variants.len() - 1;
         let out = html(&header(Lang::Zh, &ZH, 0, last, false));
         assert_eq!(out.matches("aria-checked=\"true\"").count(), 1);
@@ -485,7 +485,7 @@ mod tests {
         let heading = |slug: &str, lang: Lang| {
             let i = scenarios::index_of(slug).expect("registered");
             let t = if lang == Lang::Zh { &ZH } else { &EN };
-            moves_heading(&scenarios::all()[i].meta(), lang, t)
+            moves_heading(scenarios::meta(i), lang, t)
         };
         // Interleaving is the choice: the scheduler's.
         assert_eq!(heading("refund-cap", Lang::En), "You are the scheduler");
@@ -509,7 +509,7 @@ mod tests {
     #[test]
     fn a_knob_with_options_offers_them_by_the_words_links_use() {
         let i = scenarios::index_of("semaphore-scope").expect("registered");
-        let meta = scenarios::all()[i].meta();
+        let meta = scenarios::meta(i);
         let out = html(&knobs(&meta.knobs, &[3, 3], Lang::En, &EN));
         assert!(
             out.contains("<option value=\"20\" selected=\"\">20 permits</option>"),
@@ -529,7 +529,7 @@ pub fn Knobs() -> impl IntoView {
     let ctx = use_ctx();
     let draw = move || {
         let (lang, t) = (ctx.lang.get(), ctx.t());
-        let meta = ctx.scenario_ref().meta();
+        let meta = ctx.meta();
         ctx.knobs.with(|v| knobs(&meta.knobs, v, lang, t))
     };
     let on_change = move |ev: leptos::ev::Event| {
@@ -539,7 +539,7 @@ pub fn Knobs() -> impl IntoView {
         };
         // A number field's text (clamped to the range by `set_knob`), or a choice's word.
         let text = event_target_value(&ev);
-        let value = ctx.scenario_ref().meta().knobs.get(i).and_then(|k| {
+        let value = ctx.meta().knobs.get(i).and_then(|k| {
             if k.options.is_empty() {
                 text.trim().parse::<u32>().ok()
             } else {
@@ -553,7 +553,7 @@ pub fn Knobs() -> impl IntoView {
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if browser::data_attr(&ev, "data-knob-reset").is_some() {
-            ctx.set_knobs(ctx.scenario_ref().meta().default_knobs());
+            ctx.set_knobs(ctx.meta().default_knobs());
             browser::focus_after_render("[data-knob=\"0\"]");
         }
     };
@@ -623,7 +623,7 @@ pub fn EmbedBar() -> impl IntoView {
             return Vec::new();
         }
         let (lang, t) = (ctx.lang.get(), ctx.t());
-        let meta = ctx.scenario_ref().meta();
+        let meta = ctx.meta();
         let variant = meta
             .variants
             .get(ctx.variant.get())
@@ -701,7 +701,7 @@ pub struct EmbedCode(pub RwSignal<String>);
 
 /// The `<iframe>` snippet for the current state (titled with the scenario and variant).
 fn embed_code_now(ctx: Ctx) -> String {
-    let meta = ctx.scenario_ref().meta();
+    let meta = ctx.meta();
     let lang = ctx.lang.get_untracked();
     let variant = meta
         .variants

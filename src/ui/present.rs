@@ -160,7 +160,7 @@ pub fn PresenterPanel() -> impl IntoView {
             return Vec::new();
         }
         let (lang, t) = (ctx.lang.get(), ctx.t());
-        let meta = ctx.scenario_ref().meta();
+        let meta = ctx.meta();
         let variant = meta
             .variants
             .get(ctx.variant.get())
