@@ -25,9 +25,8 @@ use crate::sim::{
     MetricValue, Model, Notes, Plot, RowView, Scenario, ScenarioMeta, Series, StateView, StepInfo,
     TableView, Text, Tone, VariantMeta,
 };
-use std::cmp::Ordering;
 use std::collections::VecDeque;
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
 
 const API: usize = 0;
 const QUEUE: usize = 1;
@@ -209,31 +208,7 @@ impl BpState {
     }
 }
 
-impl PartialEq for BpState {
-    fn eq(&self, other: &Self) -> bool {
-        self.identity() == other.identity()
-    }
-}
-
-impl Eq for BpState {}
-
-impl PartialOrd for BpState {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for BpState {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.identity().cmp(&other.identity())
-    }
-}
-
-impl Hash for BpState {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        self.identity().hash(h);
-    }
-}
+crate::sim::kit::by_identity!(BpState);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BpAct {

@@ -33,8 +33,7 @@ use crate::sim::{
     Scenario, ScenarioMeta, Span, SpanChart, StateView, StepInfo, TableView, Text, Tone, TreeItem,
     VariantMeta,
 };
-use std::cmp::Ordering;
-use std::hash::{Hash, Hasher};
+use std::hash::Hash;
 
 mod narrate;
 
@@ -255,31 +254,7 @@ impl RlState {
     }
 }
 
-impl PartialEq for RlState {
-    fn eq(&self, other: &Self) -> bool {
-        self.identity() == other.identity()
-    }
-}
-
-impl Eq for RlState {}
-
-impl PartialOrd for RlState {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-
-impl Ord for RlState {
-    fn cmp(&self, other: &Self) -> Ordering {
-        self.identity().cmp(&other.identity())
-    }
-}
-
-impl Hash for RlState {
-    fn hash<H: Hasher>(&self, h: &mut H) {
-        self.identity().hash(h);
-    }
-}
+crate::sim::kit::by_identity!(RlState);
 
 /// One layer's retry policy.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,6 +2,36 @@
 //! and retry policies in logical time. All plain data with `Ord`, so they live inside a model's
 //! state and the explorer can deduplicate them.
 
+/// `Eq`, `Ord` and `Hash` of a state by its `identity()`, a tuple of the fields that decide its
+/// future. A state that carries what it draws (curves, call logs) leaves that out, so the
+/// explorer merges runs that differ only in their past.
+macro_rules! by_identity {
+    ($state:ty) => {
+        impl PartialEq for $state {
+            fn eq(&self, other: &Self) -> bool {
+                self.identity() == other.identity()
+            }
+        }
+        impl Eq for $state {}
+        impl PartialOrd for $state {
+            fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+                Some(self.cmp(other))
+            }
+        }
+        impl Ord for $state {
+            fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+                self.identity().cmp(&other.identity())
+            }
+        }
+        impl std::hash::Hash for $state {
+            fn hash<H: std::hash::Hasher>(&self, h: &mut H) {
+                self.identity().hash(h);
+            }
+        }
+    };
+}
+pub(crate) use by_identity;
+
 /// A process: whether it is up, and its volatile memory, which a crash wipes. Durable state (a
 /// database, a broker's log) lives outside any `Proc` and survives.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -83,13 +83,14 @@ impl Audience {
             }
             a.channel.set_value(channel.map(|c| (id, c)));
         } else {
-            // The presenter's side: post every change while presenting.
+            // The presenter's side: post every change while presenting (and only then build
+            // the query: outside presenter mode this effect follows nothing but `p.on`).
             Effect::new(move |_| {
-                let query = ctx.query(false);
-                let predict = p.predict.get();
                 if !p.on.get() {
                     return;
                 }
+                let query = ctx.query(false);
+                let predict = p.predict.get();
                 a.channel.with_value(|c| {
                     if let Some((id, ch)) = c {
                         let id = id.clone();
