@@ -402,11 +402,22 @@ fn on_key(ctx: Ctx, presenter: super::present::Presenter, ev: web_sys::KeyboardE
     if ev.ctrl_key() || ev.meta_key() || ev.alt_key() {
         return;
     }
-    let tag = ev
+    let target = ev
         .target()
-        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
-        .map(|e| e.tag_name())
-        .unwrap_or_default();
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok());
+    let tag = target.as_ref().map(|e| e.tag_name()).unwrap_or_default();
+    // A focused table or listing that scrolls sideways keeps the keys that scroll it.
+    let scrolls = target.as_ref().is_some_and(|e| {
+        matches!(tag.as_str(), "FIGURE" | "PRE") && e.scroll_width() > e.client_width()
+    });
+    if scrolls
+        && matches!(
+            ev.key().as_str(),
+            "ArrowLeft" | "ArrowRight" | "Home" | "End"
+        )
+    {
+        return;
+    }
     // Form controls keep their own keys; buttons keep Space and Enter.
     let in_field = matches!(tag.as_str(), "INPUT" | "SELECT" | "TEXTAREA");
     let on_button = tag == "BUTTON" || tag == "A";

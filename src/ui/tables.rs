@@ -230,22 +230,20 @@ pub fn table(t: &TableView, lang: Lang, ui: &Ui, note: Option<&str>) -> Node {
         }
         body.push(tr);
     }
-    let figure = Node::el("figure").attr("class", class);
-    // Wide tables may scroll sideways (always on a phone): reachable and named for the keyboard.
-    let figure = if t.columns.len() >= 5 {
-        figure
-            .attr("tabindex", "0")
-            .attr("role", "region")
-            .attr("aria-label", t.title.get(lang))
-    } else {
-        figure
-    };
-    figure.child(
-        Node::el("table")
-            .child(caption)
-            .child(Node::el("thead").child(head))
-            .child(body),
-    )
+    // Any table may scroll sideways: on a phone, in a narrow column of the grid, or in a wide
+    // fallback font. So each is reachable and named for the keyboard, and a focused table that
+    // scrolls keeps the arrow keys for itself (`app::on_key`).
+    Node::el("figure")
+        .attr("class", class)
+        .attr("tabindex", "0")
+        .attr("role", "region")
+        .attr("aria-label", t.title.get(lang))
+        .child(
+            Node::el("table")
+                .child(caption)
+                .child(Node::el("thead").child(head))
+                .child(body),
+        )
 }
 
 #[cfg(test)]
@@ -268,6 +266,21 @@ mod tests {
         assert!(out.contains("lost in the crash"));
         let out = html(&tables(&t.steps[3].view.tables, Lang::Zh, &ZH));
         assert!(out.contains("随崩溃丢失"));
+    }
+
+    #[test]
+    fn every_table_is_a_named_region_the_keyboard_reaches() {
+        let t = scenarios::all()[0].trace(0, &[]);
+        let views = &t.steps[3].view.tables;
+        assert!(views.len() >= 3);
+        for (v, lang) in views.iter().zip([Lang::En, Lang::Zh].into_iter().cycle()) {
+            let out = html(&[table(v, lang, &EN, None)]);
+            let want = format!(
+                "tabindex=\"0\" role=\"region\" aria-label=\"{}\"",
+                v.title.get(lang)
+            );
+            assert!(out.contains(&want), "{out}");
+        }
     }
 
     #[test]

@@ -68,3 +68,28 @@ test('a whole scenario, keyboard only, with focus always visible', async ({ page
   await expect(invariant).toContainText('violated at step 8');
   expectNoConsoleErrors(problems);
 });
+
+test('a focused table that scrolls sideways keeps the arrow keys; one that fits lets them step', async ({ page, problems }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('?s=unknown-outcome&t=5&lang=en');
+  await waitForApp(page);
+  const counter = page.locator('.counter');
+  await expect(counter).toHaveText(/^Step 5 of/);
+  // Six columns on a phone: wider than the screen.
+  const wide = page.getByRole('region', { name: 'refund_operations' });
+  await wide.focus();
+  await expect(wide).toBeFocused();
+  expect(await wide.evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(() => wide.evaluate((e) => e.scrollLeft)).toBeGreaterThan(0);
+  await page.keyboard.press('End');
+  await expect(counter).toHaveText(/^Step 5 of/);
+  // A table that fits has nothing to scroll: the arrows step the run as everywhere else.
+  await page.setViewportSize({ width: 1280, height: 800 });
+  const fits = page.locator('figure.tbl').filter({ hasNot: page.locator('th:nth-child(4)') }).first();
+  await fits.focus();
+  expect(await fits.evaluate((e) => e.scrollWidth <= e.clientWidth)).toBe(true);
+  await page.keyboard.press('ArrowRight');
+  await expect(counter).toHaveText(/^Step 6 of/);
+  expectNoConsoleErrors(problems);
+});
