@@ -121,21 +121,23 @@ pub fn explore(
     ) -> Report {
         crate::sim::explore_with(&S::model_of(variant, budget, knobs), bounds, progress)
     }
-    let run = match *SLUGS.get(index)? {
-        "dual-write" => run::<DualWrite>,
-        "outbox-relay" => run::<OutboxRelay>,
-        "refund-cap" => run::<RefundCap>,
-        "retry-layers" => run::<RetryLayers>,
-        "unknown-outcome" => run::<UnknownOutcome>,
-        "checkpoint-replay" => run::<CheckpointReplay>,
-        "backpressure" => run::<Backpressure>,
-        "duplicate-charge" => run::<DuplicateCharge>,
-        "cancellation" => run::<Cancellation>,
-        "approval" => run::<Approval>,
-        "semaphore-scope" => run::<SemaphoreScope>,
+    // Called in each arm, not through a chosen function pointer: the pointer cost the worker
+    // 3.1 KB of gzip (BENCHMARKS.md, "Bundle").
+    let (v, b, k, p) = (variant, budget, knobs, progress);
+    Some(match *SLUGS.get(index)? {
+        "dual-write" => run::<DualWrite>(v, b, k, bounds, p),
+        "outbox-relay" => run::<OutboxRelay>(v, b, k, bounds, p),
+        "refund-cap" => run::<RefundCap>(v, b, k, bounds, p),
+        "retry-layers" => run::<RetryLayers>(v, b, k, bounds, p),
+        "unknown-outcome" => run::<UnknownOutcome>(v, b, k, bounds, p),
+        "checkpoint-replay" => run::<CheckpointReplay>(v, b, k, bounds, p),
+        "backpressure" => run::<Backpressure>(v, b, k, bounds, p),
+        "duplicate-charge" => run::<DuplicateCharge>(v, b, k, bounds, p),
+        "cancellation" => run::<Cancellation>(v, b, k, bounds, p),
+        "approval" => run::<Approval>(v, b, k, bounds, p),
+        "semaphore-scope" => run::<SemaphoreScope>(v, b, k, bounds, p),
         _ => return None,
-    };
-    Some(run(variant, budget, knobs, bounds, progress))
+    })
 }
 
 /// The speaker notes of the scenario with this slug. A plain function, not a `meta()` field:
