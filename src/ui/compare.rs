@@ -95,7 +95,7 @@ pub fn column(name: &str, this: &Step, other: &Step, lang: Lang, t: &Ui) -> Node
             Some(o) if !same_rows(tv, o) => Some(t.differs),
             Some(_) => None,
         };
-        grid.push(table(tv, lang, t, note));
+        grid.push(table(tv, lang, t, note, Some(name)));
     }
     col.child(grid)
 }
@@ -267,5 +267,7 @@ mod tests {
             out.contains("≠ only here"),
             "processed_messages exists only with the inbox: {out}"
         );
+        // The same table on both sides is two regions: their names tell them apart.
+        assert!(out.contains("aria-label=\"outbox (fixed)\""), "{out}");
     }
 }

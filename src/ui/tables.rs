@@ -138,11 +138,15 @@ pub fn program(c: &CodeView, lang: Lang, ui: &Ui) -> Vec<Node> {
 }
 
 pub fn tables(views: &[TableView], lang: Lang, ui: &Ui) -> Vec<Node> {
-    views.iter().map(|t| table(t, lang, ui, None)).collect()
+    views
+        .iter()
+        .map(|t| table(t, lang, ui, None, None))
+        .collect()
 }
 
-/// One table; `note` ("differs") marks it in the compare view, in words and with a class.
-pub fn table(t: &TableView, lang: Lang, ui: &Ui, note: Option<&str>) -> Node {
+/// One table; `note` ("differs") marks it in the compare view, in words and with a class, and
+/// `side` (the variant's name there) tells its region from the same table on the other side.
+pub fn table(t: &TableView, lang: Lang, ui: &Ui, note: Option<&str>, side: Option<&str>) -> Node {
     let kind = if t.durable { "durable" } else { "volatile" };
     let mut class = if t.lost {
         format!("tbl {kind} lost")
@@ -237,7 +241,13 @@ pub fn table(t: &TableView, lang: Lang, ui: &Ui, note: Option<&str>) -> Node {
         .attr("class", class)
         .attr("tabindex", "0")
         .attr("role", "region")
-        .attr("aria-label", t.title.get(lang))
+        .attr(
+            "aria-label",
+            match side {
+                Some(side) => format!("{} ({side})", t.title.get(lang)),
+                None => t.title.get(lang).to_string(),
+            },
+        )
         .child(
             Node::el("table")
                 .child(caption)
@@ -274,7 +284,7 @@ mod tests {
         let views = &t.steps[3].view.tables;
         assert!(views.len() >= 3);
         for (v, lang) in views.iter().zip([Lang::En, Lang::Zh].into_iter().cycle()) {
-            let out = html(&[table(v, lang, &EN, None)]);
+            let out = html(&[table(v, lang, &EN, None, None)]);
             let want = format!(
                 "tabindex=\"0\" role=\"region\" aria-label=\"{}\"",
                 v.title.get(lang)
