@@ -79,17 +79,26 @@ pub fn Program() -> impl IntoView {
 /// and, below, where each one is and what it is doing in words — never by colour alone.
 pub fn program(c: &CodeView, lang: Lang, ui: &Ui) -> Vec<Node> {
     let mut code = Node::el("code");
-    for (i, line) in c.text.lines().enumerate() {
-        let who: String = c
-            .cursors
+    let who_at = |i: usize| -> String {
+        c.cursors
             .iter()
             .filter(|k| k.line == i)
             .map(|k| k.who.as_str())
-            .collect();
+            .collect()
+    };
+    // The gutter is as wide as the most names on one line ("A", "AB", "API", "12345"); the CSS
+    // sizes it by the class `g2`–`g5`.
+    let width = (0..c.text.lines().count())
+        .map(|i| who_at(i).chars().count())
+        .max()
+        .unwrap_or(0)
+        .clamp(2, 5);
+    for (i, line) in c.text.lines().enumerate() {
+        let who = who_at(i);
         let (class, gutter) = if who.is_empty() {
-            ("ln", "   ".to_string())
+            ("ln", " ".repeat(width + 1))
         } else {
-            ("ln here", format!("{who:>2}▶"))
+            ("ln here", format!("{who:>width$}▶"))
         };
         code.push(
             Node::el("span")
@@ -130,6 +139,7 @@ pub fn program(c: &CodeView, lang: Lang, ui: &Ui) -> Vec<Node> {
         // Focusable: long lines scroll sideways on a phone.
         .child(
             Node::el("pre")
+                .attr("class", format!("g{width}"))
                 .attr("tabindex", "0")
                 .attr("aria-label", c.title)
                 .child(code),
@@ -291,6 +301,29 @@ mod tests {
             );
             assert!(out.contains(&want), "{out}");
         }
+    }
+
+    #[test]
+    fn the_code_gutter_is_as_wide_as_the_names_on_one_line() {
+        let gutter = |slug: &str, variant: usize| {
+            let sc = scenarios::all()[scenarios::index_of(slug).unwrap()];
+            let t = sc.trace(variant, &[]);
+            let code = t
+                .steps
+                .iter()
+                .rev()
+                .find_map(|s| s.view.code.as_ref().filter(|c| !c.cursors.is_empty()));
+            html(&program(code.unwrap(), Lang::En, &EN))
+        };
+        let out = gutter("backpressure", 1);
+        assert!(out.contains("<pre class=\"g3\""), "{out}");
+        assert!(out.contains(">API▶<"), "{out}");
+        assert!(
+            out.contains(">    <"),
+            "a line without a cursor: four blanks"
+        );
+        let out = gutter("refund-cap", 0);
+        assert!(out.contains("<pre class=\"g2\""), "{out}");
     }
 
     #[test]
