@@ -28,3 +28,17 @@ test('home lists every scenario by theme, opens one, and starts the quiz', async
   await expect(page.getByRole('heading', { level: 2 }).first()).toHaveText('双写与消息');
   expectNoConsoleErrors(problems);
 });
+
+test('home on a phone: one column, nothing wider than the screen, in both languages', async ({ page, problems }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const lang of ['en', 'zh']) {
+    await page.goto(`?home=1&lang=${lang}`);
+    await expect(page.locator('.scenario-card')).toHaveCount(11);
+    // The embed snippet's long line scrolls inside its own box, not the page.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
+    const boxes = await page.locator('.scenario-card').evaluateAll((cs) => cs.map((c) => c.getBoundingClientRect()));
+    expect(new Set(boxes.map((b) => Math.round(b.left))).size, 'one column').toBe(1);
+    expect(Math.max(...boxes.map((b) => b.right))).toBeLessThanOrEqual(390);
+  }
+  expectNoConsoleErrors(problems);
+});
