@@ -268,6 +268,9 @@ mod tests {
             "processed_messages exists only with the inbox: {out}"
         );
         // The same table on both sides is two regions: their names tell them apart.
-        assert!(out.contains("aria-label=\"outbox (fixed)\""), "{out}");
+        for tv in &b.view.tables {
+            let name = format!("aria-label=\"{} (fixed)\"", tv.title.get(Lang::En));
+            assert!(out.contains(&name), "{out}");
+        }
     }
 }
