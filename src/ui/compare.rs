@@ -269,7 +269,7 @@ mod tests {
         );
         // The same table on both sides is two regions: their names tell them apart.
         for tv in &b.view.tables {
-            let name = format!("aria-label=\"{} (fixed)\"", tv.title.get(Lang::En));
+            let name = format!("aria-label=\"{} — fixed\"", tv.title.get(Lang::En));
             assert!(out.contains(&name), "{out}");
         }
     }

@@ -254,7 +254,7 @@ pub fn table(t: &TableView, lang: Lang, ui: &Ui, note: Option<&str>, side: Optio
         .attr(
             "aria-label",
             match side {
-                Some(side) => format!("{} ({side})", t.title.get(lang)),
+                Some(side) => format!("{} — {side}", t.title.get(lang)),
                 None => t.title.get(lang).to_string(),
             },
         )
