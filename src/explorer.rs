@@ -350,21 +350,14 @@ mod tests {
                 kind: crate::sim::InvKind::Always,
                 holds: Text::same("ok"),
                 check: |s| (*s > 1).then(|| Text::same("big")),
+                rows: |_| Vec::new(),
             }]
         }
         fn label(&self, _: &u8, _: &u8) -> Text {
             Text::same("+1")
         }
         fn view(&self, _: &u8) -> crate::sim::StateView {
-            crate::sim::StateView {
-                lanes: Vec::new(),
-                tables: Vec::new(),
-                metrics: Vec::new(),
-                code: None,
-                tree: Vec::new(),
-                chart: None,
-                plots: Vec::new(),
-            }
+            crate::sim::StateView::default()
         }
         fn describe(&self, _: &u8, _: &u8, _: &u8) -> crate::sim::StepInfo {
             crate::sim::StepInfo::default()

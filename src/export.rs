@@ -572,11 +572,11 @@ pub fn mermaid(trace: &Trace, upto: usize, lang: Lang) -> String {
                 crate::sim::ArrowKind::Lost => "-x",
                 crate::sim::ArrowKind::Duplicate => "-->>",
                 crate::sim::ArrowKind::Message => "->>",
+                crate::sim::ArrowKind::Ghost => "--x",
             };
-            let label = if a.label.is_empty() {
-                "·".into()
-            } else {
-                mm(&a.label)
+            let label = match a.label.get(lang) {
+                "" => "·".into(),
+                text => mm(text),
             };
             out.push_str(&format!("    L{from}{arrow}L{to}: {label}\n"));
         }

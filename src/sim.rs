@@ -12,13 +12,14 @@ mod trace;
 mod view;
 
 pub use explore::{explore, explore_with, Bounds, InvariantReport, Report, PROGRESS_EVERY};
-pub use model::{InvKind, Invariant, Model};
+pub use model::{InvKind, Invariant, Model, RowRef};
 pub use path::{decode_path, encode_path, PathError, MAX_CHOICES};
 pub use text::{grouped, Lang, Text};
 pub use trace::{follow, replay, Choice, Status, Step, Trace, Verdict, MAX_STEPS};
 pub use view::{
-    arrow, mark, Arrow, ArrowKind, CodeView, Cursor, LaneView, Mark, MarkKind, Metric, MetricValue,
-    Plot, RowView, Series, Span, SpanChart, StateView, StepInfo, TableView, Tone, TreeItem,
+    arrow, mark, Arrow, ArrowKind, CodeView, Cursor, Figure, FigureBody, LaneView, LedgerRow,
+    Level, Mark, MarkKind, Meter, Metric, MetricValue, Plot, RowView, Series, Span, SpanChart,
+    StateView, StepInfo, TableView, Tone, TreeItem, Unit,
 };
 
 /// Scenario and variant descriptions shown in pickers and headings.

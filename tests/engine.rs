@@ -70,12 +70,14 @@ impl Model for Toy {
                 kind: InvKind::Always,
                 holds: Text::same("a < 2"),
                 check: |s| (s.a >= 2).then(|| Text::same(format!("a is {}", s.a))),
+                rows: |_| Vec::new(),
             },
             Invariant {
                 name: Text::same("b reaches 2"),
                 kind: InvKind::Eventually,
                 holds: Text::same("b = 2"),
                 check: |s| (s.b < 2).then(|| Text::same(format!("b is {}", s.b))),
+                rows: |_| Vec::new(),
             },
         ]
     }
@@ -91,6 +93,7 @@ impl Model for Toy {
             tree: Vec::new(),
             chart: None,
             plots: Vec::new(),
+            figure: None,
         }
     }
     fn describe(&self, _: &ToyState, a: &ToyAct, _: &ToyState) -> StepInfo {

@@ -285,6 +285,7 @@ impl Model for ApprovalModel {
                     "Agent 执行的每笔退款都是 ord-2042 在状态版本 3 上的 80.00 USD，且在 10:15 之前：正是 Alice 批准的内容。",
                 ),
                 check: not_as_approved,
+                rows: |_| Vec::new(),
             },
             Invariant {
                 name: Text::new("executed at most once", "最多执行一次"),
@@ -294,6 +295,7 @@ impl Model for ApprovalModel {
                     "支付方账本里凭 Alice 这一次批准、由 Agent 发起的退款最多一笔。",
                 ),
                 check: executed_twice,
+                rows: |_| Vec::new(),
             },
         ]
     }
@@ -375,6 +377,7 @@ impl Model for ApprovalModel {
             tree: Vec::new(),
             chart: None,
             plots: Vec::new(),
+            figure: None,
         }
     }
 

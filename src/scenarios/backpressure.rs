@@ -473,6 +473,7 @@ impl Model for BackpressureModel {
                     "没有订单在队列里等得比业务承诺更久。",
                 ),
                 check: too_old,
+                rows: |_| Vec::new(),
             },
             Invariant {
                 name: Text::new(
@@ -485,6 +486,7 @@ impl Model for BackpressureModel {
                     "支付渠道每秒收到的调用从不超过它接受的次数（有限额时）。",
                 ),
                 check: over_channel,
+                rows: |_| Vec::new(),
             },
         ]
     }
@@ -937,6 +939,7 @@ fn view(m: &BackpressureModel, s: &BpState) -> StateView {
         tree: Vec::new(),
         chart: None,
         plots: vec![queue_plot, wait_plot],
+        figure: None,
     }
 }
 
@@ -965,27 +968,30 @@ fn describe(m: &BackpressureModel, b: &BpState, a: BpAct, s: &BpState) -> StepIn
     info.arrows.push(Arrow {
         from: API,
         to: QUEUE,
-        label: grouped(f.admitted),
+        label: (grouped(f.admitted)).into(),
         kind: ArrowKind::Message,
+        copy: 0,
     });
     if f.processed > 0 || f.calls > 0 {
         info.arrows.push(Arrow {
             from: QUEUE,
             to: CONSUMERS,
-            label: grouped(f.calls.max(f.processed)),
+            label: (grouped(f.calls.max(f.processed))).into(),
             kind: ArrowKind::Message,
+            copy: 0,
         });
     }
     if v.channel() && f.calls > 0 {
         info.arrows.push(Arrow {
             from: CONSUMERS,
             to: CHANNEL,
-            label: grouped(f.calls),
+            label: (grouped(f.calls)).into(),
             kind: if f.throttled > 0 {
                 ArrowKind::Duplicate
             } else {
                 ArrowKind::Message
             },
+            copy: 0,
         });
     }
     if f.refused > 0 {

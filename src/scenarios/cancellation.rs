@@ -468,6 +468,7 @@ impl Model for CancellationModel {
                     "运行平静下来之后，告诉客服的退款恰好就是支付方账本里的退款。",
                 ),
                 check: told_otherwise,
+                rows: |_| Vec::new(),
             },
             Invariant {
                 name: Text::new(
@@ -480,6 +481,7 @@ impl Model for CancellationModel {
                     "支付方持有或已执行某个请求时，refund_operations 里对应的行不会被删除。",
                 ),
                 check: deleted_while_unknown,
+                rows: |_| Vec::new(),
             },
         ]
     }
@@ -530,6 +532,7 @@ impl Model for CancellationModel {
             tree: Vec::new(),
             chart: None,
             plots: Vec::new(),
+            figure: None,
         }
     }
 
@@ -910,8 +913,9 @@ pub(crate) fn arrow(from: usize, to: usize, label: String, kind: ArrowKind) -> A
     Arrow {
         from,
         to,
-        label,
+        label: label.into(),
         kind,
+        copy: 0,
     }
 }
 

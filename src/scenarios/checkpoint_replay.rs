@@ -205,6 +205,7 @@ impl Model for CheckpointReplayModel {
                     "支付方账本里 ord-1701 最多只有一笔退款。",
                 ),
                 check: refunded_twice,
+                rows: |_| Vec::new(),
             },
             Invariant {
                 name: Text::new("the run finishes", "运行最终完成"),
@@ -214,6 +215,7 @@ impl Model for CheckpointReplayModel {
                     "运行到达 END：客户收到了通知。",
                 ),
                 check: unfinished,
+                rows: |_| Vec::new(),
             },
         ]
     }
@@ -285,6 +287,7 @@ impl Model for CheckpointReplayModel {
             tree: Vec::new(),
             chart: None,
             plots: Vec::new(),
+            figure: None,
         }
     }
 
@@ -468,12 +471,13 @@ fn describe(m: &CheckpointReplayModel, b: &CrState, a: CrAct, s: &CrState) -> St
             info.arrows.push(Arrow {
                 from: RUNTIME,
                 to: PSP,
-                label: format!("call {call}"),
+                label: (format!("call {call}")).into(),
                 kind: if call > 1 {
                     ArrowKind::Duplicate
                 } else {
                     ArrowKind::Message
                 },
+                copy: 0,
             });
             if dedup {
                 info.title = Text::new("tool call: deduplicated", "工具调用：已去重");
@@ -535,8 +539,9 @@ fn describe(m: &CheckpointReplayModel, b: &CrState, a: CrAct, s: &CrState) -> St
             info.arrows.push(Arrow {
                 from: RUNTIME,
                 to: SAVER,
-                label: format!("cp-{}", s.checkpoints),
+                label: (format!("cp-{}", s.checkpoints)).into(),
                 kind: ArrowKind::Message,
+                copy: 0,
             });
             info.marks
                 .push(mark(SAVER, MarkKind::Write, "saved", "已保存"));

@@ -346,6 +346,7 @@ impl Model for DualWriteModel {
                     "每个已提交订单的 OrderCreated 事件都已进入消息代理。",
                 ),
                 check: lost_event,
+                rows: |_| Vec::new(),
             },
             Invariant {
                 name: Text::new("no phantom event", "没有幽灵事件"),
@@ -355,6 +356,7 @@ impl Model for DualWriteModel {
                     "每个已发布的事件都对应一个已提交或仍在提交中的订单。",
                 ),
                 check: phantom_event,
+                rows: |_| Vec::new(),
             },
         ]
     }
@@ -436,6 +438,7 @@ impl Model for DualWriteModel {
             tree: Vec::new(),
             chart: None,
             plots: Vec::new(),
+            figure: None,
         }
     }
 
@@ -692,8 +695,9 @@ mod narrate {
         let arrow = |from, to, label: String, kind| Arrow {
             from,
             to,
-            label,
+            label: label.into(),
             kind,
+            copy: 0,
         };
         let mark = |lane, kind, en: &str, zh: &str| Mark {
             lane,

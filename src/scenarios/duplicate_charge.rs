@@ -592,6 +592,7 @@ impl Model for DuplicateChargeModel {
                     "支付渠道的流水里 ord-1701 最多只有一笔扣款。",
                 ),
                 check: charged_twice,
+                rows: |_| Vec::new(),
             },
             Invariant {
                 name: Text::new("the customer pays once in the end", "客户最终只付一次钱"),
@@ -601,6 +602,7 @@ impl Model for DuplicateChargeModel {
                     "ord-1701 的扣款减去退款正好是 100.00，每笔扣款和退款都还留在流水里。",
                 ),
                 check: net_wrong,
+                rows: |_| Vec::new(),
             },
         ]
     }
@@ -736,6 +738,7 @@ impl Model for DuplicateChargeModel {
             tree: Vec::new(),
             chart: None,
             plots: Vec::new(),
+            figure: None,
         }
     }
 

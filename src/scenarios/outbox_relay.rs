@@ -460,6 +460,7 @@ impl Model for OutboxRelayModel {
                     "订单 17 的库存至多被预留一次。",
                 ),
                 check: reserved_twice,
+                rows: |_| Vec::new(),
             },
             Invariant {
                 name: Text::new("no lost event", "不丢事件"),
@@ -469,6 +470,7 @@ impl Model for OutboxRelayModel {
                     "每个已提交的事件都已在库存服务中生效。",
                 ),
                 check: lost_event,
+                rows: |_| Vec::new(),
             },
             Invariant {
                 name: Text::new(
@@ -481,6 +483,7 @@ impl Model for OutboxRelayModel {
                     "订单 17 没有任何旧版本在新版本之后生效。",
                 ),
                 check: out_of_order,
+                rows: |_| Vec::new(),
             },
         ];
         if self.relays() > 1 {
@@ -495,6 +498,7 @@ impl Model for OutboxRelayModel {
                     "没有任何发件箱记录同时在两个中继手里。",
                 ),
                 check: shared_row,
+                rows: |_| Vec::new(),
             });
         }
         v
@@ -972,6 +976,7 @@ mod view {
             tree: Vec::new(),
             chart: None,
             plots: Vec::new(),
+            figure: None,
         }
     }
 }

@@ -472,6 +472,7 @@ impl Model for RefundCapModel {
                 format!("reserved + refunded ≤ cap（{}）。", self.cap),
             ),
             check: over_cap,
+            rows: |_| Vec::new(),
         }]
     }
 
@@ -545,6 +546,7 @@ impl Model for RefundCapModel {
             tree: Vec::new(),
             chart: None,
             plots: Vec::new(),
+            figure: None,
         }
     }
 

@@ -533,6 +533,7 @@ impl Model for RetryLayersModel {
                     ),
                 ),
                 check: over_budget,
+                rows: |_| Vec::new(),
             },
             Invariant {
                 name: Text::new("refund executed at most once", "退款最多执行一次"),
@@ -542,6 +543,7 @@ impl Model for RetryLayersModel {
                     "支付方账本里 ord-1701 最多只有一笔退款。",
                 ),
                 check: refunded_twice,
+                rows: |_| Vec::new(),
             },
         ]
     }
@@ -597,6 +599,7 @@ impl Model for RetryLayersModel {
             tree: self.tree(s),
             chart: Some(self.chart(s)),
             plots: Vec::new(),
+            figure: None,
         }
     }
 

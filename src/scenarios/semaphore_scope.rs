@@ -430,6 +430,7 @@ impl Model for SemaphoreScopeModel {
                     "支付通道的在途调用从未超过 10 个。",
                 ),
                 check: over_limit,
+                rows: |_| Vec::new(),
             },
             Invariant {
                 name: Text::new("no slot leaked forever", "名额不会永久泄漏"),
@@ -439,6 +440,7 @@ impl Model for SemaphoreScopeModel {
                     "工作平息后，数据库记为已占用的每个名额都属于一个仍在进行的调用。",
                 ),
                 check: leaked,
+                rows: |_| Vec::new(),
             },
             Invariant {
                 name: Text::new("the queue drains", "队列最终清空"),
@@ -448,6 +450,7 @@ impl Model for SemaphoreScopeModel {
                     "每个任务最终都会被领取。",
                 ),
                 check: stuck,
+                rows: |_| Vec::new(),
             },
         ]
     }
@@ -486,6 +489,7 @@ impl Model for SemaphoreScopeModel {
             tree: self.tree(s),
             chart: None,
             plots: Vec::new(),
+            figure: None,
         }
     }
 

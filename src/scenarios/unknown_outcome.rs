@@ -531,6 +531,7 @@ impl Model for UnknownOutcomeModel {
                     format!("支付方最多退了 {}，数据库也这么记。", money(REFUNDABLE)),
                 ),
                 check: over_refunded,
+                rows: |_| Vec::new(),
             },
             Invariant {
                 name: Text::new("at most one refund per operation", "每个操作最多一笔退款"),
@@ -540,6 +541,7 @@ impl Model for UnknownOutcomeModel {
                     "支付方账本里每个操作最多一笔退款。",
                 ),
                 check: refunded_twice,
+                rows: |_| Vec::new(),
             },
             Invariant {
                 name: Text::new(
@@ -552,6 +554,7 @@ impl Model for UnknownOutcomeModel {
                     "没有哪个操作在支付方已经退款、或仍持有其请求时被标为 FAILED（释放预留）。",
                 ),
                 check: released_too_early,
+                rows: |_| Vec::new(),
             },
             Invariant {
                 name: Text::new("one operation per idempotency key", "每个幂等键一个操作"),
@@ -561,6 +564,7 @@ impl Model for UnknownOutcomeModel {
                     "客户端的键 idem-7f3a 在 refund_operations 里最多一行。",
                 ),
                 check: two_operations,
+                rows: |_| Vec::new(),
             },
         ]
     }
@@ -652,6 +656,7 @@ impl Model for UnknownOutcomeModel {
             tree: Vec::new(),
             chart: None,
             plots: Vec::new(),
+            figure: None,
         }
     }
 

@@ -22,7 +22,13 @@ pub struct Invariant<S> {
     /// One sentence saying what "holds" means, shown while the property is met.
     pub holds: Text,
     pub check: fn(&S) -> Option<Text>,
+    /// The table rows a violation is about in `state` (table key, row key): highlighted when
+    /// the invariant is violated, so the evidence stands out from the rest of the state.
+    pub rows: fn(&S) -> Vec<RowRef>,
 }
+
+/// A row of a state table: the table's key and the row's key.
+pub type RowRef = (&'static str, String);
 
 /// A scenario variant as a state machine.
 ///

@@ -69,6 +69,25 @@ impl Text {
     }
 }
 
+/// An id, a number or a statement: the same in both languages.
+impl From<String> for Text {
+    fn from(s: String) -> Text {
+        Text::same(s)
+    }
+}
+
+impl From<&String> for Text {
+    fn from(s: &String) -> Text {
+        Text::same(s.as_str())
+    }
+}
+
+impl From<&str> for Text {
+    fn from(s: &str) -> Text {
+        Text::same(s)
+    }
+}
+
 /// A whole number with thousands separators (9,600), as both languages write them here.
 pub fn grouped(n: u32) -> String {
     let digits = n.to_string();

@@ -1,6 +1,6 @@
 //! Replaying a path into a trace: one snapshot per step, with the invariants judged at each.
 
-use super::{InvKind, MetricValue, Model, PathError, StateView, StepInfo, Text};
+use super::{ArrowKind, InvKind, MetricValue, Model, PathError, StateView, StepInfo, Text};
 
 /// Runs longer than this are cut off. The longest run of the knobs' range is retry layering's
 /// 5 attempts × 4 layers: 625 calls, one step each.
@@ -33,6 +33,8 @@ pub struct Verdict {
     pub cause: Option<usize>,
     /// One sentence on why the status is what it is, naming rows and events.
     pub why: Text,
+    /// For a violation: the table rows it is about in this step's state.
+    pub rows: Vec<super::RowRef>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -216,8 +218,28 @@ fn snapshots<M: Model>(model: &M, states: &[M::State], path: &[u8]) -> Vec<Step>
             verdicts: Vec::new(),
         });
     }
+    count_copies(&mut steps);
     judge(model, states, &mut steps);
     steps
+}
+
+/// Numbers each duplicate arrow by the copies of its message that arrived before it (same
+/// label, same receiver), so the drawing can say "×2".
+fn count_copies(steps: &mut [Step]) {
+    let mut seen: Vec<(usize, String)> = Vec::new();
+    for step in steps.iter_mut() {
+        for a in &mut step.info.arrows {
+            if !matches!(a.kind, ArrowKind::Message | ArrowKind::Duplicate) {
+                continue;
+            }
+            let key = (a.to, a.label.en.clone());
+            if a.kind == ArrowKind::Duplicate {
+                let before = seen.iter().filter(|k| **k == key).count();
+                a.copy = u8::try_from(before + 1).unwrap_or(u8::MAX);
+            }
+            seen.push(key);
+        }
+    }
 }
 
 fn mark_changes(prev: &StateView, view: &mut StateView) {
@@ -254,10 +276,13 @@ fn date_waits(prev: Option<&StateView>, view: &mut StateView, step: usize) {
 }
 
 /// Judges every invariant at every step. Violations are sticky: a run that broke a property
-/// stays broken even if a later state looks fine.
+/// stays broken even if a later state looks fine. The sentence is the state's own at each step
+/// (the counters keep moving after the first violation), followed by where it first broke and
+/// what caused it.
 fn judge<M: Model>(model: &M, states: &[M::State], steps: &mut [Step]) {
     for inv in model.invariants() {
-        let mut violated: Option<(usize, usize, Text)> = None;
+        // (first violating step, its cause, the sentence then)
+        let mut violated: Option<(usize, Option<usize>, Text)> = None;
         let mut unmet_since: Option<usize> = None;
         for t in 0..states.len() {
             let outcome = (inv.check)(&states[t]);
@@ -267,41 +292,30 @@ fn judge<M: Model>(model: &M, states: &[M::State], steps: &mut [Step]) {
             };
             if violated.is_none() {
                 if let Some(why) = &outcome {
-                    let breaks = inv.kind == InvKind::Always || steps[t].quiet;
-                    if breaks {
-                        let opened = if inv.kind == InvKind::Always {
-                            t
-                        } else {
-                            unmet_since.unwrap_or(t)
+                    if inv.kind == InvKind::Always || steps[t].quiet {
+                        let opened = match inv.kind {
+                            InvKind::Always => t,
+                            InvKind::Eventually => unmet_since.unwrap_or(t),
                         };
-                        // The latest fault that could have opened the gap: for a safety
-                        // property any earlier fault (a crash long before the duplicate it
-                        // causes), for a liveness property one since it became unmet.
-                        let from = if inv.kind == InvKind::Always {
-                            1
-                        } else {
-                            opened.max(1)
-                        };
-                        let cause = (from..=t).rev().find(|&j| steps[j].fault);
-                        let why = match cause {
-                            Some(j) => why.clone().then(&Text::new(
-                                format!("Cause: step {j}, {}.", steps[j].info.title.en),
-                                format!("原因：第 {j} 步，{}。", steps[j].info.title.zh),
-                            )),
-                            None => why.clone(),
-                        };
-                        violated = Some((t, cause.unwrap_or(t), why));
+                        violated = Some((t, cause_of(steps, inv.kind, opened, t), why.clone()));
                     }
                 }
             }
             let verdict = match (&violated, outcome) {
-                (Some((since, cause, why)), _) => Verdict {
+                (Some((since, cause, first)), now) => Verdict {
                     name: inv.name.clone(),
                     kind: inv.kind,
                     status: Status::Violated,
                     since: Some(*since),
-                    cause: Some(*cause),
-                    why: why.clone(),
+                    cause: Some(cause.unwrap_or(*since)),
+                    why: violation_sentence(
+                        steps,
+                        now.as_ref().unwrap_or(first),
+                        *since,
+                        *cause,
+                        t,
+                    ),
+                    rows: (inv.rows)(&states[t]),
                 },
                 (None, Some(why)) => Verdict {
                     name: inv.name.clone(),
@@ -310,6 +324,7 @@ fn judge<M: Model>(model: &M, states: &[M::State], steps: &mut [Step]) {
                     since: None,
                     cause: None,
                     why,
+                    rows: Vec::new(),
                 },
                 (None, None) => Verdict {
                     name: inv.name.clone(),
@@ -318,9 +333,46 @@ fn judge<M: Model>(model: &M, states: &[M::State], steps: &mut [Step]) {
                     since: None,
                     cause: None,
                     why: inv.holds.clone(),
+                    rows: Vec::new(),
                 },
             };
             steps[t].verdicts.push(verdict);
         }
+    }
+}
+
+/// The latest fault that could have opened the gap seen at step `t`: for a safety property any
+/// earlier fault (a crash long before the duplicate it causes), for a liveness property one
+/// since it became unmet at `opened`.
+fn cause_of(steps: &[Step], kind: InvKind, opened: usize, t: usize) -> Option<usize> {
+    let from = match kind {
+        InvKind::Always => 1,
+        InvKind::Eventually => opened.max(1),
+    };
+    (from..=t).rev().find(|&j| steps[j].fault)
+}
+
+/// A violated invariant's sentence at step `t`: what the state says now, then (after the first
+/// violating step) where it first broke, and its cause.
+fn violation_sentence(
+    steps: &[Step],
+    now: &Text,
+    since: usize,
+    cause: Option<usize>,
+    t: usize,
+) -> Text {
+    let mut why = now.clone();
+    if t > since {
+        why = why.then(&Text::new(
+            format!("First broken at step {since}."),
+            format!("第 {since} 步首次被破坏。"),
+        ));
+    }
+    match cause {
+        Some(j) => why.then(&Text::new(
+            format!("Cause: step {j}, {}.", steps[j].info.title.en),
+            format!("原因：第 {j} 步，{}。", steps[j].info.title.zh),
+        )),
+        None => why,
     }
 }

@@ -75,7 +75,7 @@ impl TableView {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct StateView {
     pub lanes: Vec<LaneView>,
     pub tables: Vec<TableView>,
@@ -89,6 +89,90 @@ pub struct StateView {
     pub chart: Option<SpanChart>,
     /// Quantities over time (a queue's length, the age of its oldest message) as line charts.
     pub plots: Vec<Plot>,
+    /// The one quantity that decides the scenario, drawn large above the timeline.
+    pub figure: Option<Figure>,
+}
+
+/// A scenario's primary figure: the quantity that decides it ("reserved 160 of a cap of 100"),
+/// declared as data from a small vocabulary so that the UI draws any figure and names no
+/// scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Figure {
+    /// What is measured ("Reserved against the cap").
+    pub title: Text,
+    /// One sentence with every number the figure shows: its accessible name.
+    pub name: Text,
+    pub body: FigureBody,
+    /// The invariants (indices into the model's list) this figure shows: when one of them is
+    /// violated, the figure is drawn in the violation style.
+    pub shows: Vec<usize>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FigureBody {
+    /// A value against a limit: a bar split into who contributed to it, with the limit drawn
+    /// across (reserved against the cap; calls in flight against the channel's 10).
+    Meter(Meter),
+    /// A multiplication: each level is every attempt of the level above times its own
+    /// attempts (3 → 9 → 27), lit as the calls happen.
+    Tree(Vec<Level>),
+    /// What was meant against what happened, one row per kind of effect (charges intended 1,
+    /// executed 2; events committed 2, published 1).
+    Ledger(Vec<LedgerRow>),
+    /// The state's line charts ([`StateView::plots`]), drawn large.
+    Plots,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Meter {
+    pub value: u32,
+    /// The limit the value must stay within.
+    pub limit: u32,
+    /// What the limit is ("cap", "channel limit").
+    pub limit_name: Text,
+    pub unit: Unit,
+    /// Who contributed how much of `value` ("A" 80, "B" 80); empty for a plain value.
+    pub parts: Vec<(Text, u32)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Level {
+    /// "Graph framework"
+    pub name: Text,
+    /// Attempts made so far at this level.
+    pub done: u32,
+    /// Attempts the level can make at most (its attempts × the level above's).
+    pub total: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LedgerRow {
+    /// "charges", "events published"
+    pub name: Text,
+    /// How many (or how much) should have happened.
+    pub intended: u32,
+    /// How many (or how much) did.
+    pub executed: u32,
+    pub unit: Unit,
+}
+
+/// How a figure's numbers are written.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Unit {
+    /// A whole number of things.
+    #[default]
+    Count,
+    /// Money in cents, written with two decimals (80.00).
+    Cents,
+}
+
+impl Unit {
+    pub fn format(self, n: u32) -> String {
+        match self {
+            Unit::Count => super::grouped(n),
+            Unit::Cents => format!("{}.{:02}", super::grouped(n / 100), n % 100),
+        }
+    }
 }
 
 /// A line chart over time in seconds: one or more series sharing a y axis, with an optional
@@ -236,6 +320,42 @@ pub enum MarkKind {
 }
 
 impl MarkKind {
+    /// Every kind, in the order a legend lists them.
+    pub const ALL: [MarkKind; 11] = [
+        MarkKind::Write,
+        MarkKind::Commit,
+        MarkKind::Publish,
+        MarkKind::Deliver,
+        MarkKind::Respond,
+        MarkKind::Dedup,
+        MarkKind::Duplicate,
+        MarkKind::Rollback,
+        MarkKind::Fail,
+        MarkKind::Crash,
+        MarkKind::Restart,
+    ];
+
+    /// What the glyph means, for the legend.
+    pub fn word(self, lang: super::Lang) -> &'static str {
+        let (en, zh) = match self {
+            MarkKind::Write => ("write", "写入"),
+            MarkKind::Commit => ("commit", "提交"),
+            MarkKind::Publish => ("publish", "发布"),
+            MarkKind::Deliver => ("deliver", "投递"),
+            MarkKind::Rollback => ("roll back", "回滚"),
+            MarkKind::Crash => ("crash", "崩溃"),
+            MarkKind::Restart => ("restart", "重启"),
+            MarkKind::Duplicate => ("duplicate", "重复"),
+            MarkKind::Dedup => ("duplicate dropped", "重复被丢弃"),
+            MarkKind::Respond => ("reply", "回复"),
+            MarkKind::Fail => ("failed or refused", "失败或被拒绝"),
+        };
+        match lang {
+            super::Lang::En => en,
+            super::Lang::Zh => zh,
+        }
+    }
+
     /// The glyph drawn on the timeline; always paired with a word in text.
     pub fn glyph(self) -> &'static str {
         match self {
@@ -280,17 +400,25 @@ pub struct Mark {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ArrowKind {
     Message,
+    /// A copy of something that already arrived (a redelivery, a second publish).
     Duplicate,
-    /// Sent but never arrived (the receiver was unavailable).
+    /// Sent but never arrived (the receiver was unavailable, the answer was lost): drawn
+    /// stopping half-way.
     Lost,
+    /// What should have happened and never will (an event nobody will publish): drawn as a
+    /// ghost, dashed and muted, ending in ✗ where it should have arrived.
+    Ghost,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Arrow {
     pub from: usize,
     pub to: usize,
-    pub label: String,
+    pub label: Text,
     pub kind: ArrowKind,
+    /// Set by the trace for a duplicate: which copy this is (2 for the second), counting the
+    /// earlier arrows with the same label to the same lane.
+    pub copy: u8,
 }
 
 /// A mark on lane `lane` for a step's narration (the scenarios' shorthand).
@@ -303,12 +431,14 @@ pub fn mark(lane: usize, kind: MarkKind, en: &str, zh: &str) -> Mark {
 }
 
 /// An arrow from lane `from` to lane `to` for a step's narration (the scenarios' shorthand).
-pub fn arrow(from: usize, to: usize, label: impl Into<String>, kind: ArrowKind) -> Arrow {
+/// A plain string is the same in both languages (an id, a statement); words take a [`Text`].
+pub fn arrow(from: usize, to: usize, label: impl Into<Text>, kind: ArrowKind) -> Arrow {
     Arrow {
         from,
         to,
         label: label.into(),
         kind,
+        copy: 0,
     }
 }
 

@@ -163,6 +163,17 @@ pub fn focus_after_render(selector: impl Into<String>) {
     });
 }
 
+/// Calls `width` with the element's inner width now and whenever it changes (a window resize,
+/// presenter mode, the layout switching to a phone's). The observer lives as long as the page.
+pub fn observe_width(el: &web_sys::Element, width: impl Fn(i32) + 'static) {
+    let target = el.clone();
+    let report = Closure::<dyn Fn()>::new(move || width(target.client_width()));
+    if let Ok(observer) = web_sys::ResizeObserver::new(report.as_ref().unchecked_ref()) {
+        observer.observe(el);
+    }
+    report.forget();
+}
+
 /// Like [`data_attr`], for the element a key was pressed on.
 pub fn key_target_attr(ev: &web_sys::KeyboardEvent, name: &str) -> Option<String> {
     let target = ev.target()?.dyn_into::<web_sys::Element>().ok()?;

@@ -325,7 +325,8 @@ mod browser_tests {
             (&long, long.last(), Lang::En),
             (&short, 1, Lang::En),
         ] {
-            drawings.push(vec![timeline::base(t, step, lang)]);
+            let lay = timeline::Layout::new(t, timeline::DEFAULT_WIDTH, timeline::Zoom::Fit, step);
+            drawings.push(vec![timeline::base(t, step, lang, &lay)]);
         }
         // Text becomes an element and back, attributes come and go, lists grow and shrink.
         let p = |n: Node| vec![Node::el("div").attr("id", "x").child(n)];
@@ -378,11 +379,13 @@ mod browser_tests {
     fn a_step_keeps_the_columns_it_does_not_change() {
         let t = scenarios::all()[0].trace(0, &[0, 0, 1]);
         let el = host();
-        let first = vec![timeline::base(&t, 2, Lang::En)];
+        let lay =
+            |step| timeline::Layout::new(&t, timeline::DEFAULT_WIDTH, timeline::Zoom::Fit, step);
+        let first = vec![timeline::base(&t, 2, Lang::En, &lay(2))];
         mount(&el, &first);
         let col = |el: &web_sys::Element| el.query_selector(".col:first-child").unwrap().unwrap();
         let before = col(&el);
-        let second = [timeline::base(&t, 3, Lang::En)];
+        let second = [timeline::base(&t, 3, Lang::En, &lay(3))];
         let old: Vec<Part> = first.iter().map(Part::El).collect();
         let new: Vec<Part> = second.iter().map(Part::El).collect();
         patch_list(&document(), &el, &old, &new);

@@ -35,11 +35,12 @@ const SVG_STYLE: &str = "text{font-family:system-ui,sans-serif}.band{fill:#f7f9f
 /// messages and marks.
 pub fn timeline_svg(ctx: &Ctx, step: usize, lang: Lang) -> String {
     ctx.trace.with_untracked(|t| {
+        let lay = timeline::Layout::new(t, 0, timeline::Zoom::Wide, step);
         let (base, moving) = (
-            timeline::base(t, step, lang),
-            timeline::moving(t, step, 1.0, lang),
+            timeline::base(t, step, lang, &lay),
+            timeline::moving(t, step, 1.0, lang, &lay),
         );
-        let (w, h) = timeline::size(t);
+        let (w, h) = (lay.width, lay.height);
         let head = 28;
         let meta = ctx.meta();
         let variant = meta

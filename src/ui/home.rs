@@ -10,19 +10,23 @@ use crate::scenarios;
 use crate::sim::Lang;
 use leptos::prelude::*;
 
+/// The width a thumbnail's timeline is laid out in: every step fits, at one scale for all.
+const THUMB_W: i32 = 520;
+
 /// A scenario's first variant, played to its end, as a small picture.
 fn thumbnail(index: usize, lang: Lang) -> Node {
     let s = scenarios::all()[index];
     let trace = s.trace_with(0, &scenarios::meta(index).default_knobs(), &[]);
     let last = trace.last();
-    let (w, h) = timeline::size(&trace);
+    let lay = timeline::Layout::new(&trace, THUMB_W, timeline::Zoom::Fit, last);
+    let (w, h) = (lay.width, lay.height);
     Node::svg("svg")
         .attr("class", "thumb")
         .attr("viewBox", format!("0 0 {w} {h}"))
-        .attr("preserveAspectRatio", "xMinYMid slice")
+        .attr("preserveAspectRatio", "xMidYMid meet")
         .attr("aria-hidden", "true")
-        .child(timeline::base(&trace, last, lang))
-        .child(timeline::moving(&trace, last, 1.0, lang))
+        .child(timeline::base(&trace, last, lang, &lay))
+        .child(timeline::moving(&trace, last, 1.0, lang, &lay))
 }
 
 #[component]

@@ -1,45 +1,241 @@
 //! The timeline: one swimlane per actor, steps along the time axis, messages as arrows from
-//! sender to receiver, marks for commit, publish, rollback, crash and the rest.
+//! sender to receiver, marks for commit, publish, rollback, crash and the rest — and what went
+//! wrong drawn on it: the violating step's column with ✗ joined to its cause, lost messages
+//! stopping half-way, ghosts of what never happened, duplicates counted.
 //!
-//! The SVG is built by [`base`] and [`moving`], pure functions of (trace, step, frac, lang), so
-//! playing and scrubbing draw the same frames and the drawing is testable natively. Building
-//! markup directly (rather than hundreds of typed view nodes) also keeps the bundle small.
+//! The columns fit the width the timeline has ([`Layout`]): a run of up to about 40 steps shows
+//! every step at 1280 px and on a phone; a longer one shows a window around the current step
+//! plus its cause and violation, with the quiet stretches between them collapsed, and an
+//! overview strip of the whole run. "Wide" zoom returns to wide, scrolling columns.
+//!
+//! The SVG is built by [`base`] and [`moving`], pure functions of (trace, step, frac, lang,
+//! layout), so playing and scrubbing draw the same frames and the drawing is testable natively.
 //! Coordinates are whole pixels: integer formatting is all the drawing needs.
 
 use super::app::use_ctx;
 use super::dom::{drawn, patched, Node};
+use super::i18n::Ui;
 use crate::player::PlayerEvent;
-use crate::sim::{ArrowKind, Lang, Step, Trace};
+use crate::sim::{ArrowKind, Lang, MarkKind, Status, Step, Trace};
 use leptos::html::Div;
 use leptos::prelude::*;
 
 const LANE_H: i32 = 52;
-const TOP: i32 = 26;
-const COL_W: i32 = 66;
-const X0: i32 = 28;
+/// Room above the lanes: the cause-to-violation connector, then the step numbers.
+const TOP: i32 = 40;
+/// Column widths: never wider than this (a short run does not stretch across a wide screen)…
+const COL_MAX: i32 = 66;
+/// …and never narrower than this before a long run falls back to a window.
+const COL_MIN: i32 = 8;
+/// The column width aimed at in a window over a long run.
+const COL_WIN: i32 = 16;
+/// A collapsed stretch of steps.
+const GAP_W: i32 = 22;
+/// Arrow labels are written out only in columns at least this wide; narrower, they collapse
+/// to their glyphs (the narration and the legend name them).
+const LABEL_COL: i32 = 40;
+const PAD: i32 = 6;
+/// The width assumed before the timeline has been measured (and in native tests).
+pub const DEFAULT_WIDTH: i32 = 640;
 
-fn x(step: usize) -> i32 {
-    X0 + step as i32 * COL_W
+/// Fit every step into the width (the default), or wide columns that scroll.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Zoom {
+    #[default]
+    Fit,
+    Wide,
+}
+
+/// Where each step's column is. A pure function of the trace, the width, the zoom and (for a
+/// long run) the current step, so drawing stays a pure function too.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// The centre of each step's column; `None` for a step inside a collapsed stretch.
+    xs: Vec<Option<i32>>,
+    /// Collapsed stretches of steps, in order.
+    pub gaps: Vec<Gap>,
+    pub col: i32,
+    pub width: i32,
+    pub height: i32,
+}
+
+/// Steps `from..=to` collapsed into one narrow mark centred at `x`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Gap {
+    pub x: i32,
+    pub from: usize,
+    pub to: usize,
+}
+
+impl Layout {
+    pub fn new(t: &Trace, width: i32, zoom: Zoom, step: usize) -> Layout {
+        let height = TOP + t.steps[0].view.lanes.len() as i32 * LANE_H + 6;
+        Layout::of(t.steps.len(), height, width, zoom, step, &pins(t, step))
+    }
+
+    /// The layout of `n` steps in `width` pixels at `step`, keeping `pins` in view.
+    fn of(n: usize, height: i32, width: i32, zoom: Zoom, step: usize, pins: &[usize]) -> Layout {
+        let usable = width.max(120) - 2 * PAD;
+        let keep = match zoom {
+            Zoom::Wide => return Layout::place(&vec![true; n], COL_MAX, height),
+            Zoom::Fit if n as i32 * COL_MIN <= usable => vec![true; n],
+            Zoom::Fit => window(n, usable, step.min(n - 1), pins),
+        };
+        let shown = keep.iter().filter(|&&k| k).count().max(1) as i32;
+        let gaps = runs_hidden(&keep) as i32;
+        let col = ((usable - gaps * GAP_W) / shown).clamp(COL_MIN, COL_MAX);
+        Layout::place(&keep, col, height)
+    }
+
+    /// Columns of width `col` for the kept steps, one gap for each hidden stretch.
+    fn place(keep: &[bool], col: i32, height: i32) -> Layout {
+        let (mut xs, mut gaps) = (Vec::with_capacity(keep.len()), Vec::<Gap>::new());
+        let mut x = PAD;
+        for (k, &kept) in keep.iter().enumerate() {
+            if kept {
+                xs.push(Some(x + col / 2));
+                x += col;
+                continue;
+            }
+            xs.push(None);
+            match gaps.last_mut() {
+                Some(g) if g.to + 1 == k => g.to = k,
+                _ => {
+                    gaps.push(Gap {
+                        x: x + GAP_W / 2,
+                        from: k,
+                        to: k,
+                    });
+                    x += GAP_W;
+                }
+            }
+        }
+        Layout {
+            xs,
+            gaps,
+            col,
+            width: x + PAD,
+            height,
+        }
+    }
+
+    /// The centre of step `k`'s column, if it is shown.
+    pub fn x(&self, k: usize) -> Option<i32> {
+        self.xs.get(k).copied().flatten()
+    }
+
+    /// Where step `k` is, shown or collapsed (a collapsed step sits at its gap).
+    fn at(&self, k: usize) -> i32 {
+        self.x(k).unwrap_or_else(|| {
+            self.gaps
+                .iter()
+                .find(|g| (g.from..=g.to).contains(&k))
+                .map_or(self.width, |g| g.x)
+        })
+    }
+
+    /// The shown step whose column is nearest to pixel `px` of the drawing.
+    pub fn step_at(&self, px: i32) -> usize {
+        self.xs
+            .iter()
+            .enumerate()
+            .filter_map(|(k, x)| x.map(|x| (k, (x - px).abs())))
+            .min_by_key(|&(_, d)| d)
+            .map_or(0, |(k, _)| k)
+    }
+
+    /// The steps shown, as ranges (for the overview strip).
+    pub fn shown(&self) -> Vec<(usize, usize)> {
+        let mut out: Vec<(usize, usize)> = Vec::new();
+        for (k, x) in self.xs.iter().enumerate() {
+            if x.is_none() {
+                continue;
+            }
+            match out.last_mut() {
+                Some(r) if r.1 + 1 == k => r.1 = k,
+                _ => out.push((k, k)),
+            }
+        }
+        out
+    }
+}
+
+/// The steps a long run must keep in view at `step`: where an invariant broke and its cause,
+/// once the cause has happened (so "Jump to step k" shows k and the violation together).
+fn pins(t: &Trace, step: usize) -> Vec<usize> {
+    let Some(end) = t.steps.last() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for v in end.verdicts.iter().filter(|v| v.status == Status::Violated) {
+        let (since, cause) = (v.since.unwrap_or(0), v.cause.unwrap_or(0));
+        if cause.min(since) <= step {
+            out.extend([cause, since]);
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// Which of `n` steps a window of `usable` pixels shows at `step`: a window around the current
+/// step that moves by half its width at a time (so most steps change few columns), and each
+/// pinned step with its neighbours.
+fn window(n: usize, usable: i32, step: usize, pins: &[usize]) -> Vec<bool> {
+    let mut keep = vec![false; n];
+    let mut pinned = 0;
+    for &p in pins {
+        for k in p.saturating_sub(1)..=(p + 1).min(n - 1) {
+            pinned += usize::from(!keep[k]);
+            keep[k] = true;
+        }
+    }
+    let cap = (usable / COL_WIN).max(4) as usize;
+    let reserve = ((pins.len() + 1) * 2 * GAP_W as usize).div_ceil(COL_WIN as usize);
+    let win = cap.saturating_sub(pinned + reserve).max(cap / 2).max(3);
+    let page = (win / 2).max(1);
+    let mut lo = step.saturating_sub(win / 4) / page * page;
+    let hi = (lo + win - 1).min(n - 1);
+    if hi == n - 1 {
+        lo = (hi + 1).saturating_sub(win);
+    }
+    keep[lo..=hi].iter_mut().for_each(|k| *k = true);
+    keep
+}
+
+fn runs_hidden(keep: &[bool]) -> usize {
+    keep.iter()
+        .enumerate()
+        .filter(|&(k, &kept)| !kept && (k == 0 || keep[k - 1]))
+        .count()
 }
 
 fn y(lane: usize) -> i32 {
     TOP + lane as i32 * LANE_H + LANE_H / 2
 }
 
-/// The step whose column contains pixel `px` of the drawing.
-pub fn step_at(px: i32, last: usize) -> usize {
-    (((px - X0 + COL_W / 2).max(0) / COL_W) as usize).min(last)
+/// The vertical centre of lane `lane`.
+pub fn lane_y(lane: usize) -> i32 {
+    y(lane)
 }
 
 #[component]
 pub fn Timeline() -> impl IntoView {
     let ctx = use_ctx();
     let scroller = NodeRef::<Div>::new();
+    let width = RwSignal::new(0);
+    let zoom = RwSignal::new(Zoom::Fit);
+    let layout = Memo::new(move |_| {
+        let step = ctx.cursor.get().step;
+        let w = match width.get() {
+            0 => DEFAULT_WIDTH,
+            w => w,
+        };
+        ctx.trace.with(|t| Layout::new(t, w, zoom.get(), step))
+    });
     let lanes =
         move || {
-            let lang = ctx.lang.get();
-            let step = ctx.cursor.get().step;
-            let down = ctx.t().down;
+            let (lang, step, down) = (ctx.lang.get(), ctx.cursor.get().step, ctx.t().down);
             ctx.trace.with(|t| {
                 t.steps[step.min(t.last())]
                 .view
@@ -47,7 +243,9 @@ pub fn Timeline() -> impl IntoView {
                 .iter()
                 .map(|l| {
                     let class = if l.down { "lane-name down" } else { "lane-name" };
-                    let tag = l.down.then(|| view! { <span class="down-tag">"⚡ " {down}</span> });
+                    let tag = l
+                        .down
+                        .then(|| view! { <span class="down-tag">"⚡ " {down}</span> });
                     view! { <li class=class><span>{l.name.get(lang).to_string()}</span>{tag}</li> }
                 })
                 .collect_view()
@@ -55,11 +253,19 @@ pub fn Timeline() -> impl IntoView {
         };
     let still = move || {
         let (step, lang) = (ctx.cursor.get().step, ctx.lang.get());
-        vec![ctx.trace.with(|t| base(t, step, lang))]
+        layout.with(|lay| vec![ctx.trace.with(|t| base(t, step, lang, lay))])
     };
     let motion = move || {
         let (step, frac, lang) = (ctx.cursor.get().step, ctx.frac.get(), ctx.lang.get());
-        vec![ctx.trace.with(|t| moving(t, step, frac, lang))]
+        layout.with(|lay| vec![ctx.trace.with(|t| moving(t, step, frac, lang, lay))])
+    };
+    let strip = move || {
+        let step = ctx.cursor.get().step;
+        layout.with(|lay| ctx.trace.with(|t| overview(t, step, lay, ctx.t())))
+    };
+    let tools = move || {
+        let (lang, t) = (ctx.lang.get(), ctx.t());
+        ctx.trace.with(|tr| toolbar(tr, zoom.get(), lang, t))
     };
     let label = move || {
         let c = ctx.cursor.get();
@@ -69,25 +275,50 @@ pub fn Timeline() -> impl IntoView {
             super::i18n::step_of(ctx.lang.get(), c.step, c.last)
         )
     };
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        let Some(el) = document().query_selector(".tl-svg").ok().flatten() else {
-            return;
-        };
-        let px = ev.client_x() - el.get_bounding_client_rect().left() as i32;
-        ctx.dispatch(PlayerEvent::Seek(step_at(
-            px,
-            ctx.cursor.get_untracked().last,
-        )));
+    let seek_at = move |ev: &leptos::ev::MouseEvent, selector: &str| {
+        let el = document().query_selector(selector).ok().flatten()?;
+        let rect = el.get_bounding_client_rect();
+        Some((ev.client_x() as f64 - rect.left(), rect.width()))
     };
-    // Keep the current step in view while playing or stepping. After the next frame, so that
-    // the drawing (another effect) has its full width when the scroll position is set.
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if let Some((px, _)) = seek_at(&ev, ".tl-svg") {
+            let k = layout.with_untracked(|l| l.step_at(px as i32));
+            ctx.dispatch(PlayerEvent::Seek(k));
+        }
+    };
+    let on_strip = move |ev: leptos::ev::MouseEvent| {
+        if let Some((px, w)) = seek_at(&ev, ".tl-overview") {
+            let last = ctx.cursor.get_untracked().last;
+            let k = (px / w.max(1.0) * (last + 1) as f64).floor().max(0.0) as usize;
+            ctx.dispatch(PlayerEvent::Seek(k.min(last)));
+        }
+    };
+    let on_tool = move |ev: leptos::ev::MouseEvent| {
+        if super::browser::data_attr(&ev, "data-zoom").is_some() {
+            zoom.update(|z| {
+                *z = match z {
+                    Zoom::Fit => Zoom::Wide,
+                    Zoom::Wide => Zoom::Fit,
+                }
+            });
+            super::browser::focus_after_render(".tl-tools [data-zoom]");
+        }
+    };
+    Effect::new(move |_| {
+        if let Some(el) = scroller.get() {
+            super::browser::observe_width(&el, move |w| width.set(w));
+        }
+    });
+    // Wide columns scroll: keep the current step in view, after the drawing has its width.
     Effect::new(move |_| {
         let step = ctx.cursor.get().step;
+        let x = layout.with(|l| (zoom.get() == Zoom::Wide).then(|| l.at(step)));
+        let Some(x) = x else { return };
         request_animation_frame(move || {
             if let Some(el) = scroller.get_untracked() {
-                let (left, width) = (el.scroll_left(), el.client_width());
-                if x(step) > left + width - COL_W || x(step) < left + COL_W {
-                    el.set_scroll_left((x(step) - width * 3 / 5).max(0));
+                let (left, w) = (el.scroll_left(), el.client_width());
+                if x > left + w - COL_MAX || x < left + COL_MAX {
+                    el.set_scroll_left((x - w * 3 / 5).max(0));
                 }
             }
         });
@@ -95,6 +326,8 @@ pub fn Timeline() -> impl IntoView {
     view! {
         <section class="card timeline" aria-labelledby="timeline-h">
             <h2 id="timeline-h" class="sr-only">{move || ctx.t().timeline}</h2>
+            <div class="tl-tools" on:click=on_tool>{drawn("tl-tools-in", tools)}</div>
+            <div class="tl-strip" on:click=on_strip>{drawn("tl-strip-in", strip)}</div>
             <div class="tl">
                 <ul class="lanes">{lanes}</ul>
                 <div class="tl-scroll" node_ref=scroller tabindex="0" role="img" aria-label=label on:click=on_click>
@@ -108,15 +341,95 @@ pub fn Timeline() -> impl IntoView {
     }
 }
 
-/// The vertical centre of lane `lane`.
-pub fn lane_y(lane: usize) -> i32 {
-    y(lane)
+/// The zoom switch and the legend of every glyph this run draws (a disclosure: reachable by
+/// keyboard and touch, unlike `<title>` tooltips).
+pub fn toolbar(t: &Trace, zoom: Zoom, lang: Lang, ui: &Ui) -> Vec<Node> {
+    let mut kinds: Vec<MarkKind> = Vec::new();
+    let mut arrows: Vec<ArrowKind> = Vec::new();
+    for s in &t.steps {
+        kinds.extend(s.info.marks.iter().map(|m| m.kind));
+        arrows.extend(s.info.arrows.iter().map(|a| a.kind));
+    }
+    let mut list = Node::el("ul").attr("class", "legend-list");
+    let item = |glyph: &str, class: String, word: &str| {
+        Node::el("li")
+            .child(
+                Node::el("span")
+                    .attr("class", class)
+                    .attr("aria-hidden", "true")
+                    .text(glyph),
+            )
+            .text(word)
+    };
+    for k in MarkKind::ALL.into_iter().filter(|k| kinds.contains(k)) {
+        list.push(item(
+            k.glyph(),
+            format!("lg mark-{}", k.css()),
+            k.word(lang),
+        ));
+    }
+    for (kind, glyph, css, word) in [
+        (ArrowKind::Message, "→", "msg", ui.lg_message),
+        (ArrowKind::Duplicate, "⇢×2", "dup", ui.lg_duplicate),
+        (ArrowKind::Lost, "–✕", "lost", ui.lg_lost),
+        (ArrowKind::Ghost, "⇢✗", "ghost", ui.lg_ghost),
+    ] {
+        if arrows.contains(&kind) {
+            list.push(item(glyph, format!("lg arrow-{css}"), word));
+        }
+    }
+    list.push(item("▨", "lg down".into(), ui.lg_down));
+    list.push(item("✗", "lg viol".into(), ui.lg_violation));
+    let legend = Node::el("details")
+        .attr("class", "legend")
+        .child(Node::el("summary").text(ui.legend))
+        .child(list);
+    let wide = zoom == Zoom::Wide;
+    let zoom_button = Node::el("button")
+        .attr("type", "button")
+        .attr("class", "btn small")
+        .attr("data-zoom", "")
+        .attr("aria-pressed", if wide { "true" } else { "false" })
+        .text(ui.wide_columns);
+    vec![legend, zoom_button]
 }
 
-/// The drawing's width and height for trace `t`.
-pub fn size(t: &Trace) -> (i32, i32) {
-    let lanes = t.steps[0].view.lanes.len() as i32;
-    (x(t.last()) + COL_W, TOP + lanes * LANE_H + 6)
+/// A thin map of the whole run under a long timeline: the shown steps, faults (⚡), where an
+/// invariant broke (✗) and the current step. Nothing when every step is shown.
+pub fn overview(t: &Trace, step: usize, lay: &Layout, ui: &Ui) -> Vec<Node> {
+    if lay.gaps.is_empty() {
+        return Vec::new();
+    }
+    let n = t.steps.len() as i32;
+    let mut svg = Node::svg("svg")
+        .attr("class", "tl-overview")
+        .attr("viewBox", format!("0 0 {n} 10"))
+        .attr("preserveAspectRatio", "none")
+        .attr("aria-hidden", "true")
+        .child(rect(0, 0, n, 10).attr("class", "ov-bg"));
+    for (a, b) in lay.shown() {
+        svg.push(rect(a as i32, 0, (b - a + 1) as i32, 10).attr("class", "ov-shown"));
+    }
+    for (k, _) in t.steps.iter().enumerate().filter(|(_, s)| s.fault) {
+        svg.push(
+            rect(k as i32, 0, 1, 10)
+                .attr("class", "ov-fault")
+                .attr("data-k", k),
+        );
+    }
+    if let Some(end) = t.steps.get(step) {
+        for v in end.verdicts.iter().filter(|v| v.status == Status::Violated) {
+            let k = v.since.unwrap_or(0) as i32;
+            svg.push(rect(k, 0, 1, 10).attr("class", "ov-viol"));
+        }
+    }
+    svg.push(rect(step as i32, 0, 1, 10).attr("class", "ov-now"));
+    vec![
+        Node::el("p")
+            .attr("class", "sr-only")
+            .text(ui.overview_hint),
+        svg,
+    ]
 }
 
 fn canvas(w: i32, h: i32) -> Node {
@@ -127,12 +440,7 @@ fn canvas(w: i32, h: i32) -> Node {
         .attr("aria-hidden", "true")
 }
 
-/// Everything that stays still during step `step`'s motion: lanes, down intervals, the axis and
-/// every earlier step. Redrawn when the step changes, not on every animation frame.
-pub fn base(t: &Trace, step: usize, lang: Lang) -> Node {
-    let step = step.min(t.last());
-    let lanes = &t.steps[0].view.lanes;
-    let (w, h) = size(t);
+fn defs() -> Node {
     let hatch = Node::svg("pattern")
         .attr("id", "hatch")
         .attr("width", 8)
@@ -159,8 +467,17 @@ pub fn base(t: &Trace, step: usize, lang: Lang) -> Node {
                 .attr("d", "M0,0 L10,5 L0,10 z")
                 .attr("class", "head"),
         );
-    // Four layers, each a group, so that a step's change touches the end of one list and a few
-    // attributes ([`patched`]): lanes, down intervals, columns, and the finished steps' marks.
+    Node::svg("defs").child(hatch).child(head)
+}
+
+/// Everything that stays still during step `step`'s motion: lanes, down intervals, the axis,
+/// the violation and every earlier step. Redrawn when the step changes, not on every frame.
+pub fn base(t: &Trace, step: usize, lang: Lang, lay: &Layout) -> Node {
+    let step = step.min(t.last());
+    let lanes = &t.steps[0].view.lanes;
+    let (w, h) = (lay.width, lay.height);
+    // Five layers, each a group, so that a step's change touches the end of one list and a few
+    // attributes ([`patched`]): lanes, down intervals, columns, the violation, finished marks.
     let mut bands = Node::svg("g");
     for (l, lane) in lanes.iter().enumerate() {
         let band = if l % 2 == 0 { "band" } else { "band alt" };
@@ -173,51 +490,111 @@ pub fn base(t: &Trace, step: usize, lang: Lang) -> Node {
         bands.push(line(0, y(l), w, y(l)).attr("class", kind));
     }
     let mut downs = Node::svg("g");
-    down_intervals(&mut downs, t, lanes.len(), step);
-    let mut cols = Node::svg("g");
-    for k in 0..=t.last() {
-        let class = if k == step {
-            "col current"
-        } else if k > step {
-            "col future"
-        } else {
-            "col"
-        };
-        let title = format!("{k}: {}", t.steps[k].info.title.get(lang));
-        cols.push(
-            Node::svg("g")
-                .attr("class", class)
-                .child(rect(x(k) - COL_W / 2, 0, COL_W, h).attr("class", "hit"))
-                .child(
-                    Node::svg("text")
-                        .attr("x", x(k))
-                        .attr("y", 17)
-                        .attr("class", "tick")
-                        .text(k.to_string()),
-                )
-                .child(Node::svg("title").text(title)),
-        );
-    }
+    down_intervals(&mut downs, t, lanes.len(), step, lay);
     let mut marks = Node::svg("g");
     for k in 1..step {
-        step_marks(&mut marks, &t.steps[k], k, 1.0, lang, false);
+        step_marks(&mut marks, &t.steps[k], k, 1.0, lang, false, lay);
     }
     canvas(w, h)
-        .child(Node::svg("defs").child(hatch).child(head))
+        .child(defs())
         .child(bands)
         .child(downs)
-        .child(cols)
+        .child(columns(t, step, lang, lay))
+        .child(violation(t, step, lay))
         .child(marks)
+}
+
+/// One column per shown step (its number, a hit area, its title), a "⋯" per collapsed stretch.
+fn columns(t: &Trace, step: usize, lang: Lang, lay: &Layout) -> Node {
+    let h = lay.height;
+    let mut cols = Node::svg("g");
+    let numbered = |k: usize| lay.col >= 22 || k % 5 == 0 || k == step;
+    for (k, s) in t.steps.iter().enumerate() {
+        let Some(x) = lay.x(k) else { continue };
+        let class = match k.cmp(&step) {
+            std::cmp::Ordering::Equal => "col current",
+            std::cmp::Ordering::Greater => "col future",
+            std::cmp::Ordering::Less => "col",
+        };
+        let mut g = Node::svg("g")
+            .attr("class", class)
+            .child(rect(x - lay.col / 2, 0, lay.col, h).attr("class", "hit"));
+        if numbered(k) {
+            g.push(
+                Node::svg("text")
+                    .attr("x", x)
+                    .attr("y", TOP - 8)
+                    .attr("class", "tick")
+                    .text(k.to_string()),
+            );
+        }
+        cols.push(g.child(Node::svg("title").text(format!("{k}: {}", s.info.title.get(lang)))));
+    }
+    for g in &lay.gaps {
+        cols.push(
+            Node::svg("g")
+                .attr("class", "gap")
+                .child(line(g.x, TOP, g.x, h).attr("class", "gap-line"))
+                .child(
+                    Node::svg("text")
+                        .attr("x", g.x)
+                        .attr("y", TOP - 8)
+                        .attr("class", "tick")
+                        .text("⋯"),
+                )
+                .child(Node::svg("title").text(format!("{}–{}", g.from, g.to))),
+        );
+    }
+    cols
+}
+
+/// The step where an invariant broke, once the run has reached it: its column in the
+/// violation colour with ✗, and a bracket back to the fault that caused it.
+fn violation(t: &Trace, step: usize, lay: &Layout) -> Node {
+    let mut g = Node::svg("g").attr("class", "viol");
+    let Some(now) = t.steps.get(step) else {
+        return g;
+    };
+    let mut seen: Vec<(usize, usize)> = Vec::new();
+    for v in now.verdicts.iter().filter(|v| v.status == Status::Violated) {
+        let (since, cause) = (v.since.unwrap_or(step), v.cause.unwrap_or(step));
+        if seen.contains(&(since, cause)) {
+            continue;
+        }
+        seen.push((since, cause));
+        let Some(x) = lay.x(since) else { continue };
+        let half = (lay.col / 2).max(5);
+        g.push(rect(x - half, TOP, half * 2, lay.height - TOP).attr("class", "viol-col"));
+        if cause != since {
+            let c = lay.at(cause);
+            let d = format!("M{c},{} V6 H{x} V{}", TOP - 20, TOP - 20);
+            g.push(Node::svg("path").attr("d", d).attr("class", "viol-link"));
+            g.push(
+                Node::svg("text")
+                    .attr("x", c)
+                    .attr("y", 14)
+                    .attr("class", "viol-cause")
+                    .text("⚡"),
+            );
+        }
+        g.push(
+            Node::svg("text")
+                .attr("x", x)
+                .attr("y", 16)
+                .attr("class", "viol-x")
+                .text("✗"),
+        );
+    }
+    g
 }
 
 /// The current step's messages, `frac` of the way along, and its marks fading in; laid over
 /// [`base`] and redrawn on every animation frame (a handful of elements).
-pub fn moving(t: &Trace, step: usize, frac: f64, lang: Lang) -> Node {
+pub fn moving(t: &Trace, step: usize, frac: f64, lang: Lang, lay: &Layout) -> Node {
     let step = step.min(t.last());
-    let (w, h) = size(t);
-    let mut svg = canvas(w, h);
+    let mut svg = canvas(lay.width, lay.height);
     if step > 0 {
-        step_marks(&mut svg, &t.steps[step], step, frac, lang, true);
+        step_marks(&mut svg, &t.steps[step], step, frac, lang, true, lay);
     }
     svg
 }
@@ -238,8 +615,16 @@ fn line(x1: i32, y1: i32, x2: i32, y2: i32) -> Node {
         .attr("y2", y2)
 }
 
+fn text(x: i32, y: i32, class: &'static str, s: impl Into<String>) -> Node {
+    Node::svg("text")
+        .attr("x", x)
+        .attr("y", y)
+        .attr("class", class)
+        .text(s)
+}
+
 /// Hatched bands over a lane while its actor is down, up to the current step.
-fn down_intervals(svg: &mut Node, t: &Trace, lanes: usize, step: usize) {
+fn down_intervals(svg: &mut Node, t: &Trace, lanes: usize, step: usize, lay: &Layout) {
     for l in 0..lanes {
         let mut start = None;
         for k in 0..=step + 1 {
@@ -247,10 +632,10 @@ fn down_intervals(svg: &mut Node, t: &Trace, lanes: usize, step: usize) {
             match (down, start) {
                 (true, None) => start = Some(k),
                 (false, Some(a)) => {
-                    let width = (x(k.min(step)) - x(a)).max(14);
+                    let (x1, x2) = (lay.at(a), lay.at(k.min(step)));
                     let top = TOP + l as i32 * LANE_H + 4;
                     svg.push(
-                        rect(x(a), top, width, LANE_H - 8)
+                        rect(x1, top, (x2 - x1).max(lay.col / 2).max(8), LANE_H - 8)
                             .attr("class", "down")
                             .attr("fill", "url(#hatch)"),
                     );
@@ -262,19 +647,28 @@ fn down_intervals(svg: &mut Node, t: &Trace, lanes: usize, step: usize) {
     }
 }
 
-/// Step `k`'s arrow from lane `from` to lane `to`: where it starts and where its head ends.
-fn arrow_ends(from: usize, to: usize, k: usize) -> ((i32, i32), (i32, i32)) {
-    ((x(k) - COL_W * 4 / 5, y(from)), (x(k) - 12, y(to)))
+/// The radius of a mark in columns of width `col`: small dots when narrow, except the marks of
+/// what went wrong, which keep their glyph.
+fn mark_r(col: i32, kind: MarkKind) -> i32 {
+    let r = (col * 2 / 5).clamp(4, 11);
+    match kind {
+        MarkKind::Crash | MarkKind::Fail | MarkKind::Duplicate | MarkKind::Rollback => r.max(8),
+        _ => r,
+    }
 }
 
-/// Where the label of step `k`'s arrow from lane `from` to lane `to` is anchored (its text's
-/// start, 4 px off the line): the arrow's middle, unless that is on a lane (an arrow over an even
-/// number of lanes), where the lane's marks would cover it; then half a lane back towards the
-/// sender, still on the arrow, between two lanes.
-fn label_at(from: usize, to: usize, k: usize) -> (i32, i32) {
-    let ((x1, y1), (x2, y2)) = arrow_ends(from, to, k);
+/// Step `k`'s arrow from lane `from` to lane `to` in column `x`: where it starts and where its
+/// head ends.
+fn arrow_ends(from: usize, to: usize, x: i32, col: i32) -> ((i32, i32), (i32, i32)) {
+    ((x - col * 4 / 5, y(from)), (x - (col / 5).min(12), y(to)))
+}
+
+/// Where the label of an arrow from `(x1, y1)` to `(x2, y2)` across `lanes` lanes is anchored
+/// (its text's start, 4 px off the line): the arrow's middle, unless that is on a lane (an
+/// arrow over an even number of lanes), where the lane's marks would cover it; then half a lane
+/// back towards the sender, still on the arrow, between two lanes.
+fn label_at(((x1, y1), (x2, y2)): ((i32, i32), (i32, i32)), lanes: usize) -> (i32, i32) {
     let (mut mx, mut my) = ((x1 + x2) / 2, (y1 + y2) / 2);
-    let lanes = from.abs_diff(to);
     if lanes >= 2 && lanes.is_multiple_of(2) {
         mx -= (x2 - x1) * (LANE_H / 2) / (y2 - y1).abs();
         my += if y2 > y1 { -LANE_H / 2 } else { LANE_H / 2 };
@@ -284,40 +678,21 @@ fn label_at(from: usize, to: usize, k: usize) -> (i32, i32) {
 
 /// One step's arrows and marks. `frac` < 1 draws the message part-way along its arrow and
 /// fades the marks in as it arrives.
-fn step_marks(svg: &mut Node, step: &Step, k: usize, frac: f64, lang: Lang, current: bool) {
+fn step_marks(
+    svg: &mut Node,
+    step: &Step,
+    k: usize,
+    frac: f64,
+    lang: Lang,
+    current: bool,
+    lay: &Layout,
+) {
+    let Some(x) = lay.x(k) else { return };
     let ease = frac * frac * (3.0 - 2.0 * frac);
     let arrived = frac >= 1.0;
     for a in &step.info.arrows {
-        let ((x1, y1), (x2, y2)) = arrow_ends(a.from, a.to, k);
-        let hx = x1 + ((x2 - x1) as f64 * ease) as i32;
-        let hy = y1 + ((y2 - y1) as f64 * ease) as i32;
-        let class = match a.kind {
-            ArrowKind::Message => "msg",
-            ArrowKind::Duplicate => "msg dup",
-            ArrowKind::Lost => "msg lost",
-        };
-        let mut g = Node::svg("g").attr("class", class);
-        if arrived {
-            let (mx, my) = label_at(a.from, a.to, k);
-            g.push(line(x1, y1, hx, hy).attr("marker-end", "url(#head)"));
-            g.push(
-                Node::svg("text")
-                    .attr("x", mx)
-                    .attr("y", my)
-                    .attr("class", "msg-label")
-                    .text(a.label.clone()),
-            );
-        } else {
-            g.push(line(x1, y1, hx, hy));
-            g.push(
-                Node::svg("circle")
-                    .attr("cx", hx)
-                    .attr("cy", hy)
-                    .attr("r", 5)
-                    .attr("class", "dot"),
-            );
-        }
-        svg.push(g);
+        let ends = arrow_ends(a.from, a.to, x, lay.col);
+        svg.push(arrow_node(a, ends, ease, arrived, lang, lay.col));
     }
     // Marks appear as the message lands: invisible for the first 60 % of the motion.
     let percent = if arrived {
@@ -326,29 +701,87 @@ fn step_marks(svg: &mut Node, step: &Step, k: usize, frac: f64, lang: Lang, curr
         (((frac - 0.6) / 0.4).clamp(0.0, 1.0) * 100.0) as i32
     };
     for m in &step.info.marks {
-        svg.push(
-            Node::svg("g")
-                .attr(
-                    "class",
-                    format!("mark {}{}", m.kind.css(), if current { " now" } else { "" }),
-                )
-                .attr("opacity", format!("{}.{:02}", percent / 100, percent % 100))
-                .child(
-                    Node::svg("circle")
-                        .attr("cx", x(k))
-                        .attr("cy", y(m.lane))
-                        .attr("r", 11),
-                )
-                .child(
-                    Node::svg("text")
-                        .attr("x", x(k))
-                        .attr("y", y(m.lane) + 5)
-                        .attr("class", "glyph")
-                        .text(m.kind.glyph()),
-                )
-                .child(Node::svg("title").text(m.label.get(lang))),
-        );
+        let r = mark_r(lay.col, m.kind);
+        let mut g = Node::svg("g")
+            .attr(
+                "class",
+                format!("mark {}{}", m.kind.css(), if current { " now" } else { "" }),
+            )
+            .attr("opacity", format!("{}.{:02}", percent / 100, percent % 100))
+            .child(
+                Node::svg("circle")
+                    .attr("cx", x)
+                    .attr("cy", y(m.lane))
+                    .attr("r", r),
+            );
+        if r >= 8 {
+            g.push(text(x, y(m.lane) + r / 2, "glyph", m.kind.glyph()).attr("font-size", r + 2));
+        }
+        svg.push(g.child(Node::svg("title").text(m.label.get(lang))));
     }
+}
+
+/// One arrow, `ease` of the way along (a moving dot) or arrived (line, head, label). A lost
+/// message stops half-way at ✕; a ghost is drawn whole, dashed, ending in ✗; a duplicate
+/// says which copy it is.
+fn arrow_node(
+    a: &crate::sim::Arrow,
+    ends: ((i32, i32), (i32, i32)),
+    ease: f64,
+    arrived: bool,
+    lang: Lang,
+    col: i32,
+) -> Node {
+    let ((x1, y1), (mut x2, mut y2)) = ends;
+    if a.kind == ArrowKind::Lost {
+        (x2, y2) = ((x1 + x2) / 2, (y1 + y2) / 2);
+    }
+    let (class, ease) = match a.kind {
+        ArrowKind::Message => ("msg", ease),
+        ArrowKind::Duplicate => ("msg dup", ease),
+        ArrowKind::Lost => ("msg lost", ease),
+        // What never happened does not travel.
+        ArrowKind::Ghost => ("msg ghost", 1.0),
+    };
+    let arrived = arrived || a.kind == ArrowKind::Ghost;
+    let hx = x1 + ((x2 - x1) as f64 * ease) as i32;
+    let hy = y1 + ((y2 - y1) as f64 * ease) as i32;
+    let mut g = Node::svg("g").attr("class", class);
+    if !arrived {
+        g.push(line(x1, y1, hx, hy));
+        g.push(
+            Node::svg("circle")
+                .attr("cx", hx)
+                .attr("cy", hy)
+                .attr("r", 5)
+                .attr("class", "dot"),
+        );
+        return g;
+    }
+    let body = line(x1, y1, x2, y2);
+    match a.kind {
+        ArrowKind::Message | ArrowKind::Duplicate => g.push(body.attr("marker-end", "url(#head)")),
+        ArrowKind::Lost => {
+            g.push(body);
+            g.push(text(x2, y2 + 5, "end-x", "✕"));
+        }
+        ArrowKind::Ghost => {
+            g.push(body);
+            g.push(text(x2, y2 + 5, "end-x", "✗"));
+        }
+    }
+    let copies = (a.copy >= 2).then(|| format!("×{}", a.copy));
+    let label = match (col >= LABEL_COL || a.kind == ArrowKind::Ghost, copies) {
+        (true, Some(c)) => format!("{} {c}", a.label.get(lang)),
+        (true, None) => a.label.get(lang).to_string(),
+        (false, Some(c)) => c,
+        (false, None) => String::new(),
+    };
+    if !label.is_empty() {
+        let (lx, ly) = label_at(((x1, y1), (x2, y2)), a.from.abs_diff(a.to));
+        g.push(text(lx, ly, "msg-label", label));
+    }
+    g
 }
 
 #[cfg(test)]
@@ -357,7 +790,11 @@ mod tests {
     use crate::scenarios;
 
     fn draw(t: &Trace, step: usize, frac: f64) -> String {
-        crate::ui::dom::html(&[base(t, step, Lang::En), moving(t, step, frac, Lang::En)])
+        let lay = Layout::new(t, DEFAULT_WIDTH, Zoom::Fit, step);
+        crate::ui::dom::html(&[
+            base(t, step, Lang::En, &lay),
+            moving(t, step, frac, Lang::En, &lay),
+        ])
     }
 
     fn trace() -> Trace {
@@ -376,12 +813,13 @@ mod tests {
             (0, 4),
             (3, 0),
         ] {
-            let (lx, ly) = label_at(from, to, 5);
+            let ends = arrow_ends(from, to, 400, COL_MAX);
+            let (lx, ly) = label_at(ends, from.abs_diff(to));
             let (mx, my) = (lx - 4, ly + 4);
             // Between two lanes (lane centres are half a lane below each band's top).
             assert_eq!((my - TOP).rem_euclid(LANE_H), 0, "{from}→{to}");
             // On the segment from the sender to the receiver.
-            let ((x1, y1), (x2, y2)) = arrow_ends(from, to, 5);
+            let ((x1, y1), (x2, y2)) = ends;
             assert!(
                 (x1.min(x2)..=x1.max(x2)).contains(&mx),
                 "{from}→{to}: x {mx}"
@@ -403,8 +841,6 @@ mod tests {
         let t = trace();
         assert_eq!(draw(&t, 3, 0.5), draw(&t, 3, 0.5));
         assert_ne!(draw(&t, 3, 0.5), draw(&t, 3, 1.0), "motion shows");
-        // A finished step draws the same whether reached by playing or by scrubbing back.
-        assert_eq!(draw(&t, 3, 1.0), draw(&t, 3, 1.0));
         assert!(
             draw(&t, 3, 1.0).contains("class=\"mark crash now\""),
             "the crash step's mark moves"
@@ -422,15 +858,16 @@ mod tests {
     #[test]
     fn only_the_current_step_is_redrawn_per_frame() {
         let t = trace();
-        let still = crate::ui::dom::html(&[base(&t, 3, Lang::En)]);
+        let lay = Layout::new(&t, DEFAULT_WIDTH, Zoom::Fit, 3);
+        let still = crate::ui::dom::html(&[base(&t, 3, Lang::En, &lay)]);
         assert!(
             !still.contains("mark crash"),
             "the moving step is not in the still layer"
         );
-        assert!(still.contains("COMMIT"), "earlier steps are");
-        let frame = crate::ui::dom::html(&[moving(&t, 3, 0.9, Lang::En)]);
-        assert!(frame.contains("mark crash now") && !frame.contains("COMMIT"));
-        assert!(!crate::ui::dom::html(&[moving(&t, 0, 0.5, Lang::En)]).contains("<g"));
+        assert!(still.contains("class=\"mark commit\""), "earlier steps are");
+        let frame = crate::ui::dom::html(&[moving(&t, 3, 0.9, Lang::En, &lay)]);
+        assert!(frame.contains("mark crash now") && !frame.contains("mark commit"));
+        assert!(!crate::ui::dom::html(&[moving(&t, 0, 0.5, Lang::En, &lay)]).contains("<g"));
     }
 
     #[test]
@@ -441,10 +878,59 @@ mod tests {
     }
 
     #[test]
-    fn clicks_map_to_columns() {
-        assert_eq!(step_at(0, 10), 0);
-        assert_eq!(step_at(x(3), 10), 3);
-        assert_eq!(step_at(x(3) + COL_W / 2 - 1, 10), 3);
-        assert_eq!(step_at(x(99), 10), 10);
+    fn clicks_map_to_the_nearest_shown_column() {
+        let t = trace();
+        let lay = Layout::new(&t, DEFAULT_WIDTH, Zoom::Fit, 0);
+        assert_eq!(lay.step_at(0), 0);
+        assert_eq!(lay.step_at(lay.x(3).unwrap()), 3);
+        assert_eq!(lay.step_at(lay.x(3).unwrap() + lay.col / 2 - 1), 3);
+        assert_eq!(lay.step_at(99_999), t.last());
+    }
+
+    #[test]
+    fn a_run_of_forty_steps_fits_a_phone_and_a_wide_screen() {
+        // The timeline's width on a 390 px phone, and in the stage's left column at 1280 px.
+        for width in [350, 590, 1100] {
+            let lay = Layout::of(40, 100, width, Zoom::Fit, 20, &[3, 30]);
+            assert!(lay.gaps.is_empty(), "{width}");
+            assert!((0..40).all(|k| lay.x(k).is_some()), "{width}");
+            assert!(lay.width <= width, "{width}: {}", lay.width);
+        }
+        let wide = Layout::of(40, 100, 590, Zoom::Wide, 20, &[]);
+        assert_eq!(wide.col, COL_MAX, "the zoom returns to wide columns");
+        assert!(wide.width > 590);
+    }
+
+    #[test]
+    fn a_long_run_keeps_the_cause_the_violation_and_the_current_step_in_view() {
+        let keep = window(625, 580, 300, &[5, 400]);
+        for k in [4, 5, 6, 300, 399, 400, 401] {
+            assert!(keep[k], "step {k}");
+        }
+        let lay = Layout::of(625, 100, 580, Zoom::Fit, 300, &[5, 400]);
+        assert!(lay.width <= 580, "{}", lay.width);
+        assert!(!lay.gaps.is_empty());
+        assert!([5, 300, 400].iter().all(|&k| lay.x(k).is_some()));
+        // The window moves by half its width at a time: most steps keep the same columns.
+        let moved = (300..340)
+            .filter(|&s| window(625, 580, s, &[5, 400]) != window(625, 580, s + 1, &[5, 400]))
+            .count();
+        assert!(moved <= 5, "{moved} of 40 steps moved the window");
+        for step in [0, 1, 311, 624] {
+            assert!(window(625, 580, step, &[])[step], "{step}");
+        }
+    }
+
+    #[test]
+    fn what_went_wrong_is_drawn() {
+        let t = trace();
+        let end = t.last();
+        let out = draw(&t, end, 1.0);
+        assert!(out.contains("class=\"viol-col\""), "the violating column");
+        assert!(out.contains("class=\"viol-link\""), "joined to its cause");
+        assert!(
+            !draw(&t, 2, 1.0).contains("viol-col"),
+            "not before it happens"
+        );
     }
 }

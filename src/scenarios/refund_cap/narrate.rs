@@ -67,8 +67,9 @@ pub(super) fn describe(m: &RefundCapModel, b: &RcState, a: &RcAct, s: &RcState) 
             info.arrows.push(Arrow {
                 from: db,
                 to: inst,
-                label: reply,
+                label: (reply).into(),
                 kind: ArrowKind::Message,
+                copy: 0,
             });
             let (before, after) = (b.reserved, s.reserved);
             let (cap, amt) = (b.cap, b.reqs[r as usize].amount);
@@ -206,6 +207,7 @@ pub(super) fn describe(m: &RefundCapModel, b: &RcState, a: &RcAct, s: &RcState) 
                         to: db,
                         label: stmt.arrow().into(),
                         kind: ArrowKind::Message,
+                        copy: 0,
                     });
                     text = text.then(&sent(s, r));
                 }

@@ -76,12 +76,13 @@ pub(super) fn describe(m: &RetryLayersModel, b: &RlState, o: Outcome, s: &RlStat
     info.arrows.push(Arrow {
         from: caller,
         to: api,
-        label: format!("#{k}"),
+        label: (format!("#{k}")).into(),
         kind: if o == Outcome::NoAnswer {
             ArrowKind::Lost
         } else {
             ArrowKind::Message
         },
+        copy: 0,
     });
     let reply = match o {
         Outcome::Answer if call.answered => Some(("200", ArrowKind::Message)),
@@ -96,6 +97,7 @@ pub(super) fn describe(m: &RetryLayersModel, b: &RlState, o: Outcome, s: &RlStat
             to: caller,
             label: label.into(),
             kind,
+            copy: 0,
         });
     }
     let t = secs(call.end - call.start);

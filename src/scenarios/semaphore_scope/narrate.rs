@@ -70,8 +70,9 @@ fn arrow(from: usize, to: usize, label: String) -> Arrow {
     Arrow {
         from,
         to,
-        label,
+        label: label.into(),
         kind: ArrowKind::Message,
+        copy: 0,
     }
 }
 
