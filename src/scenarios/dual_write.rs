@@ -22,8 +22,8 @@
 
 use crate::sim::kit::Proc;
 use crate::sim::{
-    Arrow, ArrowKind, InvKind, Invariant, LaneView, Mark, MarkKind, Model, Notes, RowView,
-    Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, VariantMeta,
+    ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind, Model, Notes,
+    RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, Unit, VariantMeta,
 };
 
 /// The orders the client submits, in this order.
@@ -346,7 +346,12 @@ impl Model for DualWriteModel {
                     "每个已提交订单的 OrderCreated 事件都已进入消息代理。",
                 ),
                 check: lost_event,
-                rows: |_| Vec::new(),
+                rows: |s| {
+                    (0..N)
+                        .filter(|&i| s.orders[i] == Row::Committed && !s.log.contains(&(i as u8)))
+                        .map(|i| ("orders", i.to_string()))
+                        .collect()
+                },
             },
             Invariant {
                 name: Text::new("no phantom event", "没有幽灵事件"),
@@ -356,7 +361,13 @@ impl Model for DualWriteModel {
                     "每个已发布的事件都对应一个已提交或仍在提交中的订单。",
                 ),
                 check: phantom_event,
-                rows: |_| Vec::new(),
+                rows: |s| {
+                    let phantom = |i: &u8| s.orders[*i as usize] == Row::Absent;
+                    (s.log.iter().enumerate())
+                        .filter(|(_, i)| phantom(i))
+                        .map(|(k, _)| ("broker", k.to_string()))
+                        .collect()
+                },
             },
         ]
     }
@@ -438,7 +449,7 @@ impl Model for DualWriteModel {
             tree: Vec::new(),
             chart: None,
             plots: Vec::new(),
-            figure: None,
+            figure: Some(figure(s)),
         }
     }
 
@@ -470,6 +481,44 @@ fn abort_tx(n: &mut DwState, i: usize) {
     }
     if n.outbox[i] == OutboxRow::Uncommitted {
         n.outbox[i] = OutboxRow::Absent;
+    }
+}
+
+/// Events against orders: every committed order's event should be in the broker, and no event
+/// of an order that does not exist.
+fn figure(s: &DwState) -> Figure {
+    let committed = (0..N).filter(|&i| s.orders[i] == Row::Committed).count() as u32;
+    let published = (0..N)
+        .filter(|&i| s.orders[i] == Row::Committed && s.log.contains(&(i as u8)))
+        .count() as u32;
+    let mut events: Vec<u8> = s.log.clone();
+    events.sort_unstable();
+    events.dedup();
+    let phantoms = events
+        .iter()
+        .filter(|&&i| s.orders[i as usize] == Row::Absent)
+        .count() as u32;
+    Figure {
+        title: Text::new("Committed orders and their events", "已提交的订单与它们的事件"),
+        name: Text::new(
+            format!("{committed} orders committed, {published} of their events in the broker; {phantoms} events of orders that do not exist."),
+            format!("已提交 {committed} 个订单，其中 {published} 个的事件在消息代理中；{phantoms} 个事件对应的订单并不存在。"),
+        ),
+        body: FigureBody::Ledger(vec![
+            LedgerRow {
+                name: Text::new("events of committed orders", "已提交订单的事件"),
+                intended: committed,
+                executed: published,
+                unit: Unit::Count,
+            },
+            LedgerRow {
+                name: Text::new("events of orders that do not exist", "不存在的订单的事件"),
+                intended: 0,
+                executed: phantoms,
+                unit: Unit::Count,
+            },
+        ]),
+        shows: vec![0, 1],
     }
 }
 
@@ -678,6 +727,7 @@ impl DualWriteModel {
 mod narrate {
     //! Step narration: what happened and why it matters, in both languages.
     use super::*;
+    use crate::sim::{arrow, mark};
 
     pub(super) fn describe(
         m: &DualWriteModel,
@@ -691,18 +741,6 @@ mod narrate {
         let mut info = StepInfo {
             lane: svc,
             ..StepInfo::default()
-        };
-        let arrow = |from, to, label: String, kind| Arrow {
-            from,
-            to,
-            label: label.into(),
-            kind,
-            copy: 0,
-        };
-        let mark = |lane, kind, en: &str, zh: &str| Mark {
-            lane,
-            kind,
-            label: Text::new(en, zh),
         };
         match *a {
             DwAct::BrokerDeliver => {
@@ -748,7 +786,7 @@ mod narrate {
                 let o = order_id(b.next_req);
                 info.title = Text::new(format!("INSERT order {o}"), format!("插入订单 {o}"));
                 info.arrows
-                    .push(arrow(svc, db, "INSERT".into(), ArrowKind::Message));
+                    .push(arrow(svc, db, "INSERT", ArrowKind::Message));
                 info.marks
                     .push(mark(db, MarkKind::Write, "uncommitted write", "未提交写入"));
                 let mut sql =
@@ -772,7 +810,7 @@ mod narrate {
             DwAct::SvcCommit => {
                 info.title = Text::new(format!("COMMIT order {o}"), format!("提交订单 {o}"));
                 info.arrows
-                    .push(arrow(svc, db, "COMMIT".into(), ArrowKind::Message));
+                    .push(arrow(svc, db, "COMMIT", ArrowKind::Message));
                 info.marks
                     .push(mark(db, MarkKind::Commit, "commit", "提交"));
                 info.code = Some("COMMIT;".into());
@@ -890,7 +928,7 @@ mod narrate {
                 info.lane = relay;
                 info.title = Text::new(format!("mark {ev} sent"), format!("标记 {ev} 已发送"));
                 info.arrows
-                    .push(arrow(relay, db, "UPDATE".into(), ArrowKind::Message));
+                    .push(arrow(relay, db, "UPDATE", ArrowKind::Message));
                 info.marks
                     .push(mark(db, MarkKind::Commit, "marked sent", "已标记"));
                 info.code = Some(format!(
@@ -915,6 +953,22 @@ mod narrate {
                 info.title = Text::new("⚡ crash order service", "⚡ 订单服务崩溃");
                 info.marks.push(mark(svc, MarkKind::Crash, "crash", "崩溃"));
                 info.narration = crash_narration(m, b, o);
+                let i = b.svc.mem.req as usize;
+                if b.orders[i] == Row::Committed
+                    && !b.log.contains(&b.svc.mem.req)
+                    && m.variant == DwVariant::CommitThenPublish
+                {
+                    // Nothing is left that would publish it: draw the event that never goes out.
+                    info.arrows.push(arrow(
+                        svc,
+                        broker,
+                        Text::new(
+                            format!("e-{o} never published"),
+                            format!("e-{o} 永远不会发布"),
+                        ),
+                        ArrowKind::Ghost,
+                    ));
+                }
                 if b.orders[b.svc.mem.req as usize] == Row::Uncommitted {
                     info.marks
                         .push(mark(db, MarkKind::Rollback, "aborted", "中止"));
@@ -923,7 +977,7 @@ mod narrate {
             DwAct::SvcRollback => {
                 info.title = Text::new("⚡ roll back", "⚡ 回滚");
                 info.arrows
-                    .push(arrow(svc, db, "ROLLBACK".into(), ArrowKind::Message));
+                    .push(arrow(svc, db, "ROLLBACK", ArrowKind::Message));
                 info.marks
                     .push(mark(db, MarkKind::Rollback, "rollback", "回滚"));
                 info.code = Some("ROLLBACK;".into());
