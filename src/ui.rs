@@ -8,6 +8,7 @@ mod controls;
 mod dom;
 mod explore;
 mod export;
+mod figure;
 mod home;
 pub mod i18n;
 mod icons;

@@ -86,12 +86,20 @@ fn three_instances_with_a_semaphore_of_10_put_30_calls_in_flight() {
         .narration
         .en
         .contains("3 instances × 10 = 30"));
-    // Broken at step 3, the first claim past 10 (15 in flight), with no fault at all.
+    // Broken at step 3, the first claim past 10 (15 in flight), with no fault at all; the
+    // sentence follows the state afterwards (30 at step 6) and still says where it broke.
+    let v = verdict(&t, 3, LIMIT);
+    assert!(
+        v.why.en.starts_with("15 calls are in flight"),
+        "{}",
+        v.why.en
+    );
     let v = verdict(&t, 6, LIMIT);
     assert_eq!(v.status, Status::Violated);
     assert_eq!(v.since, Some(3));
     assert!(
-        v.why.en.starts_with("15 calls are in flight"),
+        v.why.en.starts_with("30 calls are in flight")
+            && v.why.en.contains("First broken at step 3."),
         "{}",
         v.why.en
     );

@@ -6,6 +6,7 @@ use super::browser;
 use super::compare::{BreakIt, Compare};
 use super::controls::Controls;
 use super::explore::{Explore, Explorer};
+use super::figure::FigureCard;
 use super::i18n::ui;
 use super::panels::{
     Choices, EmbedBar, EmbedCode, EmbedDialog, Header, Invariants, Knobs, Narration, Notices,
@@ -376,14 +377,16 @@ pub fn App() -> impl IntoView {
             <div class="stage">
                 <div class="left">
                     <BreakIt/>
+                    <FigureCard plots=true/>
                     <Timeline/>
+                    <Choices/>
                     <Narration/>
                     <Program/>
                     <Knobs/>
-                    <Choices/>
                     <Explorer/>
                 </div>
                 <div class="right">
+                    <FigureCard plots=false/>
                     <Invariants/>
                     <Tables/>
                 </div>
@@ -425,6 +428,10 @@ fn on_key(ctx: Ctx, presenter: super::present::Presenter, ev: web_sys::KeyboardE
         ev.prevent_default();
         return;
     }
+    if !in_field && take_choice_key(ctx, &ev.key()) {
+        ev.prevent_default();
+        return;
+    }
     let event = match ev.key().as_str() {
         " " | "k" if !in_field && !on_button => PlayerEvent::TogglePlay,
         "." => PlayerEvent::Pause,
@@ -436,4 +443,31 @@ fn on_key(ctx: Ctx, presenter: super::present::Presenter, ev: web_sys::KeyboardE
     };
     ev.prevent_default();
     ctx.dispatch(event);
+}
+
+/// `f` injects the first fault enabled at this step; `1`–`9` take the n-th next move. True if
+/// the key was one of them and something was taken.
+fn take_choice_key(ctx: Ctx, key: &str) -> bool {
+    let step = ctx.cursor.get_untracked().step;
+    let pick = |fault: bool, n: usize| {
+        ctx.trace.with_untracked(|t| {
+            (t.steps.get(step)?.choices.iter())
+                .filter(|c| c.fault == fault)
+                .nth(n)
+                .map(|c| c.index)
+        })
+    };
+    let choice = match key {
+        "f" | "F" => pick(true, 0),
+        _ => match key.parse::<usize>() {
+            Ok(n @ 1..=9) => pick(false, n - 1),
+            _ => None,
+        },
+    };
+    let Some(index) = choice else {
+        return false;
+    };
+    ctx.dispatch(PlayerEvent::Pause);
+    ctx.choose(index);
+    true
 }

@@ -151,16 +151,36 @@ pub fn data_attr(ev: &web_sys::Event, name: &str) -> Option<String> {
 }
 
 /// Focuses the first element matching `selector` once the DOM has been updated (a redraw
-/// would otherwise drop keyboard focus on the body).
+/// would otherwise drop keyboard focus on the body), without scrolling the page: what the
+/// learner watches stays where it is. Only an element entirely off screen is scrolled to, as
+/// little as it takes (the sticky player bar is kept clear by `scroll-padding`).
 pub fn focus_after_render(selector: impl Into<String>) {
     let selector = selector.into();
     request_animation_frame(move || {
         if let Some(el) = document().query_selector(&selector).ok().flatten() {
-            if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
-                let _ = el.focus();
-            }
+            focus_quietly(&el);
         }
     });
+}
+
+fn focus_quietly(el: &web_sys::Element) {
+    let Ok(html) = el.clone().dyn_into::<web_sys::HtmlElement>() else {
+        return;
+    };
+    let opts = web_sys::FocusOptions::new();
+    opts.set_prevent_scroll(true);
+    let _ = html.focus_with_options(&opts);
+    let rect = el.get_bounding_client_rect();
+    let height = window()
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    if rect.bottom() < 0.0 || rect.top() > height {
+        let opts = web_sys::ScrollIntoViewOptions::new();
+        opts.set_block(web_sys::ScrollLogicalPosition::Nearest);
+        el.scroll_into_view_with_scroll_into_view_options(&opts);
+    }
 }
 
 /// Calls `width` with the element's inner width now and whenever it changes (a window resize,

@@ -63,6 +63,11 @@ impl Node {
         self
     }
 
+    pub fn children(mut self, nodes: impl IntoIterator<Item = Node>) -> Node {
+        self.children.extend(nodes.into_iter().map(Child::El));
+        self
+    }
+
     pub fn text(mut self, text: impl Into<String>) -> Node {
         self.children.push(Child::Text(text.into()));
         self

@@ -165,6 +165,7 @@ pub struct Ui {
     pub extra: &'static str,
     pub figure: &'static str,
     pub unchanged: &'static str,
+    pub violated: &'static str,
 }
 
 pub const EN: Ui = Ui {
@@ -280,7 +281,7 @@ pub const EN: Ui = Ui {
     fixed: "fix",
     default_move: "default",
     down: "down",
-    keys: "Keys: Space play/pause · ←/→ step · Home/End · PageUp/PageDown",
+    keys: "Keys: Space play/pause · ←/→ step · Home/End · F inject the first fault · 1–9 take a move",
     explorer: "Explorer",
     explorer_intro: "Checks every run of this variant — every interleaving, every crash point — up to 700 steps, with at most this many faults per run:",
     faults_per_run: "Faults per run",
@@ -322,6 +323,7 @@ pub const EN: Ui = Ui {
     extra: "extra",
     figure: "What decides it",
     unchanged: "unchanged",
+    violated: "violated",
 };
 
 pub const ZH: Ui = Ui {
@@ -437,7 +439,7 @@ pub const ZH: Ui = Ui {
     fixed: "修复",
     default_move: "默认",
     down: "已宕机",
-    keys: "按键：空格 播放/暂停 · ←/→ 单步 · Home/End · PageUp/PageDown",
+    keys: "按键：空格 播放/暂停 · ←/→ 单步 · Home/End · F 注入第一个故障 · 1–9 选择动作",
     explorer: "穷举检查",
     explorer_intro: "检查这个方案的每一次运行——每一种交错、每一个崩溃点——最多 700 步，每次运行最多注入这么多次故障：",
     faults_per_run: "每次运行的故障数",
@@ -479,6 +481,7 @@ pub const ZH: Ui = Ui {
     extra: "多出",
     figure: "关键数字",
     unchanged: "未变",
+    violated: "被违反",
 };
 
 pub fn ui(lang: Lang) -> &'static Ui {

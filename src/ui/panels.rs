@@ -236,17 +236,27 @@ pub fn notices(notices: &[Text], lang: Lang, t: &Ui) -> Vec<Node> {
 #[component]
 pub fn Narration() -> impl IntoView {
     let ctx = use_ctx();
+    // The rest of each step's narration, beyond its first sentence: shown on demand, and kept
+    // open from step to step once asked for.
+    let more = RwSignal::new(false);
     let info = move |code: bool| {
         let (lang, t, step) = (ctx.lang.get(), ctx.t(), ctx.cursor.get().step);
+        let open = more.get();
         ctx.trace.with(|tr| {
             tr.steps
                 .get(step)
-                .map(|s| narration(&s.info, step, code, lang, t))
+                .map(|s| narration(&s.info, step, code, open, lang, t))
                 .unwrap_or_default()
         })
     };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if browser::data_attr(&ev, "data-more").is_some() {
+            more.update(|m| *m = !*m);
+            browser::focus_after_render(".narration [data-more]");
+        }
+    };
     view! {
-        <section class="card narration" aria-labelledby="narration-h">
+        <section class="card narration" class:open=move || more.get() aria-labelledby="narration-h" on:click=on_click>
             <h2 id="narration-h">{move || ctx.t().narration}</h2>
             <div aria-live="polite" aria-atomic="true">{drawn("narr-text", move || info(false))}</div>
             {drawn("narr-code", move || info(true))}
@@ -254,8 +264,16 @@ pub fn Narration() -> impl IntoView {
     }
 }
 
-/// A step's number, title and narration (`code == false`), or the code that ran (`true`).
-pub fn narration(info: &StepInfo, step: usize, code: bool, lang: Lang, t: &Ui) -> Vec<Node> {
+/// A step's number, title and narration (`code == false`), or the code that ran (`true`). The
+/// narration's first sentence shows; the rest when `open`.
+pub fn narration(
+    info: &StepInfo,
+    step: usize,
+    code: bool,
+    open: bool,
+    lang: Lang,
+    t: &Ui,
+) -> Vec<Node> {
     if code {
         return info
             .code
@@ -271,7 +289,18 @@ pub fn narration(info: &StepInfo, step: usize, code: bool, lang: Lang, t: &Ui) -
             })
             .collect();
     }
-    vec![
+    let (head, rest) = headline(info.narration.get(lang));
+    let mut story = Node::el("p").attr("class", "story").text(head);
+    if !rest.is_empty() {
+        story.push_text(" ");
+        story.push(
+            Node::el("span")
+                .attr("class", "story-rest")
+                .attr("id", "story-rest")
+                .text(rest),
+        );
+    }
+    let mut out = vec![
         Node::el("p")
             .attr("class", "step-title")
             .child(
@@ -280,10 +309,32 @@ pub fn narration(info: &StepInfo, step: usize, code: bool, lang: Lang, t: &Ui) -
                     .text(format!("{step} ")),
             )
             .text(info.title.get(lang)),
-        Node::el("p")
-            .attr("class", "story")
-            .text(info.narration.get(lang)),
-    ]
+        story,
+    ];
+    if !rest.is_empty() {
+        out.push(
+            button("btn link more")
+                .attr("data-more", "")
+                .attr("aria-controls", "story-rest")
+                .attr("aria-expanded", if open { "true" } else { "false" })
+                .text(if open { t.less } else { t.more }),
+        );
+    }
+    out
+}
+
+/// A narration's first sentence, and the rest (shown on demand).
+pub fn headline(text: &str) -> (&str, &str) {
+    let end = text
+        .char_indices()
+        .find(|&(i, c)| {
+            c == '。' || (matches!(c, '.' | '!' | '?') && text[i + 1..].starts_with(' '))
+        })
+        .map(|(i, c)| i + c.len_utf8());
+    match end {
+        Some(e) if e < text.len() => (&text[..e], text[e..].trim_start()),
+        _ => (text, ""),
+    }
 }
 
 #[component]
@@ -323,12 +374,25 @@ pub fn Choices() -> impl IntoView {
             ctx.choose(index);
             // The buttons are redrawn for the new step: keep keyboard focus in the panel.
             browser::focus_after_render(".choices button, #step-forward");
+        } else if browser::data_attr(&ev, "data-restart").is_some() {
+            ctx.dispatch(PlayerEvent::Start);
+            browser::focus_after_render("#step-forward");
         }
+    };
+    let over = move || {
+        let t = ctx.t();
+        ctx.trace.with(|tr| {
+            tr.steps
+                .get(ctx.cursor.get().step)
+                .map(|s| run_over(&s.choices, t))
+                .unwrap_or_default()
+        })
     };
     view! {
         <section class="card choices" aria-labelledby="faults-h moves-h" on:click=on_click>
             {drawn("choices-head", head)}
             <div role="group" aria-labelledby="moves-h">{drawn("buttons", move || buttons(false))}</div>
+            {drawn("over", over)}
         </section>
     }
 }
@@ -342,12 +406,21 @@ pub fn moves_heading(meta: &ScenarioMeta, lang: Lang, t: &Ui) -> String {
         .to_string()
 }
 
-/// The buttons for the faults (or the ordinary moves) enabled at a step.
+/// The buttons for the faults (or the ordinary moves) enabled at a step, each with its key
+/// (F for the first fault, 1–9 for the moves).
 pub fn choices(choices: &[Choice], faults: bool, lang: Lang, t: &Ui) -> Vec<Node> {
     let mut out = Vec::new();
     for c in choices.iter().filter(|c| c.fault == faults) {
+        let key = match (faults, out.len()) {
+            (true, 0) => Some("F".to_string()),
+            (false, n @ 0..=8) => Some((n + 1).to_string()),
+            _ => None,
+        };
         let mut b =
             button(if faults { "btn fault" } else { "btn move" }).attr("data-choice", c.index);
+        if let Some(k) = &key {
+            b = b.attr("aria-keyshortcuts", k);
+        }
         if faults {
             b.push(Node::el("span").attr("aria-hidden", "true").text("⚡ "));
         }
@@ -357,12 +430,34 @@ pub fn choices(choices: &[Choice], faults: bool, lang: Lang, t: &Ui) -> Vec<Node
                 .text(" ")
                 .child(Node::el("span").attr("class", "tag").text(t.default_move));
         }
+        if let Some(k) = key {
+            b.push(
+                Node::el("kbd")
+                    .attr("class", "key-hint")
+                    .attr("aria-hidden", "true")
+                    .text(k),
+            );
+        }
         out.push(b);
     }
     if faults && out.is_empty() {
         out.push(Node::el("p").attr("class", "muted").text(t.faults_none));
     }
     out
+}
+
+/// At a step with no move left: the run is over, and how to go on from here.
+pub fn run_over(choices: &[Choice], t: &Ui) -> Vec<Node> {
+    if choices.iter().any(|c| !c.fault) {
+        return Vec::new();
+    }
+    vec![Node::el("div")
+        .attr("class", "run-over")
+        .attr("role", "status")
+        .child(Node::el("strong").text(t.run_over))
+        .text(" ")
+        .text(t.run_over_hint)
+        .child(button("btn").attr("data-restart", "").text(t.start_over))]
 }
 
 #[component]
@@ -395,7 +490,15 @@ pub fn Invariants() -> impl IntoView {
 /// marks verdict `i` as different from the compared variant's.
 pub fn invariants(verdicts: &[Verdict], step: usize, lang: Lang, t: &Ui, differs: &[bool]) -> Node {
     let mut list = Node::el("ul");
-    for (i, v) in verdicts.iter().enumerate() {
+    // Violated first, then pending, then those that hold; otherwise in the model's order.
+    let rank = |v: &Verdict| match v.status {
+        Status::Violated => 0,
+        Status::Pending => 1,
+        Status::Holds => 2,
+    };
+    let mut order: Vec<usize> = (0..verdicts.len()).collect();
+    order.sort_by_key(|&i| rank(&verdicts[i]));
+    for (i, v) in order.into_iter().map(|i| (i, &verdicts[i])) {
         let differs = differs.get(i).copied().unwrap_or(false);
         let (icon, class, word) = match v.status {
             Status::Holds => ("✓", "inv holds", t.holds.to_string()),

@@ -7,7 +7,7 @@
 use super::app::use_ctx;
 use super::dom::{drawn, patched, Node};
 use super::i18n::Ui;
-use crate::sim::{CodeView, Lang, Metric, TableView};
+use crate::sim::{CodeView, Lang, Metric, RowRef, Status, TableView};
 use leptos::prelude::*;
 
 #[component]
@@ -15,19 +15,27 @@ pub fn Tables() -> impl IntoView {
     let ctx = use_ctx();
     let draw = move || {
         let (step, lang, t) = (ctx.cursor.get().step, ctx.lang.get(), ctx.t());
+        let fold = ctx.cursor.get().playing;
         ctx.trace.with(|tr| {
             tr.steps
                 .get(step)
                 .map(|s| {
                     let mut nodes = metrics(&s.view.metrics, step, lang);
-                    nodes.extend(super::plot::plots(&s.view.plots, lang));
+                    // Curves that are the scenario's figure are drawn large, not here.
+                    if super::figure::is_plots(&s.view) != Some(true) {
+                        nodes.extend(super::plot::plots(&s.view.plots, lang));
+                    }
                     nodes.extend(super::calls::calls(
                         &s.view.tree,
                         s.view.chart.as_ref(),
                         lang,
                         t,
                     ));
-                    nodes.extend(tables(&s.view.tables, lang, t));
+                    let hot: Vec<RowRef> = (s.verdicts.iter())
+                        .filter(|v| v.status == Status::Violated)
+                        .flat_map(|v| v.rows.iter().cloned())
+                        .collect();
+                    nodes.extend(stage_tables(&s.view.tables, lang, t, &hot, fold));
                     nodes
                 })
                 .unwrap_or_default()
@@ -147,16 +155,74 @@ pub fn program(c: &CodeView, lang: Lang, ui: &Ui) -> Vec<Node> {
         .child(legend)]
 }
 
+#[cfg(test)]
 pub fn tables(views: &[TableView], lang: Lang, ui: &Ui) -> Vec<Node> {
+    stage_tables(views, lang, ui, &[], false)
+}
+
+/// The tables on the stage: rows a violation is about (`hot`, table and row keys) marked, and
+/// while playing (`fold`) a table that did not change folded to its title, so the eye goes to
+/// what moved.
+pub fn stage_tables(
+    views: &[TableView],
+    lang: Lang,
+    ui: &Ui,
+    hot: &[RowRef],
+    fold: bool,
+) -> Vec<Node> {
     views
         .iter()
-        .map(|t| table(t, lang, ui, None, None))
+        .map(|t| {
+            let rows: Vec<&str> = (hot.iter())
+                .filter(|(k, _)| *k == t.key)
+                .map(|(_, r)| r.as_str())
+                .collect();
+            let quiet = fold && rows.is_empty() && !t.lost && t.rows.iter().all(|r| !r.changed);
+            if quiet {
+                folded(t, lang, ui)
+            } else {
+                table_with(t, lang, ui, None, None, &rows)
+            }
+        })
         .collect()
+}
+
+/// A table that did not change at this step, folded to its title row.
+fn folded(t: &TableView, lang: Lang, ui: &Ui) -> Node {
+    let kind = if t.durable { "durable" } else { "volatile" };
+    Node::el("figure")
+        .attr("class", format!("tbl {kind} folded"))
+        .attr("aria-label", t.title.get(lang))
+        .child(
+            Node::el("span")
+                .attr("class", "cap")
+                .child(
+                    Node::el("span")
+                        .attr("class", "tbl-title")
+                        .text(t.title.get(lang)),
+                )
+                .child(
+                    Node::el("span")
+                        .attr("class", "tbl-kind")
+                        .text(ui.unchanged),
+                ),
+        )
 }
 
 /// One table; `note` ("differs") marks it in the compare view, in words and with a class, and
 /// `side` (the variant's name there) tells its region from the same table on the other side.
 pub fn table(t: &TableView, lang: Lang, ui: &Ui, note: Option<&str>, side: Option<&str>) -> Node {
+    table_with(t, lang, ui, note, side, &[])
+}
+
+fn table_with(
+    t: &TableView,
+    lang: Lang,
+    ui: &Ui,
+    note: Option<&str>,
+    side: Option<&str>,
+    hot: &[&str],
+) -> Node {
     let kind = if t.durable { "durable" } else { "volatile" };
     let mut class = if t.lost {
         format!("tbl {kind} lost")
@@ -218,6 +284,12 @@ pub fn table(t: &TableView, lang: Lang, ui: &Ui, note: Option<&str>, side: Optio
             (false, true) => "faint",
             (false, false) => "",
         };
+        let is_hot = hot.contains(&r.key.as_str());
+        let class = if is_hot {
+            format!("{class} hot").trim_start().to_string()
+        } else {
+            class.to_string()
+        };
         let mut tr = Node::el("tr").attr("class", class);
         if r.changed {
             // Its highlight animates: a row changed again is drawn anew, so it flashes again.
@@ -225,6 +297,19 @@ pub fn table(t: &TableView, lang: Lang, ui: &Ui, note: Option<&str>, side: Optio
         }
         for (i, c) in r.cells.iter().enumerate() {
             let mut td = Node::el("td");
+            if i == 0 && is_hot {
+                td.push(
+                    Node::el("span")
+                        .attr("class", "hot-mark")
+                        .attr("aria-hidden", "true")
+                        .text("✗"),
+                );
+                td.push(
+                    Node::el("span")
+                        .attr("class", "sr-only")
+                        .text(format!("({}) ", ui.violated)),
+                );
+            }
             if i == 0 && r.changed {
                 td.push(
                     Node::el("span")

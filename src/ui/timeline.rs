@@ -185,9 +185,9 @@ fn window(n: usize, usable: i32, step: usize, pins: &[usize]) -> Vec<bool> {
     let mut keep = vec![false; n];
     let mut pinned = 0;
     for &p in pins {
-        for k in p.saturating_sub(1)..=(p + 1).min(n - 1) {
-            pinned += usize::from(!keep[k]);
-            keep[k] = true;
+        for k in &mut keep[p.saturating_sub(1)..=(p + 1).min(n - 1)] {
+            pinned += usize::from(!*k);
+            *k = true;
         }
     }
     let cap = (usable / COL_WIN).max(4) as usize;
@@ -508,13 +508,21 @@ pub fn base(t: &Trace, step: usize, lang: Lang, lay: &Layout) -> Node {
 fn columns(t: &Trace, step: usize, lang: Lang, lay: &Layout) -> Node {
     let h = lay.height;
     let mut cols = Node::svg("g");
-    let numbered = |k: usize| lay.col >= 22 || k % 5 == 0 || k == step;
+    let numbered = |k: usize| lay.col >= 22 || k.is_multiple_of(5) || k == step;
+    // The step where an invariant broke keeps its own colour even while current.
+    let broke: Vec<usize> = t.steps[step]
+        .verdicts
+        .iter()
+        .filter(|v| v.status == Status::Violated)
+        .filter_map(|v| v.since)
+        .collect();
     for (k, s) in t.steps.iter().enumerate() {
         let Some(x) = lay.x(k) else { continue };
-        let class = match k.cmp(&step) {
-            std::cmp::Ordering::Equal => "col current",
-            std::cmp::Ordering::Greater => "col future",
-            std::cmp::Ordering::Less => "col",
+        let class = match (k.cmp(&step), broke.contains(&k)) {
+            (std::cmp::Ordering::Equal, true) => "col current broke",
+            (std::cmp::Ordering::Equal, false) => "col current",
+            (std::cmp::Ordering::Greater, _) => "col future",
+            (std::cmp::Ordering::Less, _) => "col",
         };
         let mut g = Node::svg("g")
             .attr("class", class)
@@ -777,11 +785,15 @@ fn arrow_node(
         (false, Some(c)) => c,
         (false, None) => String::new(),
     };
-    if !label.is_empty() {
-        let (lx, ly) = label_at(((x1, y1), (x2, y2)), a.from.abs_diff(a.to));
-        g.push(text(lx, ly, "msg-label", label));
+    if label.is_empty() {
+        return g;
     }
-    g
+    // A ghost's label sits on the receiver's lane, after its ✗: where the absence is.
+    let (lx, ly) = match a.kind {
+        ArrowKind::Ghost => (x2 + 9, y2 + 4),
+        _ => label_at(((x1, y1), (x2, y2)), a.from.abs_diff(a.to)),
+    };
+    g.child(text(lx, ly, "msg-label", label))
 }
 
 #[cfg(test)]
