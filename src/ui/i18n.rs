@@ -166,6 +166,7 @@ pub struct Ui {
     pub figure: &'static str,
     pub unchanged: &'static str,
     pub violated: &'static str,
+    pub more_actions: &'static str,
 }
 
 pub const EN: Ui = Ui {
@@ -324,6 +325,7 @@ pub const EN: Ui = Ui {
     figure: "What decides it",
     unchanged: "unchanged",
     violated: "violated",
+    more_actions: "More actions",
 };
 
 pub const ZH: Ui = Ui {
@@ -482,6 +484,7 @@ pub const ZH: Ui = Ui {
     figure: "关键数字",
     unchanged: "未变",
     violated: "被违反",
+    more_actions: "更多操作",
 };
 
 pub fn ui(lang: Lang) -> &'static Ui {

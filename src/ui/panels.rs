@@ -19,14 +19,27 @@ use leptos::prelude::*;
 pub fn Header() -> impl IntoView {
     let ctx = use_ctx();
     let embed_code = use_context::<EmbedCode>();
+    // A phone's "⋯": the actions that do not fit its one-row header.
+    let open = RwSignal::new(false);
     let draw = move || {
         let (lang, scenario, variant) = (ctx.lang.get(), ctx.scenario.get(), ctx.variant.get());
-        header(lang, ctx.t(), scenario, variant, ctx.breaking.get())
+        header(
+            lang,
+            ctx.t(),
+            scenario,
+            variant,
+            ctx.breaking.get(),
+            open.get(),
+        )
     };
     // The header is markup (it changes only with the language, scenario or variant); its
     // controls are handled here by delegation.
     let quiz = super::quiz::QuizShown::get();
     let on_click = move |ev: leptos::ev::MouseEvent| {
+        if browser::data_attr(&ev, "data-more-toggle").is_some() {
+            open.update(|o| *o = !*o);
+            return;
+        }
         if let Some(v) = browser::data_attr(&ev, "data-variant").and_then(|v| v.parse().ok()) {
             ctx.set_variant(v);
             browser::focus_after_render(".top [role=radio][aria-checked=true]");
@@ -62,7 +75,15 @@ pub fn Header() -> impl IntoView {
         }
     };
     let on_change = move |ev: leptos::ev::Event| {
-        if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+        let value = event_target_value(&ev).parse::<usize>();
+        if browser::data_attr(&ev, "data-variant-menu").is_some() {
+            if let Ok(v) = value {
+                ctx.set_variant(v);
+                browser::focus_after_render(".top .variant-menu");
+            }
+            return;
+        }
+        if let Ok(i) = value {
             ctx.set_scenario(i);
             // The header is redrawn for the new scenario: keep the keyboard on the picker.
             browser::focus_after_render(".top select");
@@ -87,7 +108,7 @@ pub fn Header() -> impl IntoView {
         browser::focus_after_render(".top [role=radio][aria-checked=true]");
     };
     view! {
-        <header class="top" on:click=on_click on:change=on_change on:keydown=on_keydown>
+        <header class="top" class:open=move || open.get() on:click=on_click on:change=on_change on:keydown=on_keydown>
             {drawn("top-inner", draw)}
             <p class="sr-status" role="status">{move || ctx.status.get()}</p>
         </header>
@@ -95,7 +116,14 @@ pub fn Header() -> impl IntoView {
 }
 
 /// The header: title, scenario picker, variant radios, language switch, Copy link.
-pub fn header(lang: Lang, t: &Ui, scenario: usize, variant: usize, breaking: bool) -> Vec<Node> {
+pub fn header(
+    lang: Lang,
+    t: &Ui,
+    scenario: usize,
+    variant: usize,
+    breaking: bool,
+    open: bool,
+) -> Vec<Node> {
     let brand = Node::el("div")
         .attr("class", "brand")
         .child(
@@ -107,7 +135,8 @@ pub fn header(lang: Lang, t: &Ui, scenario: usize, variant: usize, breaking: boo
             ),
         )
         .child(Node::el("p").attr("class", "tagline").text(t.tagline));
-    let mut select = Node::el("select");
+    // Named on its own: a phone's one-row header hides the visible label.
+    let mut select = Node::el("select").attr("aria-label", t.scenario);
     for i in 0..scenarios::all().len() {
         let mut option = Node::el("option").attr("value", i);
         if i == scenario {
@@ -183,9 +212,38 @@ pub fn header(lang: Lang, t: &Ui, scenario: usize, variant: usize, breaking: boo
         .attr("data-quiz-open", "")
         .attr("aria-haspopup", "dialog")
         .text(t.quiz);
-    vec![
-        brand, picker, radios, langs, challenge, copy, embed, export, present, quiz,
-    ]
+    // On a phone the header is one row (the scenario and the variant as menus); the rest is
+    // behind "⋯" (CSS hides `.top-more` there until the header is opened).
+    let mut variants = Node::el("select")
+        .attr("class", "variant-menu")
+        .attr("aria-label", t.variant)
+        .attr("data-variant-menu", "");
+    for (i, v) in meta.variants.iter().enumerate() {
+        let option = Node::el("option").attr("value", i);
+        let option = if i == variant {
+            option.attr("selected", "")
+        } else {
+            option
+        };
+        variants.push(option.text(v.name.get(lang)));
+    }
+    let more = button("btn more-toggle")
+        .attr("data-more-toggle", "")
+        .attr("aria-controls", "top-more")
+        .attr("aria-expanded", if open { "true" } else { "false" })
+        .attr("aria-label", t.more_actions)
+        .text("⋯");
+    let actions = Node::el("div")
+        .attr("class", "top-more")
+        .attr("id", "top-more")
+        .child(langs)
+        .child(challenge)
+        .child(copy)
+        .child(embed)
+        .child(export)
+        .child(present)
+        .child(quiz);
+    vec![brand, picker, variants, more, actions, radios]
 }
 
 fn button(class: &'static str) -> Node {
@@ -198,7 +256,17 @@ fn button(class: &'static str) -> Node {
 #[component]
 pub fn Summary() -> impl IntoView {
     let ctx = use_ctx();
-    view! { <p class="summary">{move || ctx.meta().summary.get(ctx.lang.get()).to_string()}</p> }
+    // The chosen variant in one line: what it does and how it fails (or why it holds).
+    let blurb = move || {
+        let meta = ctx.meta();
+        meta.variants
+            .get(ctx.variant.get())
+            .map_or(meta.summary.get(ctx.lang.get()), |v| {
+                v.blurb.get(ctx.lang.get())
+            })
+            .to_string()
+    };
+    view! { <p class="summary">{blurb}</p> }
 }
 
 #[component]
@@ -418,8 +486,9 @@ pub fn choices(choices: &[Choice], faults: bool, lang: Lang, t: &Ui) -> Vec<Node
         };
         let mut b =
             button(if faults { "btn fault" } else { "btn move" }).attr("data-choice", c.index);
+        // The key is drawn by CSS from `data-key` (not text): it stays out of the button's name.
         if let Some(k) = &key {
-            b = b.attr("aria-keyshortcuts", k);
+            b = b.attr("aria-keyshortcuts", k).attr("data-key", k);
         }
         if faults {
             b.push(Node::el("span").attr("aria-hidden", "true").text("⚡ "));
@@ -429,14 +498,6 @@ pub fn choices(choices: &[Choice], faults: bool, lang: Lang, t: &Ui) -> Vec<Node
             b = b
                 .text(" ")
                 .child(Node::el("span").attr("class", "tag").text(t.default_move));
-        }
-        if let Some(k) = key {
-            b.push(
-                Node::el("kbd")
-                    .attr("class", "key-hint")
-                    .attr("aria-hidden", "true")
-                    .text(k),
-            );
         }
         out.push(b);
     }
@@ -555,7 +616,7 @@ mod tests {
     fn header_marks_exactly_one_variant_and_one_language() {
         let meta = scenarios::meta(0);
         let last = meta.variants.len() - 1;
-        let out = html(&header(Lang::Zh, &ZH, 0, last, false));
+        let out = html(&header(Lang::Zh, &ZH, 0, last, false, false));
         assert_eq!(out.matches("aria-checked=\"true\"").count(), 1);
         let checked = format!(
             "aria-checked=\"true\" tabindex=\"0\" title=\"{}\" data-variant=\"{last}\"",
@@ -568,7 +629,7 @@ mod tests {
             "<option value=\"0\" selected=\"\">{}</option>",
             meta.title.en
         );
-        assert!(html(&header(Lang::En, &EN, 0, 0, false)).contains(&option));
+        assert!(html(&header(Lang::En, &EN, 0, 0, false, false)).contains(&option));
     }
 
     #[test]

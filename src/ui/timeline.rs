@@ -524,19 +524,20 @@ fn columns(t: &Trace, step: usize, lang: Lang, lay: &Layout) -> Node {
             (std::cmp::Ordering::Greater, _) => "col future",
             (std::cmp::Ordering::Less, _) => "col",
         };
-        let mut g = Node::svg("g")
-            .attr("class", class)
-            .child(rect(x - lay.col / 2, 0, lay.col, h).attr("class", "hit"));
-        if numbered(k) {
-            g.push(
-                Node::svg("text")
-                    .attr("x", x)
-                    .attr("y", TOP - 8)
-                    .attr("class", "tick")
-                    .text(k.to_string()),
-            );
-        }
-        cols.push(g.child(Node::svg("title").text(format!("{k}: {}", s.info.title.get(lang)))));
+        // Every column has its number's place, so moving the current step changes texts and
+        // classes, never the shape of the drawing.
+        let number = if numbered(k) {
+            k.to_string()
+        } else {
+            String::new()
+        };
+        cols.push(
+            Node::svg("g")
+                .attr("class", class)
+                .child(rect(x - lay.col / 2, 0, lay.col, h).attr("class", "hit"))
+                .child(text(x, TOP - 8, "tick", number))
+                .child(Node::svg("title").text(format!("{k}: {}", s.info.title.get(lang)))),
+        );
     }
     for g in &lay.gaps {
         cols.push(

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test, expect, expectNoConsoleErrors, waitForApp } from './helpers.mjs';
+import { test, expect, expectNoConsoleErrors, waitForApp, clickHeader } from './helpers.mjs';
 
 // Several states, because what is on screen changes: a violation, a crashed lane, a notice,
 // Chinese, dark mode and the phone layout.
@@ -35,7 +35,7 @@ for (const s of states) {
       await expect(page.getByRole('button', { name: /^(Play|播放)$/ })).toBeVisible();
     }
     if (s.click) {
-      await page.getByRole('button', { name: s.click, exact: true }).click();
+      await clickHeader(page, s.click);
       for (const k of s.keys ?? []) await page.keyboard.press(k);
       if (s.keys) await expect(page.locator('.predict')).toBeVisible();
     }

@@ -27,6 +27,9 @@ test('the unbounded queue: 9,600 queued at 60 s, drained at 120 s, the promise b
   await expect(metric(page, 'Time \\(s\\)')).toHaveText('120');
   await expect(metric(page, 'Queued')).toHaveText('0');
   await expect(invariant(page, 'Orders wait within the promise')).toContainText('violated at step 16');
+  // The sentence follows the state, and still says where it first broke.
+  await expect(invariant(page, 'Orders wait within the promise')).toContainText('First broken at step 16.');
+  await open(page, '?s=backpressure&v=unbounded-queue&lang=en&t=16');
   await expect(invariant(page, 'Orders wait within the promise')).toContainText('waited 32 s');
   // The curves are drawn, with a line per series and the promise across them.
   await expect(page.locator('figure.plot polyline')).toHaveCount(3);

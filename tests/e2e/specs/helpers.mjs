@@ -59,6 +59,19 @@ export async function waitForApp(page, { timeout = 10_000 } = {}) {
   }
 }
 
+/**
+ * Clicks the header's button named `name`; on a phone it sits behind "⋯" (More actions), which
+ * is opened first.
+ * @param {import('@playwright/test').Page} page
+ */
+export async function clickHeader(page, name) {
+  const button = page.getByRole('button', { name, exact: true });
+  if (!(await button.isVisible())) {
+    await page.getByRole('button', { name: /^(More actions|更多操作)$/ }).click();
+  }
+  await button.click();
+}
+
 /** `test` with a `problems` fixture that records page problems from before the first navigation. */
 export const test = base.extend({
   problems: async ({ page }, use) => {

@@ -1,7 +1,7 @@
 // Presenter mode on the release build: the clicker keys advance; a step that breaks an
 // invariant is first a question to the room and the next key reveals it; speaker notes in both
 // languages; Escape leaves.
-import { test, expect, expectNoConsoleErrors, waitForApp } from './helpers.mjs';
+import { test, expect, expectNoConsoleErrors, waitForApp, clickHeader } from './helpers.mjs';
 
 test('present: keys advance, predict before the violation, reveal on the next key, notes, exit', async ({ page, problems }) => {
   await page.goto('?s=dual-write&v=commit-then-publish&p=001&t=0&lang=en');
@@ -56,7 +56,7 @@ test('presenter bar on a phone: one row of buttons', async ({ page, problems }) 
   for (const [lang, name] of [['en', 'Present'], ['zh', '演示']]) {
     await page.goto(`?s=unknown-outcome&v=mark-failed-new-key&lang=${lang}`);
     await waitForApp(page);
-    await page.getByRole('button', { name, exact: true }).click();
+    await clickHeader(page, name);
     const tops = await page.locator('.present-bar .btn').evaluateAll((bs) => bs.map((b) => Math.round(b.getBoundingClientRect().top)));
     expect(tops).toHaveLength(3);
     expect(new Set(tops).size, `${lang}: button tops ${tops}`).toBe(1);

@@ -80,7 +80,10 @@ test('in Chinese: the leak, the stalled queue and the calls over the limit are n
   await expect(region.locator('li', { hasText: '队列最终清空' })).toContainText('还有 20 个任务在排队');
   await page.goto('?s=semaphore-scope&v=per-instance-semaphore&t=6&lang=zh');
   await waitForApp(page);
-  await expect(region.locator('li', { hasText: '支付通道在途调用不超过 10 个' })).toContainText('支付通道有 15 个在途调用');
+  // At step 6 the sentence says what the state says now (30), and where it first broke (3).
+  const limit = region.locator('li', { hasText: '支付通道在途调用不超过 10 个' });
+  await expect(limit).toContainText('支付通道有 30 个在途调用');
+  await expect(limit).toContainText('第 3 步首次被破坏');
   expectNoConsoleErrors(problems);
 });
 
