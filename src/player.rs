@@ -142,6 +142,8 @@ pub struct Query {
     pub mode: Option<String>,
     /// `embed=1`: the compact player for an iframe.
     pub embed: bool,
+    /// `theme=light|dark|auto`.
+    pub theme: Option<Theme>,
     /// Every other parameter (the scenario's knobs among them), first occurrence only.
     pub other: Vec<(String, String)>,
     pub problems: Vec<Text>,
@@ -183,6 +185,15 @@ pub fn parse_query(search: &str) -> Query {
                     format!("链接中的“embed={value}”不是 1 或 0；显示完整页面。"),
                 )),
             },
+            "theme" => match Theme::parse(&value) {
+                Some(theme) => q.theme = Some(theme),
+                None => q.problems.push(Text::new(
+                    format!(
+                        "The link's 'theme={value}' is not light, dark or auto; using the default."
+                    ),
+                    format!("链接中的“theme={value}”不是 light、dark 或 auto；使用默认值。"),
+                )),
+            },
             "t" => match value.parse::<usize>() {
                 Ok(t) => q.step = Some(t),
                 Err(_) => q.problems.push(Text::new(
@@ -206,6 +217,54 @@ pub fn parse_query(search: &str) -> Query {
         }
     }
     q
+}
+
+/// The page's colours: the reader's system setting (`Auto`), or fixed. An embed is light unless
+/// its link asks otherwise: a notes page is light far more often than not, and a dark block in
+/// a light page is the worse mistake.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Theme {
+    #[default]
+    Auto,
+    Light,
+    Dark,
+}
+
+impl Theme {
+    pub fn parse(word: &str) -> Option<Theme> {
+        match word {
+            "auto" => Some(Theme::Auto),
+            "light" => Some(Theme::Light),
+            "dark" => Some(Theme::Dark),
+            _ => None,
+        }
+    }
+
+    pub fn word(self) -> &'static str {
+        match self {
+            Theme::Auto => "auto",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+
+    /// The theme a page without `theme=` has.
+    pub fn default_for(embed: bool) -> Theme {
+        if embed {
+            Theme::Light
+        } else {
+            Theme::Auto
+        }
+    }
+
+    /// `&theme=…` when it is not the default of the page (`embed` or not).
+    pub fn param(self, embed: bool) -> String {
+        if self == Theme::default_for(embed) {
+            String::new()
+        } else {
+            format!("&theme={}", self.word())
+        }
+    }
 }
 
 /// Builds the query string for a state; parameters in a fixed order.
@@ -291,6 +350,7 @@ pub struct Resolved {
     pub knobs: Vec<u32>,
     /// The compact player for an iframe (`embed=1`).
     pub embed: bool,
+    pub theme: Theme,
     pub notices: Vec<Text>,
 }
 
@@ -440,6 +500,7 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
         breaking,
         knobs,
         embed: query.embed,
+        theme: query.theme.unwrap_or(Theme::default_for(query.embed)),
         notices,
     }
 }

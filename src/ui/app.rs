@@ -42,6 +42,8 @@ pub struct Ctx {
     pub knobs: RwSignal<Vec<u32>>,
     /// The compact player for an iframe (`embed=1`), fixed for the page's life.
     pub embed: bool,
+    /// The page's colours (`theme=`), fixed for the page's life.
+    pub theme: crate::player::Theme,
     /// A short status message (e.g. "Link copied"), announced politely.
     pub status: RwSignal<Option<&'static str>>,
     clock: StoredValue<Clock, LocalStorage>,
@@ -191,7 +193,14 @@ impl Ctx {
         let extras = self
             .knobs
             .with(|k| query_extras(&meta.knobs, k, cmp, self.breaking.get()));
-        base + &extras + embed_param(embed)
+        // The theme travels only to a page of the same kind: the full view opened from an
+        // embed, or the embed code copied from the full page, takes that page's default.
+        let theme = if embed == self.embed {
+            self.theme.param(embed)
+        } else {
+            String::new()
+        };
+        base + &extras + embed_param(embed) + &theme
     }
 
     /// The current variant's fault budget (0: interleavings only). Tracked.
@@ -285,7 +294,8 @@ pub fn App() -> impl IntoView {
     let (lang0, scenario0, variant0) = (start.lang, start.scenario, start.variant);
     let (path0, step0, notices0) = (start.path, start.step, start.notices);
     let (compare0, breaking0, knobs0) = (start.compare, start.breaking, start.knobs);
-    let embed = start.embed;
+    let (embed, theme) = (start.embed, start.theme);
+    browser::set_root_class(theme.word());
     let other = crate::player::parse_query(&browser::location_search()).other;
     let home = other.iter().any(|(k, v)| k == "home" && v == "1");
     // An audience window (`audience=<id>`, opened by a presenter).
@@ -322,6 +332,7 @@ pub fn App() -> impl IntoView {
         breaking: RwSignal::new(breaking0),
         knobs,
         embed,
+        theme,
         status: RwSignal::new(None),
         clock: StoredValue::new_local(clock),
     };
@@ -387,6 +398,7 @@ pub fn App() -> impl IntoView {
                 </div>
                 <div class="right">
                     <FigureCard plots=false/>
+                    <super::panels::VerdictStrip place="side"/>
                     <Invariants/>
                     <Tables/>
                 </div>

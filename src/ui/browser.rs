@@ -206,6 +206,15 @@ pub fn set_document_lang(code: &str) {
     }
 }
 
+/// Puts `class` on the root element (the colour scheme: `light`, `dark`; `auto` is no class).
+pub fn set_root_class(class: &str) {
+    if let Some(root) = document().document_element() {
+        if class != "auto" {
+            let _ = root.class_list().add_1(class);
+        }
+    }
+}
+
 pub fn set_title(title: &str) {
     document().set_title(title);
 }

@@ -29,6 +29,7 @@ pub fn Controls() -> impl IntoView {
     };
     view! {
         <nav class="controls" aria-label=move || ctx.t().timeline>
+            <super::panels::VerdictStrip place="bar"/>
             <div class="transport">
                 {btn(|t| t.go_start, Icon::Start, PlayerEvent::Start)}
                 {btn(|t| t.step_back, Icon::Back, PlayerEvent::StepBack)}

@@ -71,7 +71,7 @@ pub fn timeline_svg(ctx: &Ctx, step: usize, lang: Lang) -> String {
                 Node::svg("text")
                     .attr("class", "lane-label")
                     .attr("x", 8)
-                    .attr("y", head + timeline::lane_y(i) + 4)
+                    .attr("y", head + lay.y(i) + 4)
                     .text(lane.name.get(lang)),
             );
         }

@@ -32,7 +32,12 @@ pub fn FigureCard(plots: bool) -> impl IntoView {
                 .unwrap_or_default()
         })
     };
-    view! { {drawn("figure-slot", draw)} }
+    let class = if plots {
+        "figure-slot curves"
+    } else {
+        "figure-slot"
+    };
+    view! { {drawn(class, draw)} }
 }
 
 /// Whether the view's figure is its curves (`None`: it has no figure).

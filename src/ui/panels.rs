@@ -521,6 +521,55 @@ pub fn run_over(choices: &[Choice], t: &Ui) -> Vec<Node> {
         .child(button("btn").attr("data-restart", "").text(t.start_over))]
 }
 
+/// One line per invariant, violated first: the verdicts where the invariants card is out of
+/// sight (pinned in a phone's player bar, and in an embed).
+#[component]
+pub fn VerdictStrip(
+    /// Where it sits: `bar` (a phone's player bar) or `side` (an embed's, beside the figure).
+    place: &'static str,
+) -> impl IntoView {
+    let ctx = use_ctx();
+    let draw = move || {
+        let (lang, t, step) = (ctx.lang.get(), ctx.t(), ctx.cursor.get().step);
+        ctx.trace.with(|tr| {
+            tr.steps
+                .get(step)
+                .map(|s| vec![verdict_strip(&s.verdicts, lang, t)])
+                .unwrap_or_default()
+        })
+    };
+    view! { <div class=format!("verdict-strip {place}")>{drawn("strip", draw)}</div> }
+}
+
+pub fn verdict_strip(verdicts: &[Verdict], lang: Lang, t: &Ui) -> Node {
+    let mut order: Vec<&Verdict> = verdicts.iter().collect();
+    order.sort_by_key(|v| match v.status {
+        Status::Violated => 0,
+        Status::Pending => 1,
+        Status::Holds => 2,
+    });
+    let mut ul = Node::el("ul").attr("aria-label", t.invariants);
+    for v in order {
+        let (class, icon, word) = match v.status {
+            Status::Violated => ("violated", "✗", violated_at(lang, v.since.unwrap_or(0))),
+            Status::Pending => ("pending", "⏳", t.pending.to_string()),
+            Status::Holds => ("holds", "✓", t.holds.to_string()),
+        };
+        ul.push(
+            Node::el("li")
+                .attr("class", class)
+                .child(Node::el("span").attr("aria-hidden", "true").text(icon))
+                .child(
+                    Node::el("span")
+                        .attr("class", "vs-name")
+                        .text(v.name.get(lang)),
+                )
+                .child(Node::el("span").attr("class", "vs-word").text(word)),
+        );
+    }
+    ul
+}
+
 #[component]
 pub fn Invariants() -> impl IntoView {
     let ctx = use_ctx();

@@ -20,7 +20,9 @@ use crate::sim::{ArrowKind, Lang, MarkKind, Status, Step, Trace};
 use leptos::html::Div;
 use leptos::prelude::*;
 
+/// A lane's height; an embed's lanes are lower, so a whole run fits a 400 px frame.
 const LANE_H: i32 = 52;
+const LANE_H_COMPACT: i32 = 34;
 /// Room above the lanes: the cause-to-violation connector, then the step numbers.
 const TOP: i32 = 40;
 /// Column widths: never wider than this (a short run does not stretch across a wide screen)…
@@ -57,6 +59,7 @@ pub struct Layout {
     pub col: i32,
     pub width: i32,
     pub height: i32,
+    pub lane_h: i32,
 }
 
 /// Steps `from..=to` collapsed into one narrow mark centred at `x`.
@@ -69,26 +72,38 @@ pub struct Gap {
 
 impl Layout {
     pub fn new(t: &Trace, width: i32, zoom: Zoom, step: usize) -> Layout {
-        let height = TOP + t.steps[0].view.lanes.len() as i32 * LANE_H + 6;
-        Layout::of(t.steps.len(), height, width, zoom, step, &pins(t, step))
+        Layout::of(t.steps.len(), width, zoom, step, &pins(t, step)).lanes(t, LANE_H)
+    }
+
+    /// [`Layout::new`] with low lanes (an embed).
+    pub fn compact(t: &Trace, width: i32, zoom: Zoom, step: usize) -> Layout {
+        Layout::of(t.steps.len(), width, zoom, step, &pins(t, step)).lanes(t, LANE_H_COMPACT)
+    }
+
+    fn lanes(self, t: &Trace, lane_h: i32) -> Layout {
+        Layout {
+            lane_h,
+            height: TOP + t.steps[0].view.lanes.len() as i32 * lane_h + 6,
+            ..self
+        }
     }
 
     /// The layout of `n` steps in `width` pixels at `step`, keeping `pins` in view.
-    fn of(n: usize, height: i32, width: i32, zoom: Zoom, step: usize, pins: &[usize]) -> Layout {
+    fn of(n: usize, width: i32, zoom: Zoom, step: usize, pins: &[usize]) -> Layout {
         let usable = width.max(120) - 2 * PAD;
         let keep = match zoom {
-            Zoom::Wide => return Layout::place(&vec![true; n], COL_MAX, height),
+            Zoom::Wide => return Layout::place(&vec![true; n], COL_MAX),
             Zoom::Fit if n as i32 * COL_MIN <= usable => vec![true; n],
             Zoom::Fit => window(n, usable, step.min(n - 1), pins),
         };
         let shown = keep.iter().filter(|&&k| k).count().max(1) as i32;
         let gaps = runs_hidden(&keep) as i32;
         let col = ((usable - gaps * GAP_W) / shown).clamp(COL_MIN, COL_MAX);
-        Layout::place(&keep, col, height)
+        Layout::place(&keep, col)
     }
 
     /// Columns of width `col` for the kept steps, one gap for each hidden stretch.
-    fn place(keep: &[bool], col: i32, height: i32) -> Layout {
+    fn place(keep: &[bool], col: i32) -> Layout {
         let (mut xs, mut gaps) = (Vec::with_capacity(keep.len()), Vec::<Gap>::new());
         let mut x = PAD;
         for (k, &kept) in keep.iter().enumerate() {
@@ -115,8 +130,14 @@ impl Layout {
             gaps,
             col,
             width: x + PAD,
-            height,
+            height: TOP,
+            lane_h: LANE_H,
         }
+    }
+
+    /// The vertical centre of lane `lane`.
+    pub fn y(&self, lane: usize) -> i32 {
+        TOP + lane as i32 * self.lane_h + self.lane_h / 2
     }
 
     /// The centre of step `k`'s column, if it is shown.
@@ -210,15 +231,6 @@ fn runs_hidden(keep: &[bool]) -> usize {
         .count()
 }
 
-fn y(lane: usize) -> i32 {
-    TOP + lane as i32 * LANE_H + LANE_H / 2
-}
-
-/// The vertical centre of lane `lane`.
-pub fn lane_y(lane: usize) -> i32 {
-    y(lane)
-}
-
 #[component]
 pub fn Timeline() -> impl IntoView {
     let ctx = use_ctx();
@@ -231,7 +243,13 @@ pub fn Timeline() -> impl IntoView {
             0 => DEFAULT_WIDTH,
             w => w,
         };
-        ctx.trace.with(|t| Layout::new(t, w, zoom.get(), step))
+        // An embed's lanes are low: a whole run fits a 400 px frame.
+        let layout = if ctx.embed {
+            Layout::compact
+        } else {
+            Layout::new
+        };
+        ctx.trace.with(|t| layout(t, w, zoom.get(), step))
     });
     let lanes =
         move || {
@@ -486,8 +504,9 @@ pub fn base(t: &Trace, step: usize, lang: Lang, lay: &Layout) -> Node {
         } else {
             "lane-line volatile"
         };
-        bands.push(rect(0, TOP + l as i32 * LANE_H, w, LANE_H).attr("class", band));
-        bands.push(line(0, y(l), w, y(l)).attr("class", kind));
+        let top = TOP + l as i32 * lay.lane_h;
+        bands.push(rect(0, top, w, lay.lane_h).attr("class", band));
+        bands.push(line(0, lay.y(l), w, lay.y(l)).attr("class", kind));
     }
     let mut downs = Node::svg("g");
     down_intervals(&mut downs, t, lanes.len(), step, lay);
@@ -642,9 +661,9 @@ fn down_intervals(svg: &mut Node, t: &Trace, lanes: usize, step: usize, lay: &La
                 (true, None) => start = Some(k),
                 (false, Some(a)) => {
                     let (x1, x2) = (lay.at(a), lay.at(k.min(step)));
-                    let top = TOP + l as i32 * LANE_H + 4;
+                    let top = TOP + l as i32 * lay.lane_h + 4;
                     svg.push(
-                        rect(x1, top, (x2 - x1).max(lay.col / 2).max(8), LANE_H - 8)
+                        rect(x1, top, (x2 - x1).max(lay.col / 2).max(8), lay.lane_h - 8)
                             .attr("class", "down")
                             .attr("fill", "url(#hatch)"),
                     );
@@ -668,19 +687,27 @@ fn mark_r(col: i32, kind: MarkKind) -> i32 {
 
 /// Step `k`'s arrow from lane `from` to lane `to` in column `x`: where it starts and where its
 /// head ends.
-fn arrow_ends(from: usize, to: usize, x: i32, col: i32) -> ((i32, i32), (i32, i32)) {
-    ((x - col * 4 / 5, y(from)), (x - (col / 5).min(12), y(to)))
+fn arrow_ends(from: usize, to: usize, x: i32, lay: &Layout) -> ((i32, i32), (i32, i32)) {
+    let col = lay.col;
+    (
+        (x - col * 4 / 5, lay.y(from)),
+        (x - (col / 5).min(12), lay.y(to)),
+    )
 }
 
 /// Where the label of an arrow from `(x1, y1)` to `(x2, y2)` across `lanes` lanes is anchored
 /// (its text's start, 4 px off the line): the arrow's middle, unless that is on a lane (an
 /// arrow over an even number of lanes), where the lane's marks would cover it; then half a lane
 /// back towards the sender, still on the arrow, between two lanes.
-fn label_at(((x1, y1), (x2, y2)): ((i32, i32), (i32, i32)), lanes: usize) -> (i32, i32) {
+fn label_at(
+    ((x1, y1), (x2, y2)): ((i32, i32), (i32, i32)),
+    lanes: usize,
+    lane_h: i32,
+) -> (i32, i32) {
     let (mut mx, mut my) = ((x1 + x2) / 2, (y1 + y2) / 2);
     if lanes >= 2 && lanes.is_multiple_of(2) {
-        mx -= (x2 - x1) * (LANE_H / 2) / (y2 - y1).abs();
-        my += if y2 > y1 { -LANE_H / 2 } else { LANE_H / 2 };
+        mx -= (x2 - x1) * (lane_h / 2) / (y2 - y1).abs();
+        my += if y2 > y1 { -lane_h / 2 } else { lane_h / 2 };
     }
     (mx + 4, my - 4)
 }
@@ -700,8 +727,8 @@ fn step_marks(
     let ease = frac * frac * (3.0 - 2.0 * frac);
     let arrived = frac >= 1.0;
     for a in &step.info.arrows {
-        let ends = arrow_ends(a.from, a.to, x, lay.col);
-        svg.push(arrow_node(a, ends, ease, arrived, lang, lay.col));
+        let ends = arrow_ends(a.from, a.to, x, lay);
+        svg.push(arrow_node(a, ends, ease, arrived, lang, lay));
     }
     // Marks appear as the message lands: invisible for the first 60 % of the motion.
     let percent = if arrived {
@@ -720,11 +747,13 @@ fn step_marks(
             .child(
                 Node::svg("circle")
                     .attr("cx", x)
-                    .attr("cy", y(m.lane))
+                    .attr("cy", lay.y(m.lane))
                     .attr("r", r),
             );
         if r >= 8 {
-            g.push(text(x, y(m.lane) + r / 2, "glyph", m.kind.glyph()).attr("font-size", r + 2));
+            g.push(
+                text(x, lay.y(m.lane) + r / 2, "glyph", m.kind.glyph()).attr("font-size", r + 2),
+            );
         }
         svg.push(g.child(Node::svg("title").text(m.label.get(lang))));
     }
@@ -739,8 +768,9 @@ fn arrow_node(
     ease: f64,
     arrived: bool,
     lang: Lang,
-    col: i32,
+    lay: &Layout,
 ) -> Node {
+    let col = lay.col;
     let ((x1, y1), (mut x2, mut y2)) = ends;
     if a.kind == ArrowKind::Lost {
         (x2, y2) = ((x1 + x2) / 2, (y1 + y2) / 2);
@@ -792,7 +822,7 @@ fn arrow_node(
     // A ghost's label sits on the receiver's lane, after its ✗: where the absence is.
     let (lx, ly) = match a.kind {
         ArrowKind::Ghost => (x2 + 9, y2 + 4),
-        _ => label_at(((x1, y1), (x2, y2)), a.from.abs_diff(a.to)),
+        _ => label_at(((x1, y1), (x2, y2)), a.from.abs_diff(a.to), lay.lane_h),
     };
     g.child(text(lx, ly, "msg-label", label))
 }
@@ -826,8 +856,9 @@ mod tests {
             (0, 4),
             (3, 0),
         ] {
-            let ends = arrow_ends(from, to, 400, COL_MAX);
-            let (lx, ly) = label_at(ends, from.abs_diff(to));
+            let lay = Layout::place(&[true; 8], COL_MAX);
+            let ends = arrow_ends(from, to, 400, &lay);
+            let (lx, ly) = label_at(ends, from.abs_diff(to), LANE_H);
             let (mx, my) = (lx - 4, ly + 4);
             // Between two lanes (lane centres are half a lane below each band's top).
             assert_eq!((my - TOP).rem_euclid(LANE_H), 0, "{from}→{to}");
@@ -904,12 +935,12 @@ mod tests {
     fn a_run_of_forty_steps_fits_a_phone_and_a_wide_screen() {
         // The timeline's width on a 390 px phone, and in the stage's left column at 1280 px.
         for width in [350, 590, 1100] {
-            let lay = Layout::of(40, 100, width, Zoom::Fit, 20, &[3, 30]);
+            let lay = Layout::of(40, width, Zoom::Fit, 20, &[3, 30]);
             assert!(lay.gaps.is_empty(), "{width}");
             assert!((0..40).all(|k| lay.x(k).is_some()), "{width}");
             assert!(lay.width <= width, "{width}: {}", lay.width);
         }
-        let wide = Layout::of(40, 100, 590, Zoom::Wide, 20, &[]);
+        let wide = Layout::of(40, 590, Zoom::Wide, 20, &[]);
         assert_eq!(wide.col, COL_MAX, "the zoom returns to wide columns");
         assert!(wide.width > 590);
     }
@@ -920,7 +951,7 @@ mod tests {
         for k in [4, 5, 6, 300, 399, 400, 401] {
             assert!(keep[k], "step {k}");
         }
-        let lay = Layout::of(625, 100, 580, Zoom::Fit, 300, &[5, 400]);
+        let lay = Layout::of(625, 580, Zoom::Fit, 300, &[5, 400]);
         assert!(lay.width <= 580, "{}", lay.width);
         assert!(!lay.gaps.is_empty());
         assert!([5, 300, 400].iter().all(|&k| lay.x(k).is_some()));
