@@ -376,7 +376,7 @@ pub fn App() -> impl IntoView {
     // neither seen, nor focusable, nor in the accessibility tree) and a title bar with a link to
     // the full view shows instead. Hiding costs no bundle bytes; a second layout would.
     view! {
-        <div class="app" class:embed=embed class:home-page=home class:audience=audience_view class:present=move || presenter.on.get()
+        <div class="app" class:embed=embed class:home-page=home class:audience=audience_view class:present=move || presenter.on.get() class:predicting=move || presenter.predict.get().is_some()
             class:idle=move || presenter.idle.get()>
             {home.then(|| view! { <super::home::Home/> })}
             <Header/>

@@ -23,6 +23,8 @@ use leptos::prelude::*;
 /// A lane's height; an embed's lanes are lower, so a whole run fits a 400 px frame.
 const LANE_H: i32 = 52;
 const LANE_H_COMPACT: i32 = 34;
+/// A presenter's lanes are taller, like the rest of its type.
+const LANE_H_LARGE: i32 = 66;
 /// Room above the lanes: the cause-to-violation connector, then the step numbers.
 const TOP: i32 = 40;
 /// Column widths: never wider than this (a short run does not stretch across a wide screen)…
@@ -78,6 +80,11 @@ impl Layout {
     /// [`Layout::new`] with low lanes (an embed).
     pub fn compact(t: &Trace, width: i32, zoom: Zoom, step: usize) -> Layout {
         Layout::of(t.steps.len(), width, zoom, step, &pins(t, step)).lanes(t, LANE_H_COMPACT)
+    }
+
+    /// [`Layout::new`] with tall lanes (presenting to a room).
+    pub fn large(t: &Trace, width: i32, zoom: Zoom, step: usize) -> Layout {
+        Layout::of(t.steps.len(), width, zoom, step, &pins(t, step)).lanes(t, LANE_H_LARGE)
     }
 
     fn lanes(self, t: &Trace, lane_h: i32) -> Layout {
@@ -243,9 +250,12 @@ pub fn Timeline() -> impl IntoView {
             0 => DEFAULT_WIDTH,
             w => w,
         };
-        // An embed's lanes are low: a whole run fits a 400 px frame.
+        // An embed's lanes are low: a whole run fits a 400 px frame; a presenter's are tall.
+        let presenting = use_context::<super::present::Presenter>().is_some_and(|p| p.on.get());
         let layout = if ctx.embed {
             Layout::compact
+        } else if presenting {
+            Layout::large
         } else {
             Layout::new
         };

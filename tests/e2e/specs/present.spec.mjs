@@ -141,3 +141,32 @@ test('audience window: follows steps, prediction and language; no notes, no cont
   expect(audErrors).toEqual([]);
   expectNoConsoleErrors(problems);
 });
+
+// A room reads it: at 1280×720 no text on screen is under 16 px, the drawing's included.
+test('presenter mode at 1280×720: no visible text under 16 px', async ({ page, problems }) => {
+  await page.setViewportSize({ width: 1280, height: 720 });
+  for (const lang of ['en', 'zh']) {
+    await page.goto(`?s=dual-write&v=commit-then-publish&p=001&t=9&lang=${lang}`);
+    await waitForApp(page);
+    await clickHeader(page, lang === 'en' ? 'Present' : '演示');
+    await expect(page.locator('.present-bar')).toBeVisible();
+    const small = await page.evaluate(() => {
+      const out = [];
+      const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      while (walk.nextNode()) {
+        const el = walk.currentNode.parentElement;
+        if (!walk.currentNode.textContent.trim() || !el || el.closest('.sr-only, title, option')) continue;
+        const r = el.getBoundingClientRect();
+        if (r.width === 0 || r.height === 0 || r.bottom <= 0 || r.top >= innerHeight || r.right <= 0 || r.left >= innerWidth) continue;
+        const cs = getComputedStyle(el);
+        if (cs.visibility === 'hidden' || cs.display === 'none') continue;
+        const px = parseFloat(cs.fontSize);
+        if (px < 16) out.push(`${px}px ${el.tagName}.${el.getAttribute('class') ?? ''}: ${walk.currentNode.textContent.trim().slice(0, 30)}`);
+      }
+      return out;
+    });
+    expect(small, `${lang}: text under 16 px`).toEqual([]);
+    await page.keyboard.press('Escape');
+  }
+  expectNoConsoleErrors(problems);
+});
