@@ -23,6 +23,8 @@ pub struct Cursor {
     pub playing: bool,
     /// Index into [`SPEEDS`].
     pub speed: usize,
+    /// Where playing stops before the end ("Watch it fail" stops at the violation).
+    pub stop: Option<usize>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,6 +39,8 @@ pub enum PlayerEvent {
     /// The playback timer fired: advance one step, stopping at the end.
     Tick,
     SetSpeed(usize),
+    /// Play from the start and stop at `step` ("Watch it fail": at the violation).
+    PlayTo(usize),
     /// The trace changed (a fork or a variant switch): keep the step if it still exists.
     NewTrace {
         last: usize,
@@ -51,6 +55,7 @@ impl Cursor {
             last,
             playing: false,
             speed: NORMAL_SPEED,
+            stop: None,
         }
     }
 
@@ -66,6 +71,11 @@ impl Cursor {
 
 pub fn reduce(c: Cursor, event: PlayerEvent) -> Cursor {
     use PlayerEvent::*;
+    // A stop point lasts while playing towards it; anything else the learner does drops it.
+    let c = match event {
+        Tick | SetSpeed(_) | NewTrace { .. } => c,
+        _ => Cursor { stop: None, ..c },
+    };
     match event {
         // Play at the end starts over, as a video player does.
         TogglePlay if !c.playing && c.at_end() => Cursor {
@@ -105,11 +115,19 @@ pub fn reduce(c: Cursor, event: PlayerEvent) -> Cursor {
             step: step.min(c.last),
             ..c
         },
+        PlayTo(stop) => Cursor {
+            step: 0,
+            playing: stop.min(c.last) > 0,
+            stop: Some(stop.min(c.last)),
+            ..c
+        },
         Tick if c.playing => {
             let step = (c.step + 1).min(c.last);
+            let end = c.stop.unwrap_or(c.last).min(c.last);
             Cursor {
                 step,
-                playing: step < c.last,
+                playing: step < end,
+                stop: c.stop.filter(|_| step < end),
                 ..c
             }
         }
@@ -125,6 +143,30 @@ pub fn reduce(c: Cursor, event: PlayerEvent) -> Cursor {
             ..c
         },
     }
+}
+
+/// A link that names no state, only perhaps a language: the address a first visit has. It
+/// opens the home page.
+pub fn is_bare(search: &str) -> bool {
+    search
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| p.split_once('=').map_or(p, |(k, _)| k))
+        .all(|k| k == "lang" || k.starts_with("utm_"))
+}
+
+/// What a history entry stands for: a change of it is a navigation (Back returns to it); a
+/// step within it only replaces the entry.
+/// Knobs and the path are part of the same entry: a number typed digit by digit would flood
+/// history.
+pub fn history_key(query: &str) -> String {
+    let q = parse_query(query);
+    let home = q.other.iter().any(|(k, v)| k == "home" && v == "1");
+    format!(
+        "{:?}|{:?}|{:?}|{:?}|{}|{home}",
+        q.scenario, q.variant, q.compare, q.mode, q.embed
+    )
 }
 
 /// What the URL says, after validation. Each problem becomes a notice; each bad value falls
@@ -614,7 +656,75 @@ mod tests {
             last: 5,
             playing,
             speed: NORMAL_SPEED,
+            stop: None,
         }
+    }
+
+    #[test]
+    fn playing_to_a_step_stops_there_and_anything_else_drops_the_stop() {
+        let c = reduce(at(4, false), PlayTo(3));
+        assert_eq!((c.step, c.playing, c.stop), (0, true, Some(3)));
+        let c = [Tick, Tick].iter().fold(c, |c, e| reduce(c, *e));
+        assert_eq!((c.step, c.playing), (2, true));
+        let c = reduce(c, Tick);
+        assert_eq!(
+            (c.step, c.playing, c.stop),
+            (3, false, None),
+            "stopped at the violation"
+        );
+        let c = reduce(reduce(at(4, false), PlayTo(3)), Pause);
+        assert_eq!(c.stop, None);
+        assert_eq!(
+            reduce(at(0, false), PlayTo(99)).stop,
+            Some(5),
+            "clamped to the run"
+        );
+        assert!(!reduce(at(0, false), PlayTo(0)).playing);
+    }
+
+    #[test]
+    fn a_bare_address_opens_the_home_page_and_a_state_does_not() {
+        for bare in ["", "?", "?lang=zh", "?utm_source=x&lang=en"] {
+            assert!(is_bare(bare), "{bare}");
+        }
+        for state in [
+            "?s=dual-write",
+            "?t=3",
+            "?t=x",
+            "?embed=1",
+            "?v=outbox",
+            "?cap=150",
+        ] {
+            assert!(!is_bare(state), "{state}");
+        }
+    }
+
+    #[test]
+    fn a_navigation_changes_the_history_key_and_a_step_does_not() {
+        let at = |v: &str, t: usize, lang: Lang| build_query("dual-write", v, "0010", t, lang);
+        let key = history_key(&at("outbox", 3, Lang::En));
+        assert_eq!(key, history_key(&at("outbox", 7, Lang::En)), "a step");
+        assert_eq!(key, history_key(&at("outbox", 3, Lang::Zh)), "the language");
+        assert_ne!(
+            key,
+            history_key(&at("commit-then-publish", 3, Lang::En)),
+            "a variant"
+        );
+        assert_ne!(
+            key,
+            history_key(&(at("outbox", 3, Lang::En) + "&cmp=x")),
+            "compare"
+        );
+        assert_ne!(
+            key,
+            history_key(&(at("outbox", 3, Lang::En) + "&mode=break")),
+            "a mode"
+        );
+        assert_eq!(
+            key,
+            history_key(&(at("outbox", 3, Lang::En) + "&cap=5")),
+            "a knob"
+        );
     }
 
     #[test]

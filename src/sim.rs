@@ -34,6 +34,12 @@ pub struct VariantMeta {
     pub fault_budget: u8,
     /// For a mistake: the slug of the variant that fixes it (the explorer's "prove the fix").
     pub fixed_by: Option<&'static str>,
+    /// For a mistake: its canonical failing path ("Watch it fail"), as a link writes it — a
+    /// shortest counterexample of the invariant it breaks first, which a test holds equal in
+    /// length to the explorer's.
+    pub fails: Option<&'static str>,
+    /// One line on the move to try ("Step to 2, then ⚡ crash the order service").
+    pub hint: Text,
 }
 
 impl VariantMeta {
@@ -47,6 +53,8 @@ impl VariantMeta {
             fixed,
             fault_budget: 0,
             fixed_by: None,
+            fails: None,
+            hint: Text::default(),
         }
     }
 }

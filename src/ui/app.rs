@@ -137,10 +137,13 @@ impl Ctx {
         }
     }
 
-    /// Loads `path` on `variant` at step 0, paused (the explorer's "Show me").
+    /// Loads `path` on `variant` at step 0, paused. The variant is set only when it changes:
+    /// setting it anew would reset what depends on it (the explorer's results).
     pub fn load(&self, variant: usize, path: Vec<u8>) {
         self.dispatch(PlayerEvent::Pause);
-        self.variant.set(variant);
+        if self.variant.get_untracked() != variant {
+            self.variant.set(variant);
+        }
         self.path.set(path);
         self.retrace(0);
     }
@@ -167,6 +170,76 @@ impl Ctx {
         self.breaking.set(false);
         self.path.set(run.path);
         self.retrace(run.step);
+    }
+
+    /// "Watch it fail": the variant's canonical failing path from the start, played to the
+    /// step where it breaks (its last).
+    pub fn watch_it_fail(&self) {
+        let fails = self
+            .meta()
+            .variants
+            .get(self.variant.get_untracked())
+            .and_then(|v| v.fails);
+        let Some(encoded) = fails else { return };
+        let (path, _) = crate::sim::decode_path(encoded);
+        let at = path.len();
+        self.load(self.variant.get_untracked(), path);
+        self.dispatch(PlayerEvent::PlayTo(at));
+    }
+
+    /// Presenting from a run nobody has steered yet: it becomes the failing path, so a clicker
+    /// alone (PageDown, →, Space) walks the room to the failure.
+    pub fn present_from_failure(&self) {
+        let fails = self
+            .meta()
+            .variants
+            .get(self.variant.get_untracked())
+            .and_then(|v| v.fails);
+        let untouched = self.path.with_untracked(|p| p.is_empty());
+        if let (Some(encoded), true) = (fails, untouched) {
+            let step = self.cursor.get_untracked().step;
+            self.path.set(crate::sim::decode_path(encoded).0);
+            self.retrace(step);
+        }
+    }
+
+    /// Moves to `step` of the run shown: animated if it is the next one, a jump otherwise.
+    pub fn go_to(&self, step: usize) {
+        let now = self.cursor.get_untracked().step;
+        if step == now + 1 {
+            self.dispatch(PlayerEvent::StepForward);
+        } else if step != now {
+            self.dispatch(PlayerEvent::Seek(step));
+        }
+    }
+
+    /// Opens the state a link resolves to: language, scenario, variant, knobs, path, step,
+    /// comparison and mode (Back and Forward, the audience window).
+    pub fn open(&self, r: crate::player::Resolved) {
+        if self.lang.get_untracked() != r.lang {
+            self.lang.set(r.lang);
+        }
+        let step = r.step.unwrap_or(0);
+        let same_run = self.scenario.get_untracked() == r.scenario
+            && self.variant.get_untracked() == r.variant
+            && self.knobs.with_untracked(|k| *k == r.knobs)
+            && self.path.with_untracked(|path| *path == r.path)
+            && self.breaking.get_untracked() == r.breaking;
+        if same_run {
+            self.go_to(step);
+        } else {
+            self.apply(crate::export::Run {
+                scenario: r.scenario,
+                variant: r.variant,
+                knobs: r.knobs,
+                path: r.path,
+                step,
+            });
+            self.breaking.set(r.breaking);
+        }
+        if self.compare.get_untracked() != r.compare {
+            self.compare.set(r.compare);
+        }
     }
 
     /// The query string of the current state (tracked: call it in an effect or a view), for the
@@ -297,7 +370,9 @@ pub fn App() -> impl IntoView {
     let (embed, theme) = (start.embed, start.theme);
     browser::set_root_class(theme.word());
     let other = crate::player::parse_query(&browser::location_search()).other;
-    let home = other.iter().any(|(k, v)| k == "home" && v == "1");
+    // The bare address (a first visit) lands on the home page, as `home=1` does.
+    let home = other.iter().any(|(k, v)| k == "home" && v == "1")
+        || crate::player::is_bare(&browser::location_search());
     // An audience window (`audience=<id>`, opened by a presenter).
     let following = other
         .iter()
@@ -319,6 +394,7 @@ pub fn App() -> impl IntoView {
         reduced: browser::prefers_reduced_motion(),
         ..Clock::default()
     };
+    let compare = RwSignal::new(compare0);
     let ctx = Ctx {
         lang,
         scenario,
@@ -328,7 +404,7 @@ pub fn App() -> impl IntoView {
         frac: RwSignal::new(1.0),
         trace,
         notices: RwSignal::new(notices0),
-        compare: RwSignal::new(compare0),
+        compare,
         breaking: RwSignal::new(breaking0),
         knobs,
         embed,
@@ -341,8 +417,12 @@ pub fn App() -> impl IntoView {
     Explore::provide();
     super::quiz::QuizShown::provide();
 
-    // Keep the URL, the document language and the title in step with the state.
+    // Keep the URL, the document language and the title in step with the state. Choosing
+    // another scenario, variant, comparison or mode is a navigation (a new history entry, so
+    // Back returns to it); a step, a fork, a knob or the language replace the entry.
     let audience_id = following.clone();
+    let entry = StoredValue::new(None::<String>);
+    let restoring = StoredValue::new(false);
     Effect::new(move |_| {
         let query = if home {
             format!("?home=1&lang={}", ctx.lang.get().code())
@@ -351,7 +431,27 @@ pub fn App() -> impl IntoView {
         } else {
             ctx.query(ctx.embed)
         };
-        browser::replace_query(&query);
+        let key = crate::player::history_key(&query);
+        let moved = entry.with_value(|e| e.as_ref().is_some_and(|e| *e != key));
+        if moved && !restoring.get_value() && audience_id.is_none() {
+            browser::push_query(&query);
+        } else {
+            browser::replace_query(&query);
+        }
+        restoring.set_value(false);
+        entry.set_value(Some(key));
+    });
+    // Back and Forward: open the entry's state as a link would (the home page and the player
+    // are two pages: between them, load the page).
+    let _history = window_event_listener(leptos::ev::popstate, move |_| {
+        let search = browser::location_search();
+        let there_home = search.contains("home=1") || crate::player::is_bare(&search);
+        if there_home != home {
+            browser::reload();
+            return;
+        }
+        restoring.set_value(true);
+        ctx.open(resolve(&search, None));
     });
     Effect::new(move |_| {
         let l = lang.get();
@@ -361,6 +461,20 @@ pub fn App() -> impl IntoView {
     });
     let presenter = super::present::Presenter::provide();
     super::present::watch_mouse(presenter);
+    // A status message (a link copied, a file imported) is a toast: it covers nothing and
+    // goes after a few seconds.
+    Effect::new(move |_| {
+        if let Some(said) = ctx.status.get() {
+            set_timeout(
+                move || {
+                    if ctx.status.get_untracked() == Some(said) {
+                        ctx.status.set(None);
+                    }
+                },
+                std::time::Duration::from_millis(4000),
+            );
+        }
+    });
     let audience_view = following.is_some();
     super::audience::Audience::provide(ctx, presenter, following);
     let _keys = window_event_listener(leptos::ev::keydown, move |ev| {
@@ -369,6 +483,10 @@ pub fn App() -> impl IntoView {
             on_key(ctx, presenter, ev);
         }
     });
+    // `watch=1` (the home page's "Start here"): play the failing path to its violation.
+    if other.iter().any(|(k, v)| k == "watch" && v == "1") && !home {
+        request_animation_frame(move || ctx.watch_it_fail());
+    }
     browser::remove_shell();
 
     // The compact player for an iframe (`embed`): the page chrome (header, pickers, knobs,
@@ -376,7 +494,7 @@ pub fn App() -> impl IntoView {
     // neither seen, nor focusable, nor in the accessibility tree) and a title bar with a link to
     // the full view shows instead. Hiding costs no bundle bytes; a second layout would.
     view! {
-        <div class="app" class:embed=embed class:home-page=home class:audience=audience_view class:present=move || presenter.on.get() class:predicting=move || presenter.predict.get().is_some()
+        <div class="app" class:embed=embed class:home-page=home class:audience=audience_view class:present=move || presenter.on.get() class:predicting=move || presenter.predict.get().is_some() class:comparing=move || compare.get().is_some()
             class:idle=move || presenter.idle.get()>
             {home.then(|| view! { <super::home::Home/> })}
             <Header/>
@@ -385,6 +503,7 @@ pub fn App() -> impl IntoView {
             <main>
             <Notices/>
             <Summary/>
+            <Compare/>
             <div class="stage">
                 <div class="left">
                     <BreakIt/>
@@ -403,7 +522,6 @@ pub fn App() -> impl IntoView {
                     <Tables/>
                 </div>
             </div>
-            <Compare/>
             </main>
             <Controls/>
             <EmbedDialog/>

@@ -8,8 +8,7 @@
 use super::app::Ctx;
 use super::browser;
 use super::present::Presenter;
-use crate::export::Run;
-use crate::player::{parse_query, resolve, without_step, AudienceMsg, PlayerEvent};
+use crate::player::{parse_query, resolve, without_step, AudienceMsg};
 use leptos::prelude::*;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -148,45 +147,11 @@ impl Audience {
 fn follow(ctx: Ctx, p: Presenter, predict: Option<usize>, query: &str, run: &mut String) {
     let same = without_step(query);
     if *run == same {
-        seek(ctx, parse_query(query).step.unwrap_or(0));
+        ctx.go_to(parse_query(query).step.unwrap_or(0));
         p.predict.set(predict);
         return;
     }
     *run = same;
-    let r = resolve(query, None);
-    if ctx.lang.get_untracked() != r.lang {
-        ctx.lang.set(r.lang);
-    }
-    let same_run = ctx.scenario.get_untracked() == r.scenario
-        && ctx.variant.get_untracked() == r.variant
-        && ctx.knobs.with_untracked(|k| *k == r.knobs)
-        && ctx.path.with_untracked(|path| *path == r.path)
-        && ctx.breaking.get_untracked() == r.breaking;
-    let step = r.step.unwrap_or(0);
-    if same_run {
-        seek(ctx, step);
-    } else {
-        ctx.apply(Run {
-            scenario: r.scenario,
-            variant: r.variant,
-            knobs: r.knobs,
-            path: r.path,
-            step,
-        });
-        ctx.breaking.set(r.breaking);
-    }
-    if ctx.compare.get_untracked() != r.compare {
-        ctx.compare.set(r.compare);
-    }
+    ctx.open(resolve(query, None));
     p.predict.set(predict);
-}
-
-/// Moves this window to `step` of the run it shows: animated if it is the next one.
-fn seek(ctx: Ctx, step: usize) {
-    let now = ctx.cursor.get_untracked().step;
-    if step == now + 1 {
-        ctx.dispatch(PlayerEvent::StepForward);
-    } else if step != now {
-        ctx.dispatch(PlayerEvent::Seek(step));
-    }
 }

@@ -20,6 +20,17 @@ pub fn replace_query(query: &str) {
     }
 }
 
+/// Adds a history entry: Back returns to the one before.
+pub fn push_query(query: &str) {
+    if let Ok(history) = window().history() {
+        let _ = history.push_state_with_url(&JsValue::NULL, "", Some(query));
+    }
+}
+
+pub fn reload() {
+    let _ = window().location().reload();
+}
+
 /// The page's address without its query: origin and path.
 pub fn location_base() -> String {
     let loc = window().location();

@@ -8,6 +8,7 @@ use super::explore::{use_explore, Run};
 use super::i18n::{self, Ui};
 use super::panels::invariants;
 use super::tables::table;
+use super::timeline;
 use crate::sim::{Lang, Status, Step, TableView, Trace};
 use leptos::prelude::*;
 
@@ -22,6 +23,7 @@ pub fn Compare() -> impl IntoView {
         let path = scenario.follow_with(c, &knobs, &labels);
         Some(scenario.trace_with(c, &knobs, &path))
     });
+    let width = RwSignal::new(0);
     let draw = move || {
         let (lang, t, step) = (ctx.lang.get(), ctx.t(), ctx.cursor.get().step);
         let meta = ctx.meta();
@@ -31,19 +33,37 @@ pub fn Compare() -> impl IntoView {
         let Some(w) = meta.variants.get(c) else {
             return Vec::new();
         };
+        let width = match width.get() {
+            0 => timeline::DEFAULT_WIDTH,
+            w => w,
+        };
         ctx.trace.with(|a| {
             other.with(|b| {
-                let (Some(a), Some(b)) = (a.steps.get(step), b.as_ref()) else {
+                let (Some(sa), Some(b)) = (a.steps.get(step), b.as_ref()) else {
                     return Vec::new();
                 };
                 let bs = &b.steps[step.min(b.last())];
                 vec![
-                    column(v.name.get(lang), a, bs, lang, t),
-                    column(w.name.get(lang), bs, a, lang, t),
+                    timelines(
+                        [(v.name.get(lang), a), (w.name.get(lang), b)],
+                        step,
+                        width,
+                        lang,
+                    ),
+                    Node::el("div")
+                        .attr("class", "cmp-cols")
+                        .child(column(v.name.get(lang), sa, bs, lang, t))
+                        .child(column(w.name.get(lang), bs, sa, lang, t)),
                 ]
             })
         })
     };
+    let measure = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        if let Some(el) = measure.get() {
+            super::browser::observe_width(&el, move |w| width.set(w));
+        }
+    });
     let close = move |ev: leptos::ev::MouseEvent| {
         if super::browser::data_attr(&ev, "data-close").is_some() {
             ctx.compare.set(None);
@@ -65,9 +85,76 @@ pub fn Compare() -> impl IntoView {
                 <button type="button" class="btn" data-close="">{move || ctx.t().close_compare}</button>
             </div>
             <p class="muted">{move || ctx.t().same_schedule}</p>
-            {drawn("cmp-cols", draw)}
+            <div class="cmp-measure" node_ref=measure></div>
+            {drawn("cmp-body", draw)}
         </section>
     }
+}
+
+/// The two runs' timelines, one above the other on one grid of columns, with the steps where
+/// they differ tinted on both: what happened differently is seen before it is read.
+fn timelines(runs: [(&str, &Trace); 2], step: usize, width: i32, lang: Lang) -> Node {
+    let [(_, a), (_, b)] = runs;
+    let n = a.steps.len().max(b.steps.len());
+    // Up to the current step: the future is not drawn, and neither is how it differs.
+    let differs: Vec<bool> = (0..n)
+        .map(|k| k <= step)
+        .zip(0..n)
+        .map(|(now, k)| {
+            now && match (a.steps.get(k), b.steps.get(k)) {
+                (Some(x), Some(y)) => {
+                    x.info.title != y.info.title
+                        || x.verdicts
+                            .iter()
+                            .map(|v| v.status)
+                            .ne(y.verdicts.iter().map(|v| v.status))
+                }
+                _ => true,
+            }
+        })
+        .collect();
+    let names_w = 120;
+    let mut out = Node::el("div").attr("class", "cmp-timelines");
+    for (name, t) in runs {
+        let at = step.min(t.last());
+        let lay = timeline::Layout::aligned(t, n, width - names_w, at, differs.clone());
+        let mut lanes = Node::el("ul").attr("class", "lanes");
+        for l in &t.steps[at].view.lanes {
+            lanes.push(
+                Node::el("li")
+                    .attr(
+                        "class",
+                        if l.down {
+                            "lane-name down"
+                        } else {
+                            "lane-name"
+                        },
+                    )
+                    .child(Node::el("span").text(l.name.get(lang))),
+            );
+        }
+        let drawing = Node::el("div")
+            .attr("class", "tl-stack")
+            .child(timeline::base(t, at, lang, &lay))
+            .child(
+                Node::el("div")
+                    .attr("class", "tl-move")
+                    .child(timeline::moving(t, at, 1.0, lang, &lay)),
+            );
+        out.push(
+            Node::el("figure")
+                .attr("class", "cmp-run")
+                .attr("aria-label", name)
+                .child(Node::el("figcaption").text(name))
+                .child(
+                    Node::el("div")
+                        .attr("class", "tl")
+                        .child(lanes)
+                        .child(Node::el("div").attr("class", "tl-scroll").child(drawing)),
+                ),
+        );
+    }
+    out
 }
 
 /// One side of the comparison: its verdicts and tables, each marked where it differs from

@@ -11,6 +11,7 @@ use super::browser;
 use super::dom::{drawn, Node};
 use super::i18n::{self, Ui};
 use crate::explorer::{decode_reply, Reply, Request, Summary};
+use crate::player::PlayerEvent;
 use crate::sim::{decode_path, Lang, ScenarioMeta};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
@@ -249,8 +250,11 @@ pub fn Explorer() -> impl IntoView {
                 let mut parts = show.splitn(3, ':').skip(1);
                 let variant = parts.next().and_then(|v| v.parse().ok());
                 let path = parts.next().map(|p| decode_path(p).0);
+                // The results stay; the counterexample opens where it breaks (its last step).
                 if let (Some(v), Some(path)) = (variant, path) {
+                    let at = path.len();
                     ctx.load(v, path);
+                    ctx.dispatch(PlayerEvent::Seek(at));
                     browser::focus_after_render("#step-forward");
                 }
             }

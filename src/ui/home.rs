@@ -13,11 +13,23 @@ use leptos::prelude::*;
 /// The width a thumbnail's timeline is laid out in: every step fits, at one scale for all.
 const THUMB_W: i32 = 520;
 
-/// A scenario's first variant, played to its end, as a small picture.
+/// A scenario's failure moment as a small picture: its first failing variant's canonical path
+/// at the step where it breaks (the first variant's run to its end if none fails).
 fn thumbnail(index: usize, lang: Lang) -> Node {
     let s = scenarios::all()[index];
-    let trace = s.trace_with(0, &scenarios::meta(index).default_knobs(), &[]);
-    let last = trace.last();
+    let meta = scenarios::meta(index);
+    let failing = meta
+        .variants
+        .iter()
+        .enumerate()
+        .find_map(|(i, v)| Some((i, crate::sim::decode_path(v.fails?).0)));
+    let (variant, path) = failing.unwrap_or((0, Vec::new()));
+    let trace = s.trace_with(variant, &meta.default_knobs(), &path);
+    let last = if path.is_empty() {
+        trace.last()
+    } else {
+        path.len().min(trace.last())
+    };
     let lay = timeline::Layout::new(&trace, THUMB_W, timeline::Zoom::Fit, last);
     let (w, h) = (lay.width, lay.height);
     Node::svg("svg")
@@ -64,10 +76,27 @@ pub fn Home() -> impl IntoView {
             };
             langs.push(a.text(name));
         }
+        // The way in: the first failure to watch, on its own card.
+        let start = Node::el("a")
+            .attr("class", "card start-here")
+            .attr(
+                "href",
+                format!(
+                    "?s=dual-write&v=commit-then-publish&watch=1&lang={}",
+                    lang.code()
+                ),
+            )
+            .child(
+                Node::el("strong")
+                    .child(Node::el("span").attr("aria-hidden", "true").text("▶ "))
+                    .text(t.start_here),
+            )
+            .child(Node::el("span").text(t.start_here_text));
         let mut out = vec![
             langs,
             Node::el("h1").text(t.home_title),
             Node::el("p").attr("class", "lead").text(t.home_lead),
+            start,
         ];
         for theme in themes {
             let mut list = Node::el("ul").attr("class", "cards");

@@ -58,6 +58,7 @@ pub fn Header() -> impl IntoView {
             browser::show_modal("embed-dialog");
         } else if browser::data_attr(&ev, "data-present").is_some() {
             if let Some(p) = use_context::<super::present::Presenter>() {
+                ctx.present_from_failure();
                 p.enter();
             }
         } else if browser::data_attr(&ev, "data-quiz-open").is_some() {
@@ -110,7 +111,7 @@ pub fn Header() -> impl IntoView {
     view! {
         <header class="top" class:open=move || open.get() on:click=on_click on:change=on_change on:keydown=on_keydown>
             {drawn("top-inner", draw)}
-            <p class="sr-status" role="status">{move || ctx.status.get()}</p>
+            <p class="toast" role="status" class:shown=move || ctx.status.get().is_some()>{move || ctx.status.get()}</p>
         </header>
     }
 }
@@ -252,21 +253,46 @@ fn button(class: &'static str) -> Node {
         .attr("class", class)
 }
 
-/// One sentence on what the current scenario teaches.
+/// The chosen variant in one line (what it does, how it fails or why it holds), the move to
+/// try, and for a mistake "Watch it fail": its canonical failing path, played to the violation.
 #[component]
 pub fn Summary() -> impl IntoView {
     let ctx = use_ctx();
-    // The chosen variant in one line: what it does and how it fails (or why it holds).
-    let blurb = move || {
+    let draw = move || {
+        let (lang, t) = (ctx.lang.get(), ctx.t());
         let meta = ctx.meta();
-        meta.variants
-            .get(ctx.variant.get())
-            .map_or(meta.summary.get(ctx.lang.get()), |v| {
-                v.blurb.get(ctx.lang.get())
-            })
-            .to_string()
+        summary(meta, ctx.variant.get(), lang, t)
     };
-    view! { <p class="summary">{blurb}</p> }
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if browser::data_attr(&ev, "data-watch").is_some() {
+            ctx.watch_it_fail();
+        }
+    };
+    view! { <div class="summary" on:click=on_click>{drawn("summary-in", draw)}</div> }
+}
+
+pub fn summary(meta: &ScenarioMeta, variant: usize, lang: Lang, t: &Ui) -> Vec<Node> {
+    let Some(v) = meta.variants.get(variant) else {
+        return Vec::new();
+    };
+    let mut out = vec![Node::el("p").attr("class", "blurb").text(v.blurb.get(lang))];
+    let mut coach = Node::el("p").attr("class", "coach");
+    if !v.hint.en.is_empty() {
+        coach.push(Node::el("strong").text(t.try_this));
+        coach.push_text(format!(" {} ", v.hint.get(lang)));
+    }
+    if v.fails.is_some() {
+        coach.push(
+            button("btn watch")
+                .attr("data-watch", "")
+                .child(Node::el("span").attr("aria-hidden", "true").text("▶ "))
+                .text(t.watch_fail),
+        );
+    }
+    if !v.hint.en.is_empty() || v.fails.is_some() {
+        out.push(coach);
+    }
+    out
 }
 
 #[component]

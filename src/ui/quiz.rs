@@ -9,6 +9,7 @@ use super::dom::{drawn, Node};
 use super::ondemand::{placeholder, Fetched, OnDemand};
 use crate::content::{read_quiz, QUIZ_FILE, QUIZ_NAME};
 use crate::quiz::{encode_progress, parse_progress, Kind, Question};
+use crate::sim::Lang;
 use leptos::prelude::*;
 
 const KEY: &str = "effectively-once.quiz.v1";
@@ -189,11 +190,17 @@ fn draw_quiz(
                     if chosen == Some(i as u8) {
                         input = input.attr("checked", "");
                     }
+                    // Once answered, the right option is marked, in words as well as colour.
+                    let (class, mark) = match chosen {
+                        Some(_) if i as u8 == *answer => ("opt right", " ✓"),
+                        Some(c) if c == i as u8 => ("opt wrong", " ✗"),
+                        _ => ("opt", ""),
+                    };
                     set.push(
                         Node::el("label")
-                            .attr("class", "opt")
+                            .attr("class", class)
                             .child(input)
-                            .text(format!(" {}. {}", (b'A' + i as u8) as char, o.get(lang))),
+                            .text(format!(" {}. {}{mark}", letter(i as u8), o.get(lang))),
                     );
                 }
                 sec.push(set);
@@ -201,13 +208,19 @@ fn draw_quiz(
                     answered += 1;
                     let ok = c == *answer;
                     right += ok as u32;
-                    let verdict = if ok { t.quiz_right } else { t.quiz_wrong };
+                    let verdict = if ok {
+                        t.quiz_right.to_string()
+                    } else {
+                        let end = if lang == Lang::Zh { "。" } else { "." };
+                        format!("{} {}{end}", t.quiz_wrong, letter(*answer))
+                    };
                     sec.push(
                         Node::el("p")
                             .attr("class", if ok { "q-result good" } else { "q-result bad" })
                             .child(Node::el("strong").text(verdict))
-                            .text(format!(" {}", q.explanation.get(lang))),
+                            .text(format!(" {}", reason(q.explanation.get(lang), *answer))),
                     );
+                    sec.push(show_me(q, lang, t));
                 }
             }
             Kind::Oral { follow_up, avoid } => {
@@ -229,7 +242,8 @@ fn draw_quiz(
                         .child(Node::el("summary").text(t.quiz_model_answer))
                         .child(part(t.notes_say, q.explanation.get(lang)))
                         .child(part(t.notes_follow, follow_up.get(lang)))
-                        .child(part(t.notes_avoid, avoid.get(lang))),
+                        .child(part(t.notes_avoid, avoid.get(lang)))
+                        .child(show_me(q, lang, t)),
                 );
                 sec.push(
                     Node::el("label")
@@ -262,16 +276,11 @@ fn draw_quiz(
                         .child(Node::el("summary").text(t.quiz_model_answer))
                         .child(Node::el("p").text(q.explanation.get(lang)))
                         .child(Node::el("p").attr("class", "muted").text(t.quiz_points))
-                        .child(list),
+                        .child(list)
+                        .child(show_me(q, lang, t)),
                 );
             }
         }
-        sec.push(
-            Node::el("a")
-                .attr("class", "btn link")
-                .attr("href", format!("{}&lang={}", q.show, lang.code()))
-                .text(t.quiz_show_me),
-        );
         body.push(sec);
     }
     let summary = format!(
@@ -306,6 +315,29 @@ fn draw_quiz(
             .child(close_button(t)),
     );
     head
+}
+
+/// "Show me": the state that demonstrates the answer — offered once the question is answered
+/// (or its model answer opened), never before: it would give the answer away.
+fn show_me(q: &Question, lang: Lang, t: &super::i18n::Ui) -> Node {
+    Node::el("a")
+        .attr("class", "btn link")
+        .attr("href", format!("{}&lang={}", q.show, lang.code()))
+        .text(t.quiz_show_me)
+}
+
+fn letter(i: u8) -> char {
+    (b'A' + i) as char
+}
+
+/// An explanation without the letter it starts with ("B. …", "正确答案：B。…"): the verdict
+/// before it already names the right option.
+pub fn reason(explanation: &str, answer: u8) -> &str {
+    let l = letter(answer);
+    [format!("{l}. "), format!("正确答案：{l}。")]
+        .iter()
+        .find_map(|p| explanation.strip_prefix(p.as_str()))
+        .unwrap_or(explanation)
 }
 
 fn close_button(t: &super::i18n::Ui) -> Node {

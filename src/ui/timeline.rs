@@ -62,6 +62,8 @@ pub struct Layout {
     pub width: i32,
     pub height: i32,
     pub lane_h: i32,
+    /// Steps whose columns are tinted (where two compared runs differ).
+    pub tinted: Vec<bool>,
 }
 
 /// Steps `from..=to` collapsed into one narrow mark centred at `x`.
@@ -80,6 +82,16 @@ impl Layout {
     /// [`Layout::new`] with low lanes (an embed).
     pub fn compact(t: &Trace, width: i32, zoom: Zoom, step: usize) -> Layout {
         Layout::of(t.steps.len(), width, zoom, step, &pins(t, step)).lanes(t, LANE_H_COMPACT)
+    }
+
+    /// The layout of `t` on a grid of `n` columns (`n` ≥ its steps) with columns `tinted`: two
+    /// runs drawn one above the other, step under step (the compare view).
+    pub fn aligned(t: &Trace, n: usize, width: i32, step: usize, tinted: Vec<bool>) -> Layout {
+        let lay = Layout::of(n.max(t.steps.len()), width, Zoom::Fit, step, &pins(t, step));
+        Layout {
+            tinted,
+            ..lay.lanes(t, LANE_H)
+        }
     }
 
     /// [`Layout::new`] with tall lanes (presenting to a room).
@@ -139,6 +151,7 @@ impl Layout {
             width: x + PAD,
             height: TOP,
             lane_h: LANE_H,
+            tinted: Vec::new(),
         }
     }
 
@@ -552,6 +565,11 @@ fn columns(t: &Trace, step: usize, lang: Lang, lay: &Layout) -> Node {
             (std::cmp::Ordering::Equal, false) => "col current",
             (std::cmp::Ordering::Greater, _) => "col future",
             (std::cmp::Ordering::Less, _) => "col",
+        };
+        let class = if lay.tinted.get(k).copied().unwrap_or(false) {
+            format!("{class} tinted")
+        } else {
+            class.to_string()
         };
         // Every column has its number's place, so moving the current step changes texts and
         // classes, never the shape of the drawing.

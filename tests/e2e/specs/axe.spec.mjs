@@ -4,7 +4,7 @@ import { test, expect, expectNoConsoleErrors, waitForApp, clickHeader } from './
 // Several states, because what is on screen changes: a violation, a crashed lane, a notice,
 // Chinese, dark mode and the phone layout.
 const states = [
-  { name: 'start, light, wide', q: '?lang=en' },
+  { name: 'start, light, wide', q: '?s=dual-write&lang=en' },
   { name: 'violated, dark', q: '?s=dual-write&v=commit-then-publish&p=001&t=9&lang=en', scheme: 'dark' },
   { name: 'crashed relay, Chinese', q: '?s=dual-write&v=outbox&p=0000000100&t=8&lang=zh' },
   { name: 'notice, phone', q: '?s=nope&lang=en', width: 390, height: 844 },
@@ -12,8 +12,8 @@ const states = [
   { name: 'break it, Chinese, phone', q: '?s=outbox-relay&v=two-relays&t=4&mode=break&lang=zh', width: 390, height: 844 },
   { name: 'explorer results, light', q: '?s=dual-write&v=commit-then-publish&lang=en', explore: true },
   { name: 'export dialog, dark', q: '?s=retry-layers&lang=en', scheme: 'dark', click: 'Export' },
-  { name: 'quiz dialog, Chinese, phone', q: '?lang=zh', click: '测验', width: 390, height: 844 },
-  { name: 'quiz dialog, dark', q: '?lang=en', click: 'Quiz', scheme: 'dark' },
+  { name: 'quiz dialog, Chinese, phone', q: '?s=dual-write&lang=zh', click: '测验', width: 390, height: 844 },
+  { name: 'quiz dialog, dark', q: '?s=dual-write&lang=en', click: 'Quiz', scheme: 'dark' },
   { name: 'home, light', q: '?home=1&lang=en', home: true },
   { name: 'home, dark, Chinese, phone', q: '?home=1&lang=zh', home: true, scheme: 'dark', width: 390, height: 844 },
   { name: 'audience window, dark, phone', q: '?s=dual-write&v=commit-then-publish&p=001&t=8&audience=k1&lang=en', audience: true, scheme: 'dark', width: 390, height: 844 },

@@ -27,13 +27,13 @@ test('explores every run, shows the shortest counterexample, and proves the fix'
   await expect(table).toContainText('holds in all 32,088,203 runs');
   await expect(table.locator('tr', { hasText: 'no lost event' }).locator('td').first()).toContainText('violated in 80 of 201');
 
-  // "Show me" loads the counterexample at step 0, ready to play; it really breaks the invariant.
-  await lost.getByRole('button', { name: 'Show me' }).click();
-  await expect(counter(page)).toHaveText(/^Step 0 of \d+$/);
+  // "Show me" opens the counterexample where it breaks (its 7th step), and the results stay.
+  await lost.first().getByRole('button', { name: 'Show me' }).click();
+  await expect(counter(page)).toHaveText(/^Step 7 of \d+$/);
   expect(page.url()).toContain('p=0010010');
-  await page.getByRole('button', { name: 'Go to end' }).click();
   await expect(page.getByRole('region', { name: 'Invariants' }).locator('li', { hasText: 'no lost event' }))
-    .toContainText(/violated at step \d+/);
+    .toContainText('violated at step 7');
+  await expect(lost.first()).toContainText('violated in 80 of 201 runs (39.8 %)');
   expectNoConsoleErrors(problems);
 });
 
@@ -110,6 +110,14 @@ test('compare: the fix side by side on the same fault schedule, deep-linked', as
   const cmp = page.getByRole('region', { name: /Compare side by side with/ });
   await expect(cmp).toBeVisible();
   expect(page.url()).toContain('cmp=inbox');
+  // Two runs' timelines, one above the other, replace the stage, in view; where they differ
+  // is tinted on both.
+  await expect(cmp.locator('.cmp-run')).toHaveCount(2);
+  await expect(page.locator('.stage')).toBeHidden();
+  await expect(cmp).toBeInViewport();
+  expect(await cmp.locator('.cmp-run').nth(0).locator('.col.tinted').count()).toBeGreaterThan(0);
+  await expect(cmp.locator('.cmp-run').nth(0).locator('.viol-col')).toHaveCount(1);
+  await expect(cmp.locator('.cmp-run').nth(1).locator('.viol-col')).toHaveCount(0);
   const [naive, fixed] = [cmp.locator('.cmp-col').nth(0), cmp.locator('.cmp-col').nth(1)];
   await expect(naive.locator('h3')).toHaveText('No dedup');
   await expect(fixed.locator('h3')).toHaveText('Inbox, same transaction');

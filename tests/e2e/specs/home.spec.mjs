@@ -13,7 +13,7 @@ test('home lists every scenario by theme, opens one, and starts the quiz', async
   await expect(page.locator('.scenario-card svg.thumb .mark').first()).toBeAttached();
   await expect(page.locator('.counter')).toBeHidden();
   await page.getByRole('button', { name: 'Start the quiz' }).click();
-  const quiz = page.getByRole('dialog', { name: "Quiz: the seeds' questions" });
+  const quiz = page.getByRole('dialog', { name: 'Interview questions' });
   await expect(quiz).toBeVisible();
   // Its questions are fetched on this first opening (quiz.json).
   await expect(quiz.getByRole('region', { name: /^1\. A payment call was sent/ })).toBeVisible();

@@ -4,7 +4,7 @@ import { test, expect, expectNoConsoleErrors, waitForApp } from './helpers.mjs';
 
 test('200 seeded random actions never break the page', async ({ page, problems }) => {
   test.setTimeout(120_000);
-  await page.goto('?lang=en');
+  await page.goto('?s=dual-write&lang=en');
   await waitForApp(page);
   let seed = 20261202;
   const next = (n) => {

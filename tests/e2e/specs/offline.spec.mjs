@@ -22,7 +22,7 @@ test('after one visit the app opens, plays and explores with no network', async 
   await expect(page.locator('.exp-results')).toContainText('20 distinct states · 20 runs');
   // The text fetched on demand (quiz.json) is precached too.
   await page.getByRole('button', { name: 'Quiz', exact: true }).click();
-  await expect(page.getByRole('dialog', { name: "Quiz: the seeds' questions" }).getByRole('region', { name: /^1\. A payment call was sent/ })).toBeVisible();
+  await expect(page.getByRole('dialog', { name: 'Interview questions' }).getByRole('region', { name: /^1\. A payment call was sent/ })).toBeVisible();
   await context.setOffline(false);
   expect(errors).toEqual([]);
 });

@@ -6,7 +6,7 @@ const tables = (page) => page.locator('.tables');
 const invariants = (page) => page.getByRole('region', { name: 'Invariants' });
 const stepIs = async (page, n) => expect(counter(page)).toHaveText(new RegExp(`^Step ${n} of \\d+$`));
 
-async function open(page, query = '?lang=en') {
+async function open(page, query = '?s=dual-write&lang=en') {
   await page.goto(query);
   await waitForApp(page);
   await expect(page.getByRole('button', { name: 'Play' })).toBeVisible();

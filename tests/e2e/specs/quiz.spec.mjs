@@ -3,7 +3,7 @@
 // throwing localStorage never breaks the page; every "show me" lands on a valid state.
 import { test, expect, expectNoConsoleErrors, waitForApp } from './helpers.mjs';
 
-async function openQuiz(page, query = '?lang=en', button = 'Quiz', title = "Quiz: the seeds' questions") {
+async function openQuiz(page, query = '?s=dual-write&lang=en', button = 'Quiz', title = 'Interview questions') {
   await page.goto(query);
   await waitForApp(page);
   await page.getByRole('button', { name: button, exact: true }).click();
@@ -15,11 +15,16 @@ async function openQuiz(page, query = '?lang=en', button = 'Quiz', title = "Quiz
 test('answers, explanations, self-scored points, and progress kept across a reload', async ({ page, problems }) => {
   let dialog = await openQuiz(page);
   const q1 = dialog.getByRole('region', { name: /^1\. A payment call was sent/ });
+  // Once answered: the verdict names the right option, which is marked, and "Show me" appears.
+  await expect(q1.getByRole('link', { name: 'Show me ↗' })).toHaveCount(0);
   await q1.getByLabel(/B\. UNKNOWN, keep the reservation/).click();
-  await expect(q1).toContainText('✓ Right. B. A mistakes “don\'t know”');
+  await expect(q1).toContainText('✓ Correct. A mistakes “don\'t know”');
+  await expect(q1.getByRole('link', { name: 'Show me ↗' })).toHaveCount(1);
   const q2 = dialog.getByRole('region', { name: /^2\. Resuming a node/ });
   await q2.getByLabel(/A\. Assume a node/).click();
-  await expect(q2).toContainText('✗ Not quite.');
+  await expect(q2).toContainText('✗ Not quite — the answer is C.');
+  await expect(q2.locator('.opt.right')).toContainText('C. ');
+  await expect(q2.locator('.opt.wrong')).toContainText('A. Assume a node');
   const s1 = dialog.getByRole('region', { name: /^7\. An operation is PROCESSING/ });
   await s1.getByText('Answer first, then show the model answer').click();
   await s1.getByLabel(/Reuses the stable identity/).click();
@@ -27,7 +32,7 @@ test('answers, explanations, self-scored points, and progress kept across a relo
   await page.reload();
   await waitForApp(page);
   await page.getByRole('button', { name: 'Quiz', exact: true }).click();
-  dialog = page.getByRole('dialog', { name: "Quiz: the seeds' questions" });
+  dialog = page.getByRole('dialog', { name: 'Interview questions' });
   await expect(dialog.getByRole('status')).toHaveText('Multiple choice answered 2/6 · right 1 · short-answer points 1/16 · follow-ups ready 0/10');
   // An interview follow-up: the model answer, the follow-ups, what not to say.
   const ag20 = dialog.getByRole('region', { name: /^12\. AG20/ });
@@ -52,12 +57,14 @@ test('garbled or throwing storage: the quiz still works and says progress is not
   dialog = await openQuiz(page);
   await expect(dialog).toContainText('This browser does not allow saving');
   await dialog.getByRole('region', { name: /^3\. An outbox relay/ }).getByLabel(/B\. The message may be duplicated/).click();
-  await expect(dialog).toContainText('✓ Right.');
+  await expect(dialog).toContainText('✓ Correct.');
   expectNoConsoleErrors(problems);
 });
 
 test('every "show me" opens a valid state, in the quiz language', async ({ page, problems }) => {
-  const dialog = await openQuiz(page, '?lang=zh', '测验', '测验：题库中的题目');
+  const dialog = await openQuiz(page, '?s=dual-write&lang=zh', '测验', '面试题');
+  // "Show me" comes with the answer: answer every multiple-choice question first.
+  for (const group of await dialog.locator('fieldset').all()) await group.locator('input').first().check();
   const hrefs = await page.locator('#quiz-dialog a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
   expect(hrefs).toHaveLength(20);
   for (const href of hrefs) {

@@ -117,7 +117,7 @@ test('knobs: a cap of 200 holds both refunds, survives a reload, and the explore
   await expect(page.getByRole('spinbutton', { name: 'Refundable cap' })).toHaveValue('200');
   await page.getByRole('button', { name: 'Explore every run' }).click();
   await expect(page.locator('.exp-results li', { hasText: 'refunds within the cap' })).toContainText('holds in all');
-  await page.getByRole('button', { name: "Back to the seed's numbers" }).click();
+  await page.getByRole('button', { name: 'Back to the defaults' }).click();
   await expect(page.getByRole('spinbutton', { name: 'Refundable cap' })).toHaveValue('100');
   expect(page.url()).not.toContain('cap=');
   expectNoConsoleErrors(problems);

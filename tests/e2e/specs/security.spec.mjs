@@ -55,7 +55,8 @@ const payloads = [
   '<svg onload="window.__xss=1">',
 ];
 const params = ['s', 'v', 'p', 't', 'lang', 'cmp', 'mode', 'cap', 'amount-a', 'layers', 'downstream'];
-const owner = { cap: 'refund-cap', 'amount-a': 'refund-cap', layers: 'retry-layers', downstream: 'retry-layers' };
+// A link with only a language is a first visit (the home page): name a scenario with it.
+const owner = { cap: 'refund-cap', 'amount-a': 'refund-cap', layers: 'retry-layers', downstream: 'retry-layers', lang: 'dual-write' };
 
 test('script payloads in every URL parameter are shown as text and never run', async ({ page, problems }) => {
   test.setTimeout(120_000);
