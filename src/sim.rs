@@ -57,6 +57,22 @@ impl VariantMeta {
             hint: Text::default(),
         }
     }
+
+    /// A mistake's canonical failing path (as a link writes it) and the move to try.
+    pub fn failing(self, path: &'static str, hint: [&str; 2]) -> VariantMeta {
+        VariantMeta {
+            fails: Some(path),
+            ..self.hinted(hint)
+        }
+    }
+
+    /// The move to try (for a fix: what it withstands).
+    pub fn hinted(self, hint: [&str; 2]) -> VariantMeta {
+        VariantMeta {
+            hint: Text::new(hint[0], hint[1]),
+            ..self
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

@@ -413,7 +413,7 @@ pub fn App() -> impl IntoView {
         clock: StoredValue::new_local(clock),
     };
     provide_context(ctx);
-    provide_context(EmbedCode(RwSignal::new(String::new())));
+    provide_context(EmbedCode(RwSignal::new((String::new(), String::new()))));
     Explore::provide();
     super::quiz::QuizShown::provide();
 

@@ -884,15 +884,43 @@ pub fn EmbedBar() -> impl IntoView {
     view! { <header class="top embed-bar">{drawn("top-inner", draw)}</header> }
 }
 
-/// "Copy embed code": an `<iframe>` snippet for the current state, in a modal dialog.
+/// The sizes an embed is offered in: what notes pages and slides have room for.
+pub const EMBED_SIZES: [EmbedSize; 3] = [
+    EmbedSize {
+        width: "640",
+        height: 400,
+    },
+    EmbedSize {
+        width: "360",
+        height: 640,
+    },
+    EmbedSize {
+        width: "100%",
+        height: 720,
+    },
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct EmbedSize {
+    pub width: &'static str,
+    pub height: u32,
+}
+
+/// "Embed": a size, a colour scheme, a live preview of the frame, and its `<iframe>` snippet.
 #[component]
 pub fn EmbedDialog() -> impl IntoView {
     let ctx = use_ctx();
     let code = use_context::<EmbedCode>().map(|c| c.0).unwrap_or_default();
-    let snippet = move || code.get_untracked();
+    let size = RwSignal::new(0usize);
+    let theme = RwSignal::new(crate::player::Theme::Light);
+    let snippet = move || {
+        let (src, title) = code.get();
+        let src = src + &theme.get().param(true);
+        embed_snippet(&src, &title, EMBED_SIZES[size.get().min(2)])
+    };
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if browser::data_attr(&ev, "data-embed-copy").is_some() {
-            browser::copy_text(&snippet(), move |ok| {
+            browser::copy_text(&untrack(snippet), move |ok| {
                 let t = ctx.t();
                 ctx.status
                     .set(Some(if ok { t.embed_copied } else { t.copy_failed }));
@@ -901,45 +929,122 @@ pub fn EmbedDialog() -> impl IntoView {
             browser::close_dialog("embed-dialog");
         }
     };
+    let on_change = move |ev: leptos::ev::Event| {
+        if let Some(i) = browser::data_attr(&ev, "data-embed-size").and_then(|v| v.parse().ok()) {
+            size.set(i);
+            browser::focus_after_render(format!("[data-embed-size=\"{i}\"]"));
+        } else if let Some(t) = browser::data_attr(&ev, "data-embed-theme")
+            .and_then(|v| crate::player::Theme::parse(&v))
+        {
+            theme.set(t);
+            browser::focus_after_render(format!("[data-embed-theme=\"{}\"]", t.word()));
+        }
+    };
     let draw = move || {
-        let t = ctx.t();
+        let (t, (src, _)) = (ctx.t(), code.get());
         let copied = ctx.status.get() == Some(t.embed_copied);
-        vec![
-            Node::el("h2").attr("id", "embed-h").text(t.embed_title),
-            Node::el("p").attr("class", "muted").text(t.embed_hint),
-            Node::el("textarea")
-                .attr("readonly", "")
-                .attr("rows", 5)
-                .attr("aria-label", t.embed_code)
-                .text(code.get()),
-            Node::el("div")
-                .attr("class", "buttons")
-                .child(
-                    button("btn primary")
-                        .attr("data-embed-copy", "")
-                        .text(t.embed_copy),
-                )
-                .child(button("btn").attr("data-embed-close", "").text(t.close)),
-            Node::el("p")
-                .attr("class", "sr-status")
-                .attr("role", "status")
-                .text(if copied { t.embed_copied } else { "" }),
-        ]
+        let (size, theme) = (size.get().min(2), theme.get());
+        let preview_src = if src.is_empty() {
+            src
+        } else {
+            src + &theme.param(true)
+        };
+        embed_body(t, size, theme, &preview_src, snippet(), copied)
     };
     view! {
-        <dialog id="embed-dialog" class="card embed-dialog" aria-labelledby="embed-h" on:click=on_click>
+        <dialog id="embed-dialog" class="card embed-dialog" aria-labelledby="embed-h" on:click=on_click on:change=on_change>
             {drawn("embed-body", draw)}
         </dialog>
     }
 }
 
-/// The embed code shown in the dialog: set when the dialog opens, so that it is not rebuilt on
-/// every step while nobody looks at it.
-#[derive(Clone, Copy)]
-pub struct EmbedCode(pub RwSignal<String>);
+/// The dialog's body: the choices, the preview (the frame itself, at its size), the code.
+fn embed_body(
+    t: &Ui,
+    size: usize,
+    theme: crate::player::Theme,
+    src: &str,
+    snippet: String,
+    copied: bool,
+) -> Vec<Node> {
+    use crate::player::Theme;
+    let radios = |name: &'static str, label: &str, items: Vec<(String, &str, bool)>| {
+        let mut set = Node::el("fieldset")
+            .attr("class", "embed-choice")
+            .child(Node::el("legend").text(label));
+        for (value, text, checked) in items {
+            let mut input = Node::el("input")
+                .attr("type", "radio")
+                .attr("name", name)
+                .attr(name, value);
+            if checked {
+                input = input.attr("checked", "");
+            }
+            set.push(Node::el("label").child(input).text(format!(" {text}")));
+        }
+        set
+    };
+    let sizes = [t.embed_compact, t.embed_tall, t.embed_full];
+    let sizes = (0..3)
+        .map(|i| (i.to_string(), sizes[i], i == size))
+        .collect();
+    let themes = [
+        (Theme::Light, t.theme_light),
+        (Theme::Dark, t.theme_dark),
+        (Theme::Auto, t.theme_auto),
+    ]
+    .into_iter()
+    .map(|(th, text)| (th.word().to_string(), text, th == theme))
+    .collect();
+    let s = EMBED_SIZES[size];
+    vec![
+        Node::el("h2").attr("id", "embed-h").text(t.embed_title),
+        Node::el("p").attr("class", "muted").text(t.embed_hint),
+        Node::el("div")
+            .attr("class", "embed-choices")
+            .child(radios("data-embed-size", t.embed_size, sizes))
+            .child(radios("data-embed-theme", t.embed_theme, themes)),
+        // Only once the dialog has an address: an iframe without one would load this page.
+        // Focusable: a frame larger than the dialog scrolls inside it.
+        Node::el("div")
+            .attr("class", "embed-preview")
+            .attr("tabindex", "0")
+            .attr("role", "region")
+            .attr("aria-label", t.embed_preview)
+            .children((!src.is_empty()).then(|| {
+                Node::el("iframe")
+                    .attr("src", src)
+                    .attr("title", t.embed_preview)
+                    .attr("width", s.width)
+                    .attr("height", s.height)
+            })),
+        Node::el("textarea")
+            .attr("readonly", "")
+            .attr("rows", 4)
+            .attr("aria-label", t.embed_code)
+            .text(snippet),
+        Node::el("div")
+            .attr("class", "buttons")
+            .child(
+                button("btn primary")
+                    .attr("data-embed-copy", "")
+                    .text(t.embed_copy),
+            )
+            .child(button("btn").attr("data-embed-close", "").text(t.close)),
+        Node::el("p")
+            .attr("class", "sr-status")
+            .attr("role", "status")
+            .text(if copied { t.embed_copied } else { "" }),
+    ]
+}
 
-/// The `<iframe>` snippet for the current state (titled with the scenario and variant).
-fn embed_code_now(ctx: Ctx) -> String {
+/// The embed's address (this state, `embed=1`) and its frame's title: set when the dialog
+/// opens, so that it is not rebuilt on every step while nobody looks at it.
+#[derive(Clone, Copy)]
+pub struct EmbedCode(pub RwSignal<(String, String)>);
+
+/// This state's embed address and title (the scenario and variant).
+fn embed_code_now(ctx: Ctx) -> (String, String) {
     let meta = ctx.meta();
     let lang = ctx.lang.get_untracked();
     let variant = meta
@@ -948,11 +1053,15 @@ fn embed_code_now(ctx: Ctx) -> String {
         .map(|v| v.name.get(lang).to_string())
         .unwrap_or_default();
     let title = format!("{} — {variant} · Effectively Once", meta.title.get(lang));
-    embed_snippet(&(browser::location_base() + &ctx.query(true)), &title)
+    (
+        browser::location_base() + &untrack(|| ctx.query(true)),
+        title,
+    )
 }
 
-/// The `<iframe>` markup for `src`, with an accessible `title`; attribute values escaped.
-pub fn embed_snippet(src: &str, title: &str) -> String {
+/// The `<iframe>` markup for `src` at `size`, with an accessible `title`, loaded lazily;
+/// attribute values escaped.
+pub fn embed_snippet(src: &str, title: &str, size: EmbedSize) -> String {
     let esc = |s: &str| {
         s.replace('&', "&amp;")
             .replace('"', "&quot;")
@@ -960,19 +1069,26 @@ pub fn embed_snippet(src: &str, title: &str) -> String {
             .replace('>', "&gt;")
     };
     format!(
-        "<iframe src=\"{}\" title=\"{}\" width=\"100%\" height=\"720\" style=\"border:0\" loading=\"lazy\"></iframe>",
+        "<iframe src=\"{}\" title=\"{}\" width=\"{}\" height=\"{}\" style=\"border:0\" loading=\"lazy\"></iframe>",
         esc(src),
-        esc(title)
+        esc(title),
+        size.width,
+        size.height
     )
 }
 
 #[cfg(test)]
 mod embed_tests {
-    use super::embed_snippet;
+    use super::{embed_snippet, EMBED_SIZES};
 
     #[test]
     fn the_embed_snippet_escapes_and_names_the_frame() {
-        let s = embed_snippet("https://x.test/?s=a&v=b&embed=1", "A \"quoted\" <title>");
+        let s = embed_snippet(
+            "https://x.test/?s=a&v=b&embed=1",
+            "A \"quoted\" <title>",
+            EMBED_SIZES[0],
+        );
+        assert!(s.contains("width=\"640\" height=\"400\"") && s.contains("loading=\"lazy\""));
         assert!(s.starts_with("<iframe src=\"https://x.test/?s=a&amp;v=b&amp;embed=1\""));
         assert!(s.contains("title=\"A &quot;quoted&quot; &lt;title&gt;\""));
         assert!(s.ends_with("></iframe>"));
