@@ -334,3 +334,66 @@ fn knobs_decide_whether_the_race_can_hurt() {
         ["50", "0", "40"]
     );
 }
+
+/// The figure is the cap's meter: 160 reserved of 100, split A 80 and B 80, and named so; the
+/// fixes stop at 80. Each request has its own lane, so the interleaving is a zigzag.
+#[test]
+fn the_figure_shows_160_of_100_and_each_request_has_its_lane() {
+    use effectively_once::sim::FigureBody;
+    for (v, value, parts) in [
+        (RcVariant::ReadThenWrite, 160, vec![("A", 80), ("B", 80)]),
+        (
+            RcVariant::MutexTwoInstances,
+            160,
+            vec![("A", 80), ("B", 80)],
+        ),
+        (RcVariant::ConditionalUpdate, 80, vec![("A", 80)]),
+    ] {
+        let (_, _, trace) = scripted(v);
+        let end = &trace.steps[trace.last()];
+        let fig = end.view.figure.as_ref().expect("a figure");
+        let FigureBody::Meter(m) = &fig.body else {
+            panic!("{v:?}: a meter")
+        };
+        assert_eq!((m.value, m.limit), (value, 100), "{v:?}");
+        let got: Vec<(String, u32)> = m.parts.iter().map(|(n, x)| (n.en.clone(), *x)).collect();
+        let want: Vec<(String, u32)> = parts.iter().map(|(n, x)| (n.to_string(), *x)).collect();
+        assert_eq!(got, want, "{v:?}");
+        assert!(
+            fig.name
+                .en
+                .starts_with(&format!("reserved {value} of a cap of 100")),
+            "{}",
+            fig.name.en
+        );
+        assert!(
+            fig.name.zh.contains(&format!("已预留 {value}")),
+            "{}",
+            fig.name.zh
+        );
+        assert_eq!(fig.shows, vec![0]);
+        assert_eq!(
+            end.verdicts[0].status == Status::Violated,
+            value > 100,
+            "{v:?}: the figure's invariant"
+        );
+        let lanes: Vec<&str> = end.view.lanes.iter().map(|l| l.name.en.as_str()).collect();
+        let want = if v == RcVariant::ReadThenWrite {
+            vec!["Request A", "Request B", "Database"]
+        } else {
+            vec!["A · instance 1", "B · instance 2", "Database"]
+        };
+        assert_eq!(lanes, want, "{v:?}");
+    }
+    // A's and B's reads land on their own lanes: the zigzag.
+    let (_, _, trace) = scripted(RcVariant::ReadThenWrite);
+    let answers: Vec<(usize, usize)> = trace.steps[1..=4]
+        .iter()
+        .flat_map(|s| s.info.arrows.iter().map(|a| (a.from, a.to)))
+        .collect();
+    assert_eq!(
+        answers,
+        [(0, 2), (2, 0), (1, 2), (2, 1)],
+        "A sends, A is answered, B sends, B is answered"
+    );
+}

@@ -24,8 +24,9 @@
 //! in SQL (`reserved = reserved + 80`), so the race shows as 160 rather than as a lost update.
 
 use crate::sim::{
-    CodeView, Cursor, InvKind, Invariant, Knob, LaneView, Metric, MetricValue, Model, Notes,
-    RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, VariantMeta,
+    CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob, LaneView, Meter, Metric,
+    MetricValue, Model, Notes, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView,
+    Text, Unit, VariantMeta,
 };
 
 /// The refundable cap of the order (refunded so far: 0).
@@ -257,8 +258,9 @@ pub fn name(r: u8) -> &'static str {
 }
 
 impl RefundCapModel {
+    /// The database's lane: after one lane per request.
     pub fn db_lane(&self) -> usize {
-        self.variant.instances() as usize
+        self.variant.requests() as usize
     }
 
     /// The request whose callback instance `i` runs next.
@@ -472,7 +474,7 @@ impl Model for RefundCapModel {
                 format!("reserved + refunded ≤ cap（{}）。", self.cap),
             ),
             check: over_cap,
-            rows: |_| Vec::new(),
+            rows: |_| vec![("refunds", "1".into())],
         }]
     }
 
@@ -510,16 +512,21 @@ impl Model for RefundCapModel {
 
     fn view(&self, s: &RcState) -> StateView {
         let v = self.variant;
-        let mut lanes: Vec<LaneView> = (1..=v.instances())
-            .map(|i| {
-                if v.instances() == 1 {
-                    LaneView::new("Node process", "Node 进程", false, false)
+        // One lane per request: the interleaving (A reads, B reads, A writes, B writes) is a
+        // zigzag between lanes. With two processes, each lane says which one serves it.
+        let mut lanes: Vec<LaneView> = (0..s.reqs.len() as u8)
+            .map(|r| {
+                let x = name(r);
+                let (en, zh) = if v.instances() == 1 {
+                    (format!("Request {x}"), format!("请求 {x}"))
                 } else {
-                    LaneView {
-                        name: Text::new(format!("Node instance {i}"), format!("Node 实例 {i}")),
-                        durable: false,
-                        down: false,
-                    }
+                    let i = v.instance_of(r) + 1;
+                    (format!("{x} · instance {i}"), format!("{x} · 实例 {i}"))
+                };
+                LaneView {
+                    name: Text::new(en, zh),
+                    durable: false,
+                    down: false,
                 }
             })
             .collect();
@@ -546,7 +553,7 @@ impl Model for RefundCapModel {
             tree: Vec::new(),
             chart: None,
             plots: Vec::new(),
-            figure: None,
+            figure: Some(figure(s)),
         }
     }
 
@@ -556,6 +563,42 @@ impl Model for RefundCapModel {
 
     fn intro(&self) -> Text {
         narrate::intro(self.variant)
+    }
+}
+
+/// Reserved against the cap, split by the request that reserved it.
+fn figure(s: &RcState) -> Figure {
+    let mut parts: Vec<(Text, u32)> = Vec::new();
+    for &(r, stmt, answer) in &s.log {
+        let wrote = stmt == Stmt::Update || (stmt == Stmt::UpdateIf && answer == Answer::Rows(1));
+        if wrote {
+            parts.push((Text::same(name(r)), s.reqs[r as usize].amount.max(0) as u32));
+        }
+    }
+    let (reserved, cap) = (s.reserved.max(0) as u32, s.cap.max(0) as u32);
+    let by: Vec<String> = parts.iter().map(|(n, v)| format!("{} {v}", n.en)).collect();
+    let by = if by.is_empty() {
+        String::new()
+    } else {
+        format!(": {}", by.join(", "))
+    };
+    Figure {
+        title: Text::new("Reserved against the cap", "已预留与上限"),
+        name: Text::new(
+            format!("reserved {reserved} of a cap of {cap}{by}"),
+            format!(
+                "已预留 {reserved}，上限 {cap}{}",
+                by.replace(", ", "，").replace(": ", "：")
+            ),
+        ),
+        body: FigureBody::Meter(Meter {
+            value: reserved,
+            limit: cap,
+            limit_name: Text::new("cap", "上限"),
+            unit: Unit::Count,
+            parts,
+        }),
+        shows: vec![0],
     }
 }
 
@@ -931,22 +974,34 @@ impl Scenario for RefundCap {
             variants: [
                 v("read-then-write", ["Read, await, write", "先读、await、再写"],
                   ["Both requests read 100 before either writes: 160 reserved.",
-                   "两个请求都在对方写入前读到 100：预留了 160。"], false),
+                   "两个请求都在对方写入前读到 100：预留了 160。"], false)
+                .failing("00000000", ["just play: the default schedule lets A and B both read 100 before either writes.",
+                                      "直接播放：默认调度就让 A 和 B 都在任一方写入前读到 100。"]),
                 v("mutex-one-instance", ["Mutex, one instance", "互斥锁（单实例）"],
                   ["An in-process mutex serialises the requests of one process: safe.",
-                   "进程内互斥锁让同一进程内的请求串行：安全。"], true),
+                   "进程内互斥锁让同一进程内的请求串行：安全。"], true)
+                .hinted(["pick any order of the callbacks: B waits for the mutex until A has written.",
+                         "任意安排回调的顺序：B 会一直等互斥锁，直到 A 写完。"]),
                 v("mutex-two-instances", ["Mutex, two instances", "互斥锁（两个实例）"],
                   ["The same code on two instances: each has its own mutex, and the race is back.",
-                   "同样的代码跑在两个实例上：各有各的锁，竞态又回来了。"], false),
+                   "同样的代码跑在两个实例上：各有各的锁，竞态又回来了。"], false)
+                .failing("00000000", ["just play: each instance's mutex is free, so A and B both read 100.",
+                                      "直接播放：每个实例的互斥锁都是空闲的，于是 A 和 B 都读到 100。"]),
                 v("conditional-update", ["Conditional UPDATE", "条件 UPDATE"],
                   ["The database checks and reserves in one statement; the loser is told \"insufficient remaining\".",
-                   "数据库在一条语句里检查并预留；输的一方得到 \"insufficient remaining\"。"], true),
+                   "数据库在一条语句里检查并预留；输的一方得到 \"insufficient remaining\"。"], true)
+                .hinted(["run the two UPDATEs in either order: the second changes 0 rows.",
+                         "两条 UPDATE 谁先执行都行：后执行的那条改动 0 行。"]),
                 v("select-for-update", ["SELECT … FOR UPDATE", "SELECT … FOR UPDATE"],
                   ["A transaction locks the row: the second request waits at its SELECT, then reads 20.",
-                   "事务锁住这一行：第二个请求在 SELECT 处等待，随后读到 20。"], true),
+                   "事务锁住这一行：第二个请求在 SELECT 处等待，随后读到 20。"], true)
+                .hinted(["let B's SELECT … FOR UPDATE go while A holds the lock: it waits, then reads 20.",
+                         "在 A 持有行锁时让 B 的 SELECT … FOR UPDATE 执行：它会等待，然后读到 20。"]),
                 v("semaphore-2", ["Semaphore of 2", "信号量 2"],
                   ["Limits how many requests run at once, not what they reserve: still 160.",
-                   "限制同时运行的请求数，而不是它们预留的金额：仍然是 160。"], false),
+                   "限制同时运行的请求数，而不是它们预留的金额：仍然是 160。"], false)
+                .failing("000000000", ["just play: two permits let A and B read 100 together; C waits, too late to help.",
+                                       "直接播放：两个许可让 A 和 B 一起读到 100；C 在等待，却于事无补。"]),
             ]
             .into_iter()
             .zip(RcVariant::ALL)

@@ -1,6 +1,6 @@
 //! Step narration for the refund cap: what ran, what the database answered, and why it matters.
 use super::*;
-use crate::sim::{mark, Arrow, ArrowKind, MarkKind};
+use crate::sim::{arrow, mark, ArrowKind, MarkKind};
 
 pub(super) fn intro(v: RcVariant) -> Text {
     match v {
@@ -49,7 +49,8 @@ pub(super) fn describe(m: &RefundCapModel, b: &RcState, a: &RcAct, s: &RcState) 
     match *a {
         RcAct::Exec(r) => {
             let x = name(r);
-            let inst = m.variant.instance_of(r) as usize;
+            // The answer goes back to the request's own lane.
+            let lane = r as usize;
             let stmt = RefundCapModel::pending(b, r).unwrap_or(Stmt::Select);
             let answer = s.reqs[r as usize].answer.unwrap_or(Answer::Ok);
             info.lane = db;
@@ -61,16 +62,10 @@ pub(super) fn describe(m: &RefundCapModel, b: &RcState, a: &RcAct, s: &RcState) 
             // Short labels: the timeline's step columns are narrow.
             let reply = match answer {
                 Answer::Remaining(left) => left.to_string(),
-                Answer::Rows(n) => format!("{n} row"),
+                Answer::Rows(n) => format!("UPDATE {n}"),
                 Answer::Ok => "OK".into(),
             };
-            info.arrows.push(Arrow {
-                from: db,
-                to: inst,
-                label: (reply).into(),
-                kind: ArrowKind::Message,
-                copy: 0,
-            });
+            info.arrows.push(arrow(db, lane, reply, ArrowKind::Message));
             let (before, after) = (b.reserved, s.reserved);
             let (cap, amt) = (b.cap, b.reqs[r as usize].amount);
             info.narration = match (stmt, answer) {
@@ -164,7 +159,9 @@ pub(super) fn describe(m: &RefundCapModel, b: &RcState, a: &RcAct, s: &RcState) 
             let x = name(r);
             let q = b.reqs[r as usize];
             let after = s.reqs[r as usize];
-            info.lane = i as usize;
+            // The instance runs request r's callback: it happens on r's lane.
+            let lane = r as usize;
+            info.lane = lane;
             let mut text = match (q.pc, q.answer) {
                 (Pc::Queued, _) => {
                     info.title = Text::new(format!("{x}: handler"), format!("{x}：处理函数"));
@@ -202,21 +199,16 @@ pub(super) fn describe(m: &RefundCapModel, b: &RcState, a: &RcAct, s: &RcState) 
             };
             match after.pc {
                 Pc::Await(stmt) if after.answer.is_none() => {
-                    info.arrows.push(Arrow {
-                        from: i as usize,
-                        to: db,
-                        label: stmt.arrow().into(),
-                        kind: ArrowKind::Message,
-                        copy: 0,
-                    });
+                    info.arrows
+                        .push(arrow(lane, db, stmt.arrow(), ArrowKind::Message));
                     text = text.then(&sent(s, r));
                 }
                 Pc::Done(ok) if q.pc != after.pc => {
                     info.marks.push(if ok {
-                        mark(i as usize, MarkKind::Respond, "reserved", "已预留")
+                        mark(lane, MarkKind::Respond, "reserved", "已预留")
                     } else {
                         mark(
-                            i as usize,
+                            lane,
                             MarkKind::Fail,
                             "insufficient remaining",
                             "剩余额度不足",
