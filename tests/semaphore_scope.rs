@@ -300,3 +300,44 @@ fn the_largest_knobs_still_explore_completely() {
         }
     }
 }
+
+/// The figure is the channel's meter: 30 in flight against 10, ten from each instance, named
+/// with its numbers; where a shared budget leaks, the slots taken by live calls against those
+/// a crash leaked.
+#[test]
+fn the_figure_is_30_against_10_and_then_the_leaked_slots() {
+    use effectively_once::sim::FigureBody;
+    let t = replay(
+        &SemaphoreScope::model(SsVariant::PerInstanceSemaphore, 1),
+        &[],
+    );
+    let fig = t.steps[6].view.figure.clone().expect("a figure");
+    let FigureBody::Meter(m) = fig.body else {
+        panic!("a meter")
+    };
+    assert_eq!((m.value, m.limit), (30, 10));
+    assert_eq!(
+        m.parts.iter().map(|p| p.1).collect::<Vec<_>>(),
+        [10, 10, 10]
+    );
+    assert!(
+        fig.name
+            .en
+            .starts_with("30 calls in flight against the channel's limit of 10"),
+        "{}",
+        fig.name.en
+    );
+    assert!(fig.name.zh.starts_with("在途调用 30 个"), "{}", fig.name.zh);
+    assert_eq!(fig.shows, [0]);
+    // Shared counter: instance 1 claims 10, crashes holding them.
+    let m = SemaphoreScope::model(SsVariant::SharedCounter, 1);
+    let path = effectively_once::sim::decode_path("02100").0;
+    let t = replay(&m, &path);
+    let fig = t.steps[5].view.figure.clone().expect("a figure");
+    let FigureBody::Meter(meter) = fig.body else {
+        panic!("a meter")
+    };
+    let leaked = meter.parts.iter().find(|p| p.0.en == "leaked").map(|p| p.1);
+    assert!(leaked.is_some_and(|n| n > 0), "{:?}", meter.parts);
+    assert!(fig.name.en.contains("leaked by a crash"), "{}", fig.name.en);
+}

@@ -29,8 +29,9 @@
 //! the exact counts. Faults: an instance crashes while it holds calls.
 
 use crate::sim::{
-    CodeView, Cursor, InvKind, Invariant, Knob, KnobOption, LaneView, Metric, MetricValue, Model,
-    RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, Tone, TreeItem,
+    CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob, KnobOption, LaneView, Meter,
+    Metric, MetricValue, Model, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView,
+    Text, Tone, TreeItem, Unit,
 };
 
 /// The payment channel's limit on calls in flight.
@@ -430,7 +431,7 @@ impl Model for SemaphoreScopeModel {
                     "支付通道的在途调用从未超过 10 个。",
                 ),
                 check: over_limit,
-                rows: |_| Vec::new(),
+                rows: |_| vec![("channel", "total".into())],
             },
             Invariant {
                 name: Text::new("no slot leaked forever", "名额不会永久泄漏"),
@@ -440,7 +441,15 @@ impl Model for SemaphoreScopeModel {
                     "工作平息后，数据库记为已占用的每个名额都属于一个仍在进行的调用。",
                 ),
                 check: leaked,
-                rows: |_| Vec::new(),
+                rows: |s| {
+                    let mut rows = vec![("channel_budget", "psp".to_string())];
+                    for (k, &x) in s.slots.iter().enumerate() {
+                        if s.stale(x).is_some() {
+                            rows.push(("channel_slots", format!("s{k}")));
+                        }
+                    }
+                    rows
+                },
             },
             Invariant {
                 name: Text::new("the queue drains", "队列最终清空"),
@@ -489,7 +498,7 @@ impl Model for SemaphoreScopeModel {
             tree: self.tree(s),
             chart: None,
             plots: Vec::new(),
-            figure: None,
+            figure: Some(self.figure(s)),
         }
     }
 
@@ -521,6 +530,70 @@ fn shares(s: &SsState) -> Text {
         }
     }
     Text::new(en.join(", "), zh.join("，"))
+}
+
+impl SemaphoreScopeModel {
+    /// Calls in flight against the channel's 10, by instance (the per-instance semaphores'
+    /// lesson: 3 × 10 = 30); where a shared budget leaks, the slots it counts as taken, live
+    /// against leaked by a crash.
+    fn figure(&self, s: &SsState) -> Figure {
+        if self.variant == SsVariant::PerInstanceSemaphore {
+            let n = s.in_flight();
+            let parts: Vec<(Text, u32)> = (s.inst.iter().enumerate())
+                .map(|(i, x)| {
+                    (
+                        Text::same(format!("{}", i + 1)),
+                        u32::from(x.calls + x.orphans),
+                    )
+                })
+                .collect();
+            let each: Vec<String> = parts.iter().map(|(k, v)| format!("{} {v}", k.en)).collect();
+            return Figure {
+                title: Text::new(
+                    "Calls in flight against the channel's limit, by instance",
+                    "支付通道的在途调用与上限（按实例）",
+                ),
+                name: Text::new(
+                    format!(
+                        "{n} calls in flight against the channel's limit of {LIMIT}; instances {}",
+                        each.join(", ")
+                    ),
+                    format!(
+                        "在途调用 {n} 个，通道上限 {LIMIT}；各实例 {}",
+                        each.join("，")
+                    ),
+                ),
+                body: FigureBody::Meter(Meter {
+                    value: u32::from(n),
+                    limit: u32::from(LIMIT),
+                    limit_name: Text::new("channel limit", "通道上限"),
+                    unit: Unit::Count,
+                    parts,
+                }),
+                shows: vec![0],
+            };
+        }
+        let live = u32::from(s.live_calls());
+        let leaked = u32::from(s.leaked());
+        Figure {
+            title: Text::new("Budget slots taken against the limit", "已占用的预算名额与上限"),
+            name: Text::new(
+                format!("{} of {LIMIT} budget slots taken: {live} by live calls, {leaked} leaked by a crash", live + leaked),
+                format!("预算名额已占 {}/{LIMIT}：{live} 个属于在途调用，{leaked} 个被崩溃泄漏", live + leaked),
+            ),
+            body: FigureBody::Meter(Meter {
+                value: live + leaked,
+                limit: u32::from(LIMIT),
+                limit_name: Text::new("slots", "名额"),
+                unit: Unit::Count,
+                parts: vec![
+                    (Text::new("live calls", "在途调用"), live),
+                    (Text::new("leaked", "已泄漏"), leaked),
+                ],
+            }),
+            shows: vec![1, 2],
+        }
+    }
 }
 
 fn over_limit(s: &SsState) -> Option<Text> {

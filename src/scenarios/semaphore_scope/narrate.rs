@@ -66,14 +66,8 @@ pub(super) fn intro(m: &SemaphoreScopeModel) -> Text {
     })
 }
 
-fn arrow(from: usize, to: usize, label: String) -> Arrow {
-    Arrow {
-        from,
-        to,
-        label: label.into(),
-        kind: ArrowKind::Message,
-        copy: 0,
-    }
+fn arrow(from: usize, to: usize, label: Text) -> Arrow {
+    crate::sim::arrow(from, to, label, ArrowKind::Message)
 }
 
 /// "1–5", or "7" for one.
@@ -207,7 +201,11 @@ fn claim(
         format!("实例 {} 领取任务 {jobs}", who + 1),
     );
     // One arrow a step keeps the timeline readable; the database's part is a mark.
-    info.arrows.push(arrow(who, channel, format!("pay ×{k}")));
+    info.arrows.push(arrow(
+        who,
+        channel,
+        Text::new(format!("pay ×{k}"), format!("付款 ×{k}")),
+    ));
     info.marks
         .push(mark(db, MarkKind::Write, "jobs claimed", "任务已领取"));
     let jobs_sql = format!(
@@ -279,7 +277,8 @@ fn complete(
         format!("{k} calls of instance {} answer", who + 1),
         format!("实例 {} 的 {k} 个调用返回", who + 1),
     );
-    info.arrows.push(arrow(channel, who, format!("200 ×{k}")));
+    info.arrows
+        .push(arrow(channel, who, Text::same(format!("200 ×{k}"))));
     info.marks
         .push(mark(db, MarkKind::Commit, "jobs done", "任务完成"));
     let (sql, budget) = match m.variant {
@@ -353,13 +352,19 @@ pub(super) fn meta() -> ScenarioMeta {
     let variants = [
         v("per-instance-semaphore", ["Semaphore per instance", "每实例一个信号量"],
           ["Each instance limits itself to 10: three instances put 3 × 10 = 30 calls in flight against a limit of 10.",
-           "每个实例把自己限制在 10 个：三个实例一共有 3 × 10 = 30 个在途调用，而上限是 10。"], false),
+           "每个实例把自己限制在 10 个：三个实例一共有 3 × 10 = 30 个在途调用，而上限是 10。"], false)
+        .failing("000", ["let each instance claim its jobs: every semaphore has room, the channel does not.",
+                         "让每个实例都领取任务：每个信号量都还有空位，通道却没有。"]),
         v("shared-counter", ["Shared counter", "共享计数器"],
           ["One budget row and a conditional UPDATE: never over 10, but a crashed instance's slots leak forever.",
-           "一行预算加条件 UPDATE：从不超过 10，但崩溃实例占的名额会永久泄漏。"], false),
+           "一行预算加条件 UPDATE：从不超过 10，但崩溃实例占的名额会永久泄漏。"], false)
+        .failing("02100", ["let instance 1 claim, then ⚡ crash it while it holds slots.",
+                           "让实例 1 领取任务，然后在它占着名额时 ⚡ 让它崩溃。"]),
         v("leases", ["Leases per slot", "每名额一个租约"],
           ["A lease row per slot naming the process, with an expiry: a crashed instance's slots come back.",
-           "每个名额一行租约，写明持有进程并带有到期时间：崩溃实例的名额会回来。"], true),
+           "每个名额一行租约，写明持有进程并带有到期时间：崩溃实例的名额会回来。"], true)
+        .hinted(["⚡ crash an instance while it holds slots: its leases expire and the queue drains.",
+                 "在实例占着名额时 ⚡ 让它崩溃：它的租约会到期，队列照样清空。"]),
     ];
     ScenarioMeta {
         slug: "semaphore-scope",
