@@ -343,3 +343,38 @@ fn the_players_explorer_covers_every_variant_within_its_default_bounds() {
         assert!(!r.truncated, "variant {i} is cut by the default bounds");
     }
 }
+
+/// The figure is the multiplication itself: 3 → 9 → 27 attempts lit as the calls happen, its
+/// name saying the numbers; one retry authority stays at 3.
+#[test]
+fn the_figure_multiplies_3_by_3_by_3() {
+    use effectively_once::scenarios;
+    use effectively_once::sim::FigureBody;
+    let s = scenarios::all()[scenarios::index_of("retry-layers").unwrap()];
+    let tree = |variant: usize, step: Option<usize>| {
+        let t = s.trace(variant, &[]);
+        let f = t.steps[step.unwrap_or(t.last())]
+            .view
+            .figure
+            .clone()
+            .unwrap();
+        let FigureBody::Tree(levels) = f.body else {
+            panic!("a tree")
+        };
+        (
+            levels.iter().map(|l| (l.done, l.total)).collect::<Vec<_>>(),
+            f.name.en,
+        )
+    };
+    let (levels, name) = tree(0, Some(27));
+    assert_eq!(levels, [(3, 3), (9, 9), (27, 27)]);
+    assert!(
+        name.starts_with("27 calls reached the payment API, of at most 27 (3 × 3 × 3)"),
+        "{name}"
+    );
+    let (levels, _) = tree(0, Some(3));
+    assert_eq!(levels, [(1, 3), (2, 9), (4, 27)], "lit as they happen");
+    let (levels, name) = tree(1, None);
+    assert_eq!(levels.last(), Some(&(3, 3)), "one retry authority");
+    assert!(name.contains("(3 × 1 × 1)"), "{name}");
+}

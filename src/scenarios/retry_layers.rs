@@ -29,9 +29,9 @@
 
 use crate::sim::kit::Retry;
 use crate::sim::{
-    InvKind, Invariant, Knob, KnobOption, LaneView, Metric, MetricValue, Model, Notes, RowView,
-    Scenario, ScenarioMeta, Span, SpanChart, StateView, StepInfo, TableView, Text, Tone, TreeItem,
-    VariantMeta,
+    Figure, FigureBody, InvKind, Invariant, Knob, KnobOption, LaneView, Level, Metric, MetricValue,
+    Model, Notes, RowView, Scenario, ScenarioMeta, Span, SpanChart, StateView, StepInfo, TableView,
+    Text, Tone, TreeItem, VariantMeta,
 };
 use std::hash::Hash;
 
@@ -599,7 +599,7 @@ impl Model for RetryLayersModel {
             tree: self.tree(s),
             chart: Some(self.chart(s)),
             plots: Vec::new(),
-            figure: None,
+            figure: Some(self.figure(s)),
         }
     }
 
@@ -869,6 +869,66 @@ impl RetryLayersModel {
 
     /// The call tree: every attempt of the current path's layers, earlier attempts summed up
     /// in one line each, the call in flight (or the last one) at the bottom.
+    /// The multiplication: every layer's attempts so far, each layer's most being its own
+    /// attempts times the layer above's (3 → 9 → 27); the innermost layer's attempts are the
+    /// calls to the API. A layer with unlimited attempts (Temporal's default) multiplies by what
+    /// it has made.
+    fn figure(&self, s: &RlState) -> Figure {
+        let mut levels = Vec::new();
+        let mut most = 1u32;
+        for l in 0..self.layers as usize {
+            let finished = (s.spans.iter())
+                .filter(|r| r.layer as usize == l && r.kind != SpanKind::Backoff)
+                .count() as u32;
+            let current_done = (s.spans.iter()).any(|r| {
+                r.layer as usize == l && r.kind != SpanKind::Backoff && r.start == s.began[l]
+            });
+            let done = finished + u32::from(!current_done && s.calls > 0);
+            most = match self.policies[l].retry.attempts_max {
+                0 => most.max(done),
+                a => most.saturating_mul(a),
+            };
+            levels.push(Level {
+                name: layer_name(l),
+                done,
+                total: most.max(done),
+            });
+        }
+        // The innermost layer's attempts are the calls to the API.
+        let factors: Vec<String> = levels
+            .iter()
+            .scan(1u32, |above, l| {
+                let f = l.total / (*above).max(1);
+                *above = l.total;
+                Some(f.to_string())
+            })
+            .take(self.layers as usize)
+            .collect();
+        let calls = s.calls;
+        Figure {
+            title: Text::new("Calls that reach the payment API", "到达支付 API 的调用"),
+            name: Text::new(
+                format!(
+                    "{calls} calls reached the payment API, of at most {} ({}); {} executed",
+                    most.max(calls),
+                    factors.join(" × "),
+                    match s.refunds {
+                        1 => "1 refund".to_string(),
+                        n => format!("{n} refunds"),
+                    }
+                ),
+                format!(
+                    "{calls} 次调用到达支付 API，最多 {}（{}）；执行了 {} 笔退款",
+                    most.max(calls),
+                    factors.join(" × "),
+                    s.refunds
+                ),
+            ),
+            body: FigureBody::Tree(levels),
+            shows: vec![0, 1],
+        }
+    }
+
     fn tree(&self, s: &RlState) -> Vec<TreeItem> {
         let n = self.layers as usize;
         let mut out = Vec::new();
@@ -1102,19 +1162,29 @@ impl Scenario for RetryLayers {
         let variants = [
             v("every-layer-retries", ["Every layer retries", "每一层都重试"],
               ["Three layers of three attempts: 27 calls, and on a slow provider 27 refunds.",
-               "三层各重试三次：27 次调用；支付方慢时就是 27 笔退款。"], false),
+               "三层各重试三次：27 次调用；支付方慢时就是 27 笔退款。"], false)
+            .failing("00", ["let the payment API answer after the timeout: every layer retries, and each late answer is one more refund.",
+                            "让支付 API 在超时之后才回答：每一层都重试，每个迟到的回答都多一笔退款。"]),
             v("one-retry-authority", ["One retry authority", "单一重试权威"],
               ["Only the outermost layer retries, within a shared budget and a deadline: 3 calls, but no key, so 3 refunds on a slow provider.",
-               "只有最外层重试，受共享预算和截止时间约束：3 次调用；但没有键，支付方慢时仍有 3 笔退款。"], false),
+               "只有最外层重试，受共享预算和截止时间约束：3 次调用；但没有键，支付方慢时仍有 3 笔退款。"], false)
+            .failing("00", ["let the payment API answer after the timeout: 3 calls, and each one a refund.",
+                            "让支付 API 在超时之后才回答：3 次调用，每次都是一笔退款。"]),
             v("idempotency-key", ["Stable idempotency key", "稳定幂等键"],
               ["The same key on every attempt: one refund, but still 27 calls of load.",
-               "每次尝试都带同一个键：只有一笔退款，但负载仍是 27 次调用。"], false),
+               "每次尝试都带同一个键：只有一笔退款，但负载仍是 27 次调用。"], false)
+            .failing("000", ["answer late: the key turns the retries into replays, but the calls still multiply.",
+                             "让回答迟到：幂等键把重试变成重放，但调用次数照样成倍增长。"]),
             v("temporal-defaults", ["Temporal defaults", "Temporal 默认策略"],
               ["Unlimited activity attempts (1 s × 2.0, max 100 s), bounded only by Schedule-To-Close.",
-               "活动尝试次数不限（1 秒 × 2.0，最多 100 秒），只受 Schedule-To-Close 限制。"], false),
+               "活动尝试次数不限（1 秒 × 2.0，最多 100 秒），只受 Schedule-To-Close 限制。"], false)
+            .failing("00", ["answer late: attempts go on until the deadline, each a refund.",
+                            "让回答迟到：尝试一直持续到截止时间，每次都是一笔退款。"]),
             v("both-fixes", ["One authority + stable key", "单一权威 + 稳定键"],
               ["Both fixes: at most 3 calls, and the provider executes the refund once.",
-               "两个修复一起：最多 3 次调用，支付方只执行一次退款。"], true),
+               "两个修复一起：最多 3 次调用，支付方只执行一次退款。"], true)
+            .hinted(["answer late as often as you like: at most 3 calls, one refund.",
+                     "随便让回答迟到多少次：最多 3 次调用，一笔退款。"]),
         ];
         ScenarioMeta {
             slug: "retry-layers",

@@ -1,7 +1,7 @@
 //! Step narration for retry layering: what the provider did, what the caller saw, and which
 //! layer retried because of it.
 use super::*;
-use crate::sim::{Arrow, ArrowKind, Mark, MarkKind};
+use crate::sim::{arrow, ArrowKind, Mark, MarkKind};
 
 pub(super) fn intro(m: &RetryLayersModel) -> Text {
     let (a, n) = (m.attempts, m.layers);
@@ -73,17 +73,12 @@ pub(super) fn describe(m: &RetryLayersModel, b: &RlState, o: Outcome, s: &RlStat
             String::new()
         }
     ));
-    info.arrows.push(Arrow {
-        from: caller,
-        to: api,
-        label: (format!("#{k}")).into(),
-        kind: if o == Outcome::NoAnswer {
-            ArrowKind::Lost
-        } else {
-            ArrowKind::Message
-        },
-        copy: 0,
-    });
+    let sent = if o == Outcome::NoAnswer {
+        ArrowKind::Lost
+    } else {
+        ArrowKind::Message
+    };
+    info.arrows.push(arrow(caller, api, format!("#{k}"), sent));
     let reply = match o {
         Outcome::Answer if call.answered => Some(("200", ArrowKind::Message)),
         Outcome::Refuse if call.end - call.start == FAIL_MS => Some(("503", ArrowKind::Message)),
@@ -92,13 +87,7 @@ pub(super) fn describe(m: &RetryLayersModel, b: &RlState, o: Outcome, s: &RlStat
         _ => None,
     };
     if let Some((label, kind)) = reply {
-        info.arrows.push(Arrow {
-            from: api,
-            to: caller,
-            label: label.into(),
-            kind,
-            copy: 0,
-        });
+        info.arrows.push(arrow(api, caller, label, kind));
     }
     let t = secs(call.end - call.start);
     // What the provider did and what the caller saw.
