@@ -182,3 +182,17 @@ fn a_lost_consumer_host_slows_the_drain() {
     assert!(t.steps[1].fault);
     assert!(t.steps[1].info.narration.en.contains("from 240/s to 180/s"));
 }
+
+/// The curves are the figure, drawn in the timeline's place, named with their numbers.
+#[test]
+fn the_curves_are_the_figure_and_say_their_numbers() {
+    use effectively_once::scenarios;
+    use effectively_once::sim::FigureBody;
+    let s = scenarios::all()[scenarios::index_of("backpressure").unwrap()];
+    let t = s.trace(0, &[]);
+    let fig = t.steps[12].view.figure.clone().expect("a figure");
+    assert_eq!(fig.body, FigureBody::Plots);
+    assert!(fig.name.en.contains("9,600 orders are queued"), "{}", fig.name.en);
+    assert!(!fig.name.zh.is_empty());
+    assert_eq!(fig.shows, [0, 1]);
+}

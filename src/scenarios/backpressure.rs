@@ -21,9 +21,9 @@
 
 use crate::sim::grouped;
 use crate::sim::{
-    Arrow, ArrowKind, CodeView, Cursor, InvKind, Invariant, Knob, LaneView, Mark, MarkKind, Metric,
-    MetricValue, Model, Notes, Plot, RowView, Scenario, ScenarioMeta, Series, StateView, StepInfo,
-    TableView, Text, Tone, VariantMeta,
+    arrow, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob, LaneView,
+    Mark, MarkKind, Metric, MetricValue, Model, Notes, Plot, RowView, Scenario, ScenarioMeta,
+    Series, StateView, StepInfo, TableView, Text, Tone, VariantMeta,
 };
 use std::collections::VecDeque;
 use std::hash::Hash;
@@ -473,7 +473,10 @@ impl Model for BackpressureModel {
                     "没有订单在队列里等得比业务承诺更久。",
                 ),
                 check: too_old,
-                rows: |_| Vec::new(),
+                rows: |s| {
+                    let oldest = s.cohorts.front().map(|&(at, _)| at / STEP_S * STEP_S);
+                    oldest.map(|w| ("queue", format!("w{w}"))).into_iter().collect()
+                },
             },
             Invariant {
                 name: Text::new(
@@ -486,7 +489,7 @@ impl Model for BackpressureModel {
                     "支付渠道每秒收到的调用从不超过它接受的次数（有限额时）。",
                 ),
                 check: over_channel,
-                rows: |_| Vec::new(),
+                rows: |_| vec![("capacity", "channel".into())],
             },
         ]
     }
@@ -938,8 +941,17 @@ fn view(m: &BackpressureModel, s: &BpState) -> StateView {
         }),
         tree: Vec::new(),
         chart: None,
+        // The curves are this scenario's figure: drawn large, in the timeline's place.
+        figure: Some(Figure {
+            title: Text::new(
+                "The queue and the wait, against the promise",
+                "队列与等待时间，对照承诺",
+            ),
+            name: queue_plot.summary.clone().then(&wait_plot.summary),
+            body: FigureBody::Plots,
+            shows: vec![0, 1],
+        }),
         plots: vec![queue_plot, wait_plot],
-        figure: None,
     }
 }
 
@@ -965,34 +977,21 @@ fn describe(m: &BackpressureModel, b: &BpState, a: BpAct, s: &BpState) -> StepIn
     let f = &s.step;
     info.lane = API;
     info.title = Text::new(format!("{}–{} s", b.t, s.t), format!("{}–{} 秒", b.t, s.t));
-    info.arrows.push(Arrow {
-        from: API,
-        to: QUEUE,
-        label: (grouped(f.admitted)).into(),
-        kind: ArrowKind::Message,
-        copy: 0,
-    });
+    info.arrows
+        .push(arrow(API, QUEUE, grouped(f.admitted), ArrowKind::Message));
     if f.processed > 0 || f.calls > 0 {
-        info.arrows.push(Arrow {
-            from: QUEUE,
-            to: CONSUMERS,
-            label: (grouped(f.calls.max(f.processed))).into(),
-            kind: ArrowKind::Message,
-            copy: 0,
-        });
+        let n = grouped(f.calls.max(f.processed));
+        info.arrows
+            .push(arrow(QUEUE, CONSUMERS, n, ArrowKind::Message));
     }
+    // Calls over the channel's limit are refused (429, a Fail mark), not copies of anything.
     if v.channel() && f.calls > 0 {
-        info.arrows.push(Arrow {
-            from: CONSUMERS,
-            to: CHANNEL,
-            label: (grouped(f.calls)).into(),
-            kind: if f.throttled > 0 {
-                ArrowKind::Duplicate
-            } else {
-                ArrowKind::Message
-            },
-            copy: 0,
-        });
+        info.arrows.push(arrow(
+            CONSUMERS,
+            CHANNEL,
+            grouped(f.calls),
+            ArrowKind::Message,
+        ));
     }
     if f.refused > 0 {
         info.marks.push(Mark {
@@ -1130,16 +1129,24 @@ impl Scenario for Backpressure {
         let variants = [
             v("unbounded-queue", ["Unbounded queue", "无界队列"],
               ["Accept everything: 9,600 queued after the peak, and the oldest order waits 40 s.",
-               "全部受理：高峰后积压 9,600 条，最老的订单要等 40 秒。"], false),
+               "全部受理：高峰后积压 9,600 条，最老的订单要等 40 秒。"], false)
+            .failing("100000000000", ["just play: the queue grows through the peak; ⚡ lose a consumer host to see the promise break sooner.",
+                                      "直接播放：高峰期间队列不断增长；⚡ 让一台消费者主机宕机，承诺会更早被打破。"]),
             v("admission-control", ["Admission control", "准入控制"],
               ["Refuse with 503 + Retry-After when the expected wait or the oldest age passes 20 s.",
-               "预计等待或最老消息年龄超过 20 秒时，用 503 + Retry-After 拒绝。"], true),
+               "预计等待或最老消息年龄超过 20 秒时，用 503 + Retry-After 拒绝。"], true)
+            .hinted(["⚡ lose a consumer host at the peak: the API refuses with 503 and the wait stays within the promise.",
+                     "在高峰时 ⚡ 让一台消费者主机宕机：API 用 503 拒绝，等待时间仍在承诺之内。"]),
             v("throttled-channel", ["Consumers outrun the channel", "消费者跑赢渠道"],
               ["Consumers try 400/s against a channel that accepts 120/s: 429s and retries, no extra throughput.",
-               "消费者每秒尝试 400 次，渠道只接受 120 次：429 与重试，吞吐不增。"], false),
+               "消费者每秒尝试 400 次，渠道只接受 120 次：429 与重试，吞吐不增。"], false)
+            .failing("0", ["take one step: the consumers call 400/s at a channel that takes 120/s.",
+                           "走一步：消费者每秒调用 400 次，渠道每秒只接受 120 次。"]),
             v("paced-to-channel", ["Paced to the channel", "按渠道限速"],
               ["Take a token per call at the channel's 120/s and admit at the edge.",
-               "按渠道每秒 120 次取令牌调用，并在入口做准入。"], true),
+               "按渠道每秒 120 次取令牌调用，并在入口做准入。"], true)
+            .hinted(["play through the peak: calls stay at 120/s, and the edge refuses what would wait too long.",
+                     "播放整个高峰：调用保持每秒 120 次，入口拒绝那些会等太久的请求。"]),
         ];
         ScenarioMeta {
             slug: "backpressure",
