@@ -192,7 +192,11 @@ fn the_curves_are_the_figure_and_say_their_numbers() {
     let t = s.trace(0, &[]);
     let fig = t.steps[12].view.figure.clone().expect("a figure");
     assert_eq!(fig.body, FigureBody::Plots);
-    assert!(fig.name.en.contains("9,600 orders are queued"), "{}", fig.name.en);
+    assert!(
+        fig.name.en.contains("9,600 orders are queued"),
+        "{}",
+        fig.name.en
+    );
     assert!(!fig.name.zh.is_empty());
     assert_eq!(fig.shows, [0, 1]);
 }

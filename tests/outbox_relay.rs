@@ -321,3 +321,26 @@ fn the_same_fault_schedule_on_the_fix_reserves_once() {
         Status::Violated
     );
 }
+
+/// The figure is a ledger: order 17's stock reserved twice against once intended in no-dedup,
+/// once in the inbox; a lost effect shows as a missing one.
+#[test]
+fn the_figure_counts_the_reservations_against_the_one_intended() {
+    use effectively_once::scenarios;
+    use effectively_once::sim::{decode_path, FigureBody};
+    let s = scenarios::all()[scenarios::index_of("outbox-relay").unwrap()];
+    let ledger = |v: usize, path: &str| {
+        let p = decode_path(path).0;
+        let t = s.trace(v, &p);
+        let f = t.steps[p.len()].view.figure.clone().unwrap();
+        let FigureBody::Ledger(rows) = f.body else { panic!("a ledger") };
+        (rows.iter().map(|r| (r.intended, r.executed)).collect::<Vec<_>>(), f.name.en)
+    };
+    let (rows, name) = ledger(0, "011222522");
+    assert_eq!(rows[0], (1, 2), "reserved twice");
+    assert!(name.starts_with("stock for order 17 reserved 2 times (once intended)"), "{name}");
+    let (rows, _) = ledger(1, "011222522");
+    assert_eq!(rows[0], (1, 1), "the inbox absorbs it");
+    let (rows, _) = ledger(2, "000000000000001110000");
+    assert_eq!(rows[1], (2, 1), "one event never took effect");
+}

@@ -25,8 +25,9 @@
 
 use crate::sim::kit::Proc;
 use crate::sim::{
-    ArrowKind, InvKind, Invariant, LaneView, MarkKind, Metric, MetricValue, Model, Notes, RowView,
-    Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, VariantMeta,
+    ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind, Metric,
+    MetricValue, Model, Notes, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView,
+    Text, Unit, VariantMeta,
 };
 
 /// The order whose events flow through the system.
@@ -460,7 +461,7 @@ impl Model for OutboxRelayModel {
                     "订单 17 的库存至多被预留一次。",
                 ),
                 check: reserved_twice,
-                rows: |_| Vec::new(),
+                rows: |_| vec![("stock", "17".into())],
             },
             Invariant {
                 name: Text::new("no lost event", "不丢事件"),
@@ -470,7 +471,18 @@ impl Model for OutboxRelayModel {
                     "每个已提交的事件都已在库存服务中生效。",
                 ),
                 check: lost_event,
-                rows: |_| Vec::new(),
+                rows: |s| {
+                    let outbox = (0..s.svc).map(|e| ("outbox", ev_id(e)));
+                    outbox
+                        .chain(
+                            s.inbox
+                                .iter()
+                                .enumerate()
+                                .filter(|(_, &x)| x)
+                                .map(|(e, _)| ("inbox", ev_id(e as u8))),
+                        )
+                        .collect()
+                },
             },
             Invariant {
                 name: Text::new(
@@ -483,7 +495,7 @@ impl Model for OutboxRelayModel {
                     "订单 17 没有任何旧版本在新版本之后生效。",
                 ),
                 check: out_of_order,
-                rows: |_| Vec::new(),
+                rows: |_| vec![("stock", "17".into())],
             },
         ];
         if self.relays() > 1 {
@@ -498,7 +510,7 @@ impl Model for OutboxRelayModel {
                     "没有任何发件箱记录同时在两个中继手里。",
                 ),
                 check: shared_row,
-                rows: |_| Vec::new(),
+                rows: |_| vec![("relay-a", "hand".into()), ("relay-b", "hand".into())],
             });
         }
         v
@@ -627,6 +639,41 @@ impl Model for OutboxRelayModel {
                 "两个中继用 SELECT … FOR UPDATE SKIP LOCKED 领取记录；消费者有收件箱和版本保护。",
             ),
         })
+    }
+}
+
+/// What the events should have done against what they did: order 17's stock reserved once,
+/// every committed event taking effect in the inventory once.
+fn figure(s: &OrState) -> Figure {
+    let (_, made) = stock(&s.history);
+    let meant = u32::from(s.svc >= 1);
+    let took = (0..s.svc)
+        .filter(|&e| {
+            (s.history.iter()).any(|h| h.0 == e && matches!(h.1, Outcome::Applied | Outcome::Stale))
+        })
+        .count() as u32;
+    let committed = u32::from(s.svc);
+    Figure {
+        title: Text::new("What the events did to the inventory", "事件对库存做了什么"),
+        name: Text::new(
+            format!("stock for order 17 reserved {made} times (once intended); {took} of {committed} committed events took effect in the inventory"),
+            format!("订单 17 的库存预留了 {made} 次（应为 1 次）；已提交的 {committed} 个事件中有 {took} 个在库存服务中生效"),
+        ),
+        body: FigureBody::Ledger(vec![
+            LedgerRow {
+                name: Text::new("stock reservations for order 17", "订单 17 的库存预留"),
+                intended: meant,
+                executed: u32::from(made),
+                unit: Unit::Count,
+            },
+            LedgerRow {
+                name: Text::new("events that took effect in the inventory", "在库存服务中生效的事件"),
+                intended: committed,
+                executed: took,
+                unit: Unit::Count,
+            },
+        ]),
+        shows: vec![0, 1],
     }
 }
 
@@ -976,7 +1023,7 @@ mod view {
             tree: Vec::new(),
             chart: None,
             plots: Vec::new(),
-            figure: None,
+            figure: Some(figure(s)),
         }
     }
 }
@@ -1033,22 +1080,34 @@ impl Scenario for OutboxRelay {
             variants: [
                 v("no-dedup", ["No dedup", "不去重"],
                   ["The consumer applies every delivery: a duplicate reserves stock twice.",
-                   "消费者处理每一次投递：重复消息会让库存预留两次。"], false),
+                   "消费者处理每一次投递：重复消息会让库存预留两次。"], false)
+                .failing("011222522", ["let the inventory commit e-1, then ⚡ have the broker redeliver it before the ack.",
+                                       "让库存服务提交 e-1，然后在确认之前 ⚡ 让消息代理重投它。"]),
                 v("inbox", ["Inbox, same transaction", "收件箱（同一事务）"],
                   ["processed_messages and the stock change commit together: a duplicate changes nothing.",
-                   "processed_messages 与库存变更一起提交：重复消息不改变任何东西。"], true),
+                   "processed_messages 与库存变更一起提交：重复消息不改变任何东西。"], true)
+                .hinted(["⚡ crash the relay after it publishes, or redeliver: the duplicate is absorbed by the inbox.",
+                         "在中继发布后 ⚡ 让它崩溃，或者重投：重复消息被收件箱吸收。"]),
                 v("inbox-separate-tx", ["Inbox, separate transaction", "收件箱（分开的事务）"],
                   ["The event id commits first, the stock change later: a crash in between loses the effect.",
-                   "先提交事件 ID，后修改库存：两者之间崩溃会丢失效果。"], false),
+                   "先提交事件 ID，后修改库存：两者之间崩溃会丢失效果。"], false)
+                .failing("000000000000001110000", ["⚡ crash the inventory between recording e-2 and changing the stock.",
+                                                   "在记录 e-2 与修改库存之间 ⚡ 让库存服务崩溃。"]),
                 v("delete-after-publish", ["Delete after publish", "发布后删除"],
                   ["The relay deletes the row without waiting for the ack: a lost publish is gone for good.",
-                   "中继不等确认就删除记录：丢失的发布再也找不回来。"], false),
+                   "中继不等确认就删除记录：丢失的发布再也找不回来。"], false)
+                .failing("000101", ["⚡ lose the relay's publish of e-1: the row is already gone.",
+                                    "⚡ 让中继对 e-1 的发布丢失：那一行已经删掉了。"]),
                 v("two-relays", ["Two relays, plain SELECT", "两个中继（普通 SELECT）"],
                   ["Both relays take the same row and publish it twice.",
-                   "两个中继拿到同一行并各发布一次。"], false),
+                   "两个中继拿到同一行并各发布一次。"], false)
+                .failing("011", ["let relay A claim e-1, then relay B claim it too.",
+                                 "让中继 A 领取 e-1，再让中继 B 也领取它。"]),
                 v("skip-locked", ["Two relays, SKIP LOCKED", "两个中继（SKIP LOCKED）"],
                   ["Relays claim disjoint rows; an inbox and a version guard handle duplicates and reordering.",
-                   "中继领取互不相交的记录；收件箱和版本保护处理重复与乱序。"], true),
+                   "中继领取互不相交的记录；收件箱和版本保护处理重复与乱序。"], true)
+                .hinted(["let relay B publish e-2 before relay A publishes e-1: the version guard keeps the newer state.",
+                         "让中继 B 在中继 A 发布 e-1 之前发布 e-2：版本保护会保留较新的状态。"]),
             ]
             .into_iter()
             .zip(OrVariant::ALL)

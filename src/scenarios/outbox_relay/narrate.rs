@@ -364,8 +364,12 @@ pub(super) fn describe(m: &OutboxRelayModel, b: &OrState, a: &OrAct, s: &OrState
             let k = b.cons.mem.off;
             info.lane = inv;
             info.title = Text::new(format!("ack offset {k}"), format!("确认偏移量 {k}"));
-            info.arrows
-                .push(arrow(inv, broker, "ack", ArrowKind::Message));
+            info.arrows.push(arrow(
+                inv,
+                broker,
+                Text::new("ack", "确认"),
+                ArrowKind::Message,
+            ));
             info.marks
                 .push(mark(broker, MarkKind::Respond, "ack", "确认"));
             info.code = Some(format!("consumer.commitOffset({})", k + 1));
@@ -449,8 +453,12 @@ pub(super) fn describe(m: &OutboxRelayModel, b: &OrState, a: &OrAct, s: &OrState
             let id = ev_id(hand(r));
             info.lane = relay(r);
             info.title = Text::new("⚡ ack lost", "⚡ 确认丢失");
-            info.arrows
-                .push(arrow(broker, relay(r), "ack", ArrowKind::Lost));
+            info.arrows.push(arrow(
+                broker,
+                relay(r),
+                Text::new("ack", "确认"),
+                ArrowKind::Lost,
+            ));
             info.marks
                 .push(mark(relay(r), MarkKind::Fail, "timeout", "超时"));
             info.code = Some("ROLLBACK;  -- no ack: treat as not sent".into());
