@@ -371,3 +371,23 @@ fn the_registry_explores_it_by_slug() {
         assert_eq!(r.states, states);
     }
 }
+
+/// The figure is a ledger of charges: two executed for one intended after a crash between the
+/// charge and its save, and the customer's net payment against the order's 100.00.
+#[test]
+fn the_figure_counts_two_charges_for_one_intended() {
+    use effectively_once::scenarios;
+    use effectively_once::sim::{decode_path, FigureBody};
+    let s = scenarios::all()[scenarios::index_of("duplicate-charge").unwrap()];
+    let p = decode_path("000020000").0;
+    let t = s.trace(0, &p);
+    let f = t.steps[p.len()].view.figure.clone().unwrap();
+    let FigureBody::Ledger(rows) = &f.body else { panic!("a ledger") };
+    assert_eq!((rows[0].intended, rows[0].executed), (1, 2));
+    assert_eq!((rows[1].intended, rows[1].executed), (10_000, 20_000), "in cents");
+    assert!(f.name.en.starts_with("2 charges executed for one intended; the customer paid 200.00 net"), "{}", f.name.en);
+    let fixed = s.trace(2, &[]);
+    let f = fixed.steps[fixed.last()].view.figure.clone().unwrap();
+    let FigureBody::Ledger(rows) = &f.body else { panic!("a ledger") };
+    assert_eq!((rows[0].intended, rows[0].executed), (1, 1));
+}

@@ -333,12 +333,22 @@ fn the_figure_counts_the_reservations_against_the_one_intended() {
         let p = decode_path(path).0;
         let t = s.trace(v, &p);
         let f = t.steps[p.len()].view.figure.clone().unwrap();
-        let FigureBody::Ledger(rows) = f.body else { panic!("a ledger") };
-        (rows.iter().map(|r| (r.intended, r.executed)).collect::<Vec<_>>(), f.name.en)
+        let FigureBody::Ledger(rows) = f.body else {
+            panic!("a ledger")
+        };
+        (
+            rows.iter()
+                .map(|r| (r.intended, r.executed))
+                .collect::<Vec<_>>(),
+            f.name.en,
+        )
     };
     let (rows, name) = ledger(0, "011222522");
     assert_eq!(rows[0], (1, 2), "reserved twice");
-    assert!(name.starts_with("stock for order 17 reserved 2 times (once intended)"), "{name}");
+    assert!(
+        name.starts_with("stock for order 17 reserved 2 times (once intended)"),
+        "{name}"
+    );
     let (rows, _) = ledger(1, "011222522");
     assert_eq!(rows[0], (1, 1), "the inbox absorbs it");
     let (rows, _) = ledger(2, "000000000000001110000");

@@ -26,9 +26,9 @@
 //! the ledger keeps both the charge and the refund.
 
 use crate::sim::{
-    arrow, mark, ArrowKind, CodeView, Cursor, InvKind, Invariant, LaneView, MarkKind, Metric,
-    MetricValue, Model, Notes, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView,
-    Text, VariantMeta,
+    arrow, mark, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView,
+    LedgerRow, MarkKind, Metric, MetricValue, Model, Notes, RowView, Scenario, ScenarioMeta,
+    StateView, StepInfo, TableView, Text, Unit, VariantMeta,
 };
 
 /// The order's amount, in whole units (shown as 100.00).
@@ -592,7 +592,10 @@ impl Model for DuplicateChargeModel {
                     "支付渠道的流水里 ord-1701 最多只有一笔扣款。",
                 ),
                 check: charged_twice,
-                rows: |_| Vec::new(),
+                rows: |s| {
+                    let charges = (s.ledger.iter()).filter(|e| matches!(e, Entry::Charge(_)));
+                    charges.enumerate().map(|(i, _)| ("ledger", format!("ch_{}", i + 1))).collect()
+                },
             },
             Invariant {
                 name: Text::new("the customer pays once in the end", "客户最终只付一次钱"),
@@ -602,7 +605,19 @@ impl Model for DuplicateChargeModel {
                     "ord-1701 的扣款减去退款正好是 100.00，每笔扣款和退款都还留在流水里。",
                 ),
                 check: net_wrong,
-                rows: |_| Vec::new(),
+                rows: |s| {
+                    let mut c = 0;
+                    (s.ledger.iter())
+                        .map(|e| match e {
+                            Entry::Charge(_) => {
+                                c += 1;
+                                ("ledger", format!("ch_{c}"))
+                            }
+                            Entry::Refund(_) => ("ledger", String::new()),
+                        })
+                        .filter(|r| !r.1.is_empty())
+                        .collect()
+                },
             },
         ]
     }
@@ -694,11 +709,11 @@ impl Model for DuplicateChargeModel {
 
     fn view(&self, s: &DcState) -> StateView {
         let lanes = vec![
-            LaneView::new("Outbox relay", "发件箱发布器", false, false),
-            LaneView::new("Broker", "消息系统", true, false),
+            LaneView::new("Outbox relay", "发件箱中继", false, false),
+            LaneView::new("Broker", "消息代理", true, false),
             LaneView::new("Payment consumer", "支付消费者", false, !s.up),
             LaneView::new("Payments DB", "支付数据库", true, false),
-            LaneView::new("Payment provider", "支付渠道", true, false),
+            LaneView::new("Payment provider", "支付方", true, false),
             LaneView::new("Reconciler", "对账任务", false, false),
         ];
         let mut tables = vec![
@@ -738,7 +753,7 @@ impl Model for DuplicateChargeModel {
             tree: Vec::new(),
             chart: None,
             plots: Vec::new(),
-            figure: None,
+            figure: Some(figure(s)),
         }
     }
 
@@ -748,6 +763,34 @@ impl Model for DuplicateChargeModel {
 
     fn intro(&self) -> Text {
         narrate::intro(self.variant)
+    }
+}
+
+/// Charges intended against executed at the provider, and what the customer paid in the end.
+fn figure(s: &DcState) -> Figure {
+    let charges = s.charges().len() as u32;
+    let net = s.net().max(0) as u32 * 100;
+    Figure {
+        title: Text::new("Charges for order ord-1701", "订单 ord-1701 的扣款"),
+        name: Text::new(
+            format!("{charges} charges executed for one intended; the customer paid {} net for an order of 100.00", Unit::Cents.format(net)),
+            format!("应扣款 1 笔，实际扣款 {charges} 笔；订单金额 100.00，客户净支付 {}", Unit::Cents.format(net)),
+        ),
+        body: FigureBody::Ledger(vec![
+            LedgerRow {
+                name: Text::new("successful charges", "成功的扣款"),
+                intended: 1,
+                executed: charges,
+                unit: Unit::Count,
+            },
+            LedgerRow {
+                name: Text::new("paid by the customer, net", "客户净支付"),
+                intended: AMOUNT * 100,
+                executed: net,
+                unit: Unit::Cents,
+            },
+        ]),
+        shows: vec![0, 1],
     }
 }
 
@@ -1108,13 +1151,19 @@ impl Scenario for DuplicateCharge {
         let variants = [
             v("new-charge-per-delivery", ["New payment number per delivery", "每次消费新流水号"],
               ["Each consumption mints a new payment number and sends it as the key: a redelivered msg-1 charges ord-1701 again.",
-               "每次消费都生成新的支付流水号并作为键发出：再次投递的 msg-1 又扣了 ord-1701 一次。"], false),
+               "每次消费都生成新的支付流水号并作为键发出：再次投递的 msg-1 又扣了 ord-1701 一次。"], false)
+            .failing("000020000", ["let the consumer charge, then ⚡ crash it before it saves: msg-1 comes again with a new key.",
+                                   "让消费者扣款，然后在保存前 ⚡ 让它崩溃：msg-1 再次到来，带着新的键。"]),
             v("message-id-dedup", ["Message-id inbox", "按消息标识去重"],
               ["An inbox of processed message ids survives the redelivery, but the relay re-publishing the command as msg-2 charges again.",
-               "已处理消息标识的 inbox 挡住了再次投递，但发布器以 msg-2 重新发布同一命令时又扣了一次。"], false),
+               "已处理消息标识的 inbox 挡住了再次投递，但发布器以 msg-2 重新发布同一命令时又扣了一次。"], false)
+            .failing("0000010000", ["after the charge is saved, ⚡ have the relay re-publish the command as msg-2.",
+                                    "扣款保存之后，⚡ 让中继把同一命令以 msg-2 重新发布。"]),
             v("stable-intent", ["Stable payment intent", "稳定支付意图"],
               ["The intent pay-1701 is created or read once and its id is the key on every attempt: one charge, whatever carries the command.",
-               "支付意图 pay-1701 只创建或读取一次，每次尝试都以它为键：无论命令怎么到达，只扣一次。"], true),
+               "支付意图 pay-1701 只创建或读取一次，每次尝试都以它为键：无论命令怎么到达，只扣一次。"], true)
+            .hinted(["⚡ crash the consumer, lose the answer, re-publish: every attempt carries pay-1701, and the provider charges once.",
+                     "⚡ 让消费者崩溃、让应答丢失、重新发布：每次尝试都带着 pay-1701，支付方只扣一次。"]),
         ];
         ScenarioMeta {
             slug: "duplicate-charge",

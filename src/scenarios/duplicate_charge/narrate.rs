@@ -221,8 +221,12 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
             };
         }
         DcAct::Ack => {
-            info.arrows
-                .push(arrow(CONSUMER, BROKER, "ack", ArrowKind::Message));
+            info.arrows.push(arrow(
+                CONSUMER,
+                BROKER,
+                t("ack", "确认"),
+                ArrowKind::Message,
+            ));
             info.marks
                 .push(mark(BROKER, MarkKind::Respond, "ack", "确认"));
             info.code = Some(format!("msg.ack()  # {mid}"));
@@ -310,8 +314,12 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
         }
         DcAct::Reconcile => {
             info.lane = RECON;
-            info.arrows
-                .push(arrow(RECON, PSP, "list charges", ArrowKind::Message));
+            info.arrows.push(arrow(
+                RECON,
+                PSP,
+                t("list charges", "查询扣款"),
+                ArrowKind::Message,
+            ));
             let new: Vec<String> = s.refunds[b.refunds.len()..]
                 .iter()
                 .map(|r| format!("ch_{}", r.charge))
