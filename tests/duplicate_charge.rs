@@ -382,12 +382,26 @@ fn the_figure_counts_two_charges_for_one_intended() {
     let p = decode_path("000020000").0;
     let t = s.trace(0, &p);
     let f = t.steps[p.len()].view.figure.clone().unwrap();
-    let FigureBody::Ledger(rows) = &f.body else { panic!("a ledger") };
+    let FigureBody::Ledger(rows) = &f.body else {
+        panic!("a ledger")
+    };
     assert_eq!((rows[0].intended, rows[0].executed), (1, 2));
-    assert_eq!((rows[1].intended, rows[1].executed), (10_000, 20_000), "in cents");
-    assert!(f.name.en.starts_with("2 charges executed for one intended; the customer paid 200.00 net"), "{}", f.name.en);
+    assert_eq!(
+        (rows[1].intended, rows[1].executed),
+        (10_000, 20_000),
+        "in cents"
+    );
+    assert!(
+        f.name
+            .en
+            .starts_with("2 charges executed for one intended; the customer paid 200.00 net"),
+        "{}",
+        f.name.en
+    );
     let fixed = s.trace(2, &[]);
     let f = fixed.steps[fixed.last()].view.figure.clone().unwrap();
-    let FigureBody::Ledger(rows) = &f.body else { panic!("a ledger") };
+    let FigureBody::Ledger(rows) = &f.body else {
+        panic!("a ledger")
+    };
     assert_eq!((rows[0].intended, rows[0].executed), (1, 1));
 }

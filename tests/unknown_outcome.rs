@@ -220,3 +220,31 @@ fn exploration_proves_the_safe_variants_and_breaks_the_others() {
         "distinct states per (variant, budget 2 and 3), pinned"
     );
 }
+
+/// The figure is a ledger of refunds: the drill taken for a failure and retried under a new key
+/// ends with two refunds (160.00) for the one intended (80.00); the same key keeps it at one.
+#[test]
+fn the_figure_counts_refunds_against_the_one_intended() {
+    use effectively_once::sim::FigureBody;
+    let ledger = |v: UoVariant, key: &str| {
+        let t = replay(&UnknownOutcome::model(v, 2), &drill(v, key));
+        let f = t.steps[t.last()].view.figure.clone().unwrap();
+        let FigureBody::Ledger(rows) = f.body else {
+            panic!("a ledger")
+        };
+        (
+            rows.iter()
+                .map(|r| (r.intended, r.executed))
+                .collect::<Vec<_>>(),
+            f.name.en,
+        )
+    };
+    let (rows, name) = ledger(UoVariant::MarkFailedNewKey, "op-1-a1");
+    assert_eq!(rows, [(1, 2), (8_000, 16_000)], "{name}");
+    assert!(
+        name.starts_with("2 refunds executed for one intended"),
+        "{name}"
+    );
+    let (rows, _) = ledger(UoVariant::UnknownSameKey, "op-1");
+    assert_eq!(rows, [(1, 1), (8_000, 8_000)]);
+}

@@ -26,8 +26,9 @@
 //! another amount: rejected with 409, never silently rewritten.
 
 use crate::sim::{
-    arrow, mark, ArrowKind, InvKind, Invariant, LaneView, MarkKind, Metric, MetricValue, Model,
-    Notes, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, VariantMeta,
+    arrow, mark, ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind,
+    Metric, MetricValue, Model, Notes, RowRef, RowView, Scenario, ScenarioMeta, StateView,
+    StepInfo, TableView, Text, Unit, VariantMeta,
 };
 
 /// What the order may still refund, and what each request asks for.
@@ -531,7 +532,7 @@ impl Model for UnknownOutcomeModel {
                     format!("支付方最多退了 {}，数据库也这么记。", money(REFUNDABLE)),
                 ),
                 check: over_refunded,
-                rows: |_| Vec::new(),
+                rows: |s| ledger_rows(s, None),
             },
             Invariant {
                 name: Text::new("at most one refund per operation", "每个操作最多一笔退款"),
@@ -541,7 +542,11 @@ impl Model for UnknownOutcomeModel {
                     "支付方账本里每个操作最多一笔退款。",
                 ),
                 check: refunded_twice,
-                rows: |_| Vec::new(),
+                rows: |s| {
+                    let twice = (0..s.ops.len() as u8)
+                        .find(|&o| s.ledger.iter().filter(|c| c.0 == o).count() > 1);
+                    twice.map_or_else(Vec::new, |o| ledger_rows(s, Some(o)))
+                },
             },
             Invariant {
                 name: Text::new(
@@ -554,7 +559,10 @@ impl Model for UnknownOutcomeModel {
                     "没有哪个操作在支付方已经退款、或仍持有其请求时被标为 FAILED（释放预留）。",
                 ),
                 check: released_too_early,
-                rows: |_| Vec::new(),
+                rows: |s| {
+                    let failed = (s.ops.iter().enumerate()).filter(|(_, op)| op.status == Status::Failed);
+                    failed.map(|(o, _)| ("ops", op_id(o as u8))).collect()
+                },
             },
             Invariant {
                 name: Text::new("one operation per idempotency key", "每个幂等键一个操作"),
@@ -564,7 +572,7 @@ impl Model for UnknownOutcomeModel {
                     "客户端的键 idem-7f3a 在 refund_operations 里最多一行。",
                 ),
                 check: two_operations,
-                rows: |_| Vec::new(),
+                rows: |s| (0..s.ops.len() as u8).map(|o| ("ops", op_id(o))).collect(),
             },
         ]
     }
@@ -656,7 +664,7 @@ impl Model for UnknownOutcomeModel {
             tree: Vec::new(),
             chart: None,
             plots: Vec::new(),
-            figure: None,
+            figure: Some(figure(s)),
         }
     }
 
@@ -667,6 +675,52 @@ impl Model for UnknownOutcomeModel {
     fn intro(&self) -> Text {
         narrate::intro(self.variant)
     }
+}
+
+/// One refund was meant (one key, one intent): the refunds the provider executed and the money
+/// that left, against it.
+fn figure(s: &UoState) -> Figure {
+    let n = s.ledger.len() as u32;
+    let paid: i32 = s.ledger.iter().map(|c| c.2).sum();
+    let cents = |x: i32| x.max(0) as u32 * 100;
+    Figure {
+        title: Text::new("Refunds at the provider", "支付方的退款"),
+        name: Text::new(
+            format!(
+                "{n} refunds executed for one intended; {} refunded against {} meant",
+                money(paid),
+                money(AMOUNT)
+            ),
+            format!(
+                "应退款 1 笔，实际执行 {n} 笔；应退 {}，实际退了 {}",
+                money(AMOUNT),
+                money(paid)
+            ),
+        ),
+        body: FigureBody::Ledger(vec![
+            LedgerRow {
+                name: Text::new("refunds executed", "执行的退款"),
+                intended: 1,
+                executed: n,
+                unit: Unit::Count,
+            },
+            LedgerRow {
+                name: Text::new("money refunded", "退出的金额"),
+                intended: cents(AMOUNT),
+                executed: cents(paid),
+                unit: Unit::Cents,
+            },
+        ]),
+        shows: vec![0, 1],
+    }
+}
+
+/// The provider's ledger rows (`re-i`), all or those of operation `o`.
+fn ledger_rows(s: &UoState, o: Option<u8>) -> Vec<RowRef> {
+    (s.ledger.iter().enumerate())
+        .filter(|(_, c)| o.is_none_or(|o| c.0 == o))
+        .map(|(i, _)| ("ledger", format!("re-{i}")))
+        .collect()
 }
 
 fn over_refunded(s: &UoState) -> Option<Text> {
@@ -955,19 +1009,29 @@ impl Scenario for UnknownOutcome {
         let variants = [
             v("mark-failed-new-key", ["Timeout = failed, new key", "超时即失败，换新键"],
               ["A timeout marks the refund FAILED, releases the reservation and retries under a new key: two refunds.",
-               "超时就标记 FAILED、释放预留、换新键重试：两笔退款。"], false),
+               "超时就标记 FAILED、释放预留、换新键重试：两笔退款。"], false)
+            .failing("0001", ["let the worker send the refund, then make the provider slow: the worker times out first.",
+                              "让 Worker 发出退款，再让支付方变慢：Worker 先超时。"]),
             v("unknown-same-key", ["Timeout = unknown, same key", "超时即未知，同一个键"],
               ["A timeout makes the outcome UNKNOWN: keep the reservation, retry with the same key, reconcile.",
-               "超时意味着结果未知：保留预留，用同一个键重试并对账。"], true),
+               "超时意味着结果未知：保留预留，用同一个键重试并对账。"], true)
+            .hinted(["make the provider slow or ⚡ lose its answer: the refund stays UNKNOWN and the same key is retried.",
+                     "让支付方变慢，或 ⚡ 让它的应答丢失：退款保持未知，用同一个键重试。"]),
             v("check-then-insert", ["Check, then insert", "先查再插"],
               ["The same request twice at once: both SELECTs find nothing, both INSERT: two operations.",
-               "同一个请求同时到达两次：两个 SELECT 都没找到，两个都 INSERT：两个操作。"], false),
+               "同一个请求同时到达两次：两个 SELECT 都没找到，两个都 INSERT：两个操作。"], false)
+            .failing("0000", ["run both SELECTs before either INSERT.",
+                              "让两个 SELECT 都在任何一个 INSERT 之前执行。"]),
             v("unique-constraint", ["Unique constraint", "唯一约束"],
               ["INSERT … ON CONFLICT (idempotency_key) DO NOTHING: one operation, returned to both.",
-               "INSERT … ON CONFLICT (idempotency_key) DO NOTHING：只有一个操作，两个请求都拿到它。"], true),
+               "INSERT … ON CONFLICT (idempotency_key) DO NOTHING：只有一个操作，两个请求都拿到它。"], true)
+            .hinted(["run both INSERTs in either order: the second finds the key taken and returns the same operation.",
+                     "两个 INSERT 谁先都行：后一个发现键已存在，返回同一个操作。"]),
             v("changed-parameters", ["Same key, other amount", "同一个键，不同金额"],
               ["The key comes back with 50.00 instead of 80.00: rejected with 409, never rewritten.",
-               "同一个键带着 50.00 而不是 80.00 再来：以 409 拒绝，绝不改写。"], true),
+               "同一个键带着 50.00 而不是 80.00 再来：以 409 拒绝，绝不改写。"], true)
+            .hinted(["send B's 50.00 under A's key: it is refused with 409.",
+                     "用 A 的键发送 B 的 50.00：它会以 409 被拒绝。"]),
         ];
         ScenarioMeta {
             slug: "unknown-outcome",

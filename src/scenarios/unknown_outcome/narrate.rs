@@ -344,7 +344,7 @@ pub(super) fn describe(m: &UnknownOutcomeModel, b: &UoState, a: UoAct, s: &UoSta
         UoAct::Callback | UoAct::CallbackTwice => {
             let o = b.callbacks[0];
             info.arrows
-                .push(arrow(PSP, API, "callback", ArrowKind::Message));
+                .push(arrow(PSP, API, t("callback", "回调"), ArrowKind::Message));
             let applied = s.refunded > b.refunded;
             info.code = Some(format!(
                 "UPDATE refund_operations SET status = 'SUCCEEDED'\n  WHERE operation_id = '{}'{};",
