@@ -20,9 +20,9 @@
 //! connection's requests in order, so the query is answered after the refund it asks about.
 
 use crate::sim::{
-    Arrow, ArrowKind, CodeView, Cursor, InvKind, Invariant, LaneView, Mark, MarkKind, Metric,
+    CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Metric,
     MetricValue, Model, Notes, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView,
-    Text, VariantMeta,
+    Text, Unit, VariantMeta,
 };
 
 mod narrate;
@@ -468,7 +468,7 @@ impl Model for CancellationModel {
                     "运行平静下来之后，告诉客服的退款恰好就是支付方账本里的退款。",
                 ),
                 check: told_otherwise,
-                rows: |_| Vec::new(),
+                rows: |s| (0..s.ledger.len()).map(|i| ("ledger", format!("re-{i}"))).collect(),
             },
             Invariant {
                 name: Text::new(
@@ -481,7 +481,10 @@ impl Model for CancellationModel {
                     "支付方持有或已执行某个请求时，refund_operations 里对应的行不会被删除。",
                 ),
                 check: deleted_while_unknown,
-                rows: |_| Vec::new(),
+                rows: |s| {
+                    let deleted = (s.ops.iter().enumerate()).filter(|(_, st)| **st == OpStatus::Deleted);
+                    deleted.map(|(o, _)| ("ops", op_id(o as u8))).collect()
+                },
             },
         ]
     }
@@ -532,7 +535,7 @@ impl Model for CancellationModel {
             tree: Vec::new(),
             chart: None,
             plots: Vec::new(),
-            figure: None,
+            figure: Some(figure(s, told)),
         }
     }
 
@@ -542,6 +545,37 @@ impl Model for CancellationModel {
 
     fn intro(&self) -> Text {
         narrate::intro(self.variant)
+    }
+}
+
+/// What the provider did against what the agent's screen says, and the operations whose outcome
+/// nobody knows yet: cancel is not undo.
+fn figure(s: &CaState, told: u32) -> Figure {
+    let made = s.refunded().len() as u32;
+    let deleted = (s.ops.iter().enumerate())
+        .filter(|&(o, st)| *st == OpStatus::Deleted && s.ledger.contains(&(o as u8)))
+        .count() as u32;
+    Figure {
+        title: Text::new("Refunds: the provider against the screen", "退款：支付方与屏幕"),
+        name: Text::new(
+            format!("the provider made {made} refunds, the screen reports {told}; {deleted} made refunds have no record left"),
+            format!("支付方执行了 {made} 笔退款，屏幕报告 {told} 笔；{deleted} 笔已执行的退款没有留下记录"),
+        ),
+        body: FigureBody::Ledger(vec![
+            LedgerRow {
+                name: Text::new("refunds made (the screen's count expected)", "已执行的退款（屏幕上的数为应有）"),
+                intended: told,
+                executed: made,
+                unit: Unit::Count,
+            },
+            LedgerRow {
+                name: Text::new("made refunds whose record was deleted", "记录已被删除的已执行退款"),
+                intended: 0,
+                executed: deleted,
+                unit: Unit::Count,
+            },
+        ]),
+        shows: vec![0, 1],
     }
 }
 
@@ -879,10 +913,14 @@ impl Scenario for Cancellation {
         let variants = [
             v("cancel-means-undone", ["Cancel means undone", "取消即撤销"],
               ["The aborted fetch is taken for “nothing happened”: the rows are deleted and the screen says cancelled, while the provider refunded.",
-               "把中止的 fetch 当成“什么都没发生”：删掉记录，屏幕显示已取消，而支付方已经退了款。"], false),
+               "把中止的 fetch 当成“什么都没发生”：删掉记录，屏幕显示已取消，而支付方已经退了款。"], false)
+            .failing("0010", ["start the batch, let op-1 go out, then click Cancel while it is in flight.",
+                              "开始批次，让 op-1 发出，然后趁它在途时点击取消。"]),
             v("cancel-then-reconcile", ["Cancel, then reconcile", "取消后对账"],
               ["Stop new work, keep the operation that was in flight, ask the provider, report partial completion: 2 of 3 refunded, 1 not started.",
-               "停止新工作，保留在途的操作，向支付方查询，报告部分完成：3 笔退了 2 笔，1 笔未开始。"], true),
+               "停止新工作，保留在途的操作，向支付方查询，报告部分完成：3 笔退了 2 笔，1 笔未开始。"], true)
+            .hinted(["click Cancel while a refund is in flight: the service asks the provider before it reports.",
+                     "在退款在途时点击取消：服务先问支付方，再报告结果。"]),
         ];
         ScenarioMeta {
             slug: "cancellation",
@@ -906,24 +944,6 @@ impl Scenario for Cancellation {
             knobs: Vec::new(),
             moves_heading: None,
         }
-    }
-}
-
-pub(crate) fn arrow(from: usize, to: usize, label: String, kind: ArrowKind) -> Arrow {
-    Arrow {
-        from,
-        to,
-        label: label.into(),
-        kind,
-        copy: 0,
-    }
-}
-
-pub(crate) fn mark(lane: usize, kind: MarkKind, en: &str, zh: &str) -> Mark {
-    Mark {
-        lane,
-        kind,
-        label: Text::new(en, zh),
     }
 }
 

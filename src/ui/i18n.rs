@@ -331,7 +331,7 @@ pub const EN: Ui = Ui {
     less: "Less",
     run_over: "The run is over.",
     run_over_hint: "Start over, or go back to an earlier step and pick another move: the run forks from there.",
-    intended: "intended",
+    intended: "expected",
     executed: "happened",
     missing: "missing",
     extra: "extra",

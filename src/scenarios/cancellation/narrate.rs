@@ -1,10 +1,10 @@
 //! Labels and narration of the cancellation scenario, in English and Chinese.
 
 use super::{
-    amount, arrow, list, mark, money, op_id, CaAct, CaState, CaVariant, CancellationModel, Msg,
-    OpStatus, Screen, Wait, DB, PSP, SCREEN, SERVICE,
+    amount, list, money, op_id, CaAct, CaState, CaVariant, CancellationModel, Msg, OpStatus,
+    Screen, Wait, DB, PSP, SCREEN, SERVICE,
 };
-use crate::sim::{ArrowKind, MarkKind, StepInfo, Text};
+use crate::sim::{arrow, mark, ArrowKind, MarkKind, StepInfo, Text};
 
 /// The rule the scenario is about, with its source.
 fn cite() -> Text {
@@ -136,12 +136,8 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
         CaAct::Start => {
             info.lane = SCREEN;
             info.title = Text::new("start batch b-9", "开始批次 b-9");
-            info.arrows.push(arrow(
-                SCREEN,
-                SERVICE,
-                "POST /batches".into(),
-                ArrowKind::Message,
-            ));
+            info.arrows
+                .push(arrow(SCREEN, SERVICE, "POST /batches", ArrowKind::Message));
             info.marks
                 .push(mark(DB, MarkKind::Write, "3 × PENDING", "3 × PENDING"));
             info.code = Some(
@@ -183,7 +179,7 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
                         .push(mark(PSP, MarkKind::Commit, "refunded", "已退款"));
                     if listening {
                         info.arrows
-                            .push(arrow(PSP, SERVICE, "200".into(), ArrowKind::Message));
+                            .push(arrow(PSP, SERVICE, "200", ArrowKind::Message));
                         info.narration = Text::new(
                             format!(
                                 "The provider commits refund {re} of {} for {rid} and answers 200.",
@@ -196,7 +192,7 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
                         );
                     } else {
                         info.arrows
-                            .push(arrow(PSP, SERVICE, "200".into(), ArrowKind::Lost));
+                            .push(arrow(PSP, SERVICE, "200", ArrowKind::Lost));
                         info.narration = Text::new(
                             format!("The request was already on its way, so the cancel did not stop it: the provider commits refund {re} of {} for {rid}. Its 200 goes to a connection nobody is reading any more.", money(amount(o))),
                             format!("请求早已在路上，取消拦不住它：支付方提交 {rid} 的退款 {re}（{}）。它的 200 发往一个已经没人读的连接。", money(amount(o))),
@@ -213,7 +209,11 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
                     info.arrows.push(arrow(
                         PSP,
                         SERVICE,
-                        if found { "found" } else { "not found" }.into(),
+                        if found {
+                            Text::new("found", "找到")
+                        } else {
+                            Text::new("not found", "未找到")
+                        },
                         ArrowKind::Message,
                     ));
                     info.narration = if found {
@@ -287,8 +287,12 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
                 info.code = Some(deleted_sql());
                 info.marks
                     .push(mark(DB, MarkKind::Rollback, "deleted", "已删除"));
-                info.arrows
-                    .push(arrow(SERVICE, SCREEN, "shown".into(), ArrowKind::Message));
+                info.arrows.push(arrow(
+                    SERVICE,
+                    SCREEN,
+                    Text::new("shown", "已显示"),
+                    ArrowKind::Message,
+                ));
                 info.narration = head.then(&gave_up(b, s));
             } else {
                 info.code = Some(set_status(cur, OpStatus::CancelRequested));
@@ -367,8 +371,12 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
         CaAct::Finish => {
             info.lane = SERVICE;
             let msg = CancellationModel::message(s);
-            info.arrows
-                .push(arrow(SERVICE, SCREEN, "shown".into(), ArrowKind::Message));
+            info.arrows.push(arrow(
+                SERVICE,
+                SCREEN,
+                Text::new("shown", "已显示"),
+                ArrowKind::Message,
+            ));
             info.title = Text::new("report to the screen", "向屏幕报告");
             if (b.next as usize) >= b.ops.len() {
                 info.code = Some("screen.show('Done: 3 of 3 refunded')".into());
@@ -400,8 +408,12 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
             info.title = Text::new("agent cancels", "客服取消");
             info.marks
                 .push(mark(SCREEN, MarkKind::Crash, "Cancel", "取消"));
-            info.arrows
-                .push(arrow(SCREEN, SERVICE, "cancel".into(), ArrowKind::Message));
+            info.arrows.push(arrow(
+                SCREEN,
+                SERVICE,
+                Text::new("cancel", "取消"),
+                ArrowKind::Message,
+            ));
             info.code = Some("controllers.get('b-9').abort()".into());
             let where_ = match b.wait {
                 Some(Wait::Refund(o)) if b.ledger.contains(&o) => Text::new(
@@ -447,8 +459,12 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
     }
     if let Screen::Told { .. } = s.screen {
         if !matches!(b.screen, Screen::Told { .. }) && info.arrows.iter().all(|x| x.to != SCREEN) {
-            info.arrows
-                .push(arrow(SERVICE, SCREEN, "shown".into(), ArrowKind::Message));
+            info.arrows.push(arrow(
+                SERVICE,
+                SCREEN,
+                Text::new("shown", "已显示"),
+                ArrowKind::Message,
+            ));
         }
     }
     info
