@@ -270,3 +270,24 @@ fn exploration_breaks_chat_text_and_proves_the_versioned_proposal() {
         "distinct states, (chat text, versioned) × budgets 2 and 3, pinned"
     );
 }
+
+/// The figure weighs what Alice approved against what the agent refunded: 80.00 approved,
+/// 800.00 executed after the edit; the versioned proposal keeps them equal.
+#[test]
+fn the_figure_shows_800_executed_for_80_approved() {
+    use effectively_once::scenarios;
+    use effectively_once::sim::{decode_path, FigureBody};
+    let s = scenarios::all()[scenarios::index_of("approval").unwrap()];
+    let t = s.trace(0, &decode_path("0020").0);
+    let f = t.steps[4].view.figure.clone().unwrap();
+    let FigureBody::Ledger(rows) = &f.body else { panic!("a ledger") };
+    assert_eq!((rows[0].intended, rows[0].executed), (8_000, 80_000));
+    assert!(f.name.en.starts_with("approved 80.00, the agent refunded 800.00"), "{}", f.name.en);
+    // The wrong amount is a refund nobody approved, not a copy of one.
+    let marks: Vec<_> = t.steps[4].info.marks.iter().map(|m| m.kind).collect();
+    assert!(marks.contains(&effectively_once::sim::MarkKind::Fail), "{marks:?}");
+    let fixed = s.trace(1, &[]);
+    let f = fixed.steps[fixed.last()].view.figure.clone().unwrap();
+    let FigureBody::Ledger(rows) = &f.body else { panic!("a ledger") };
+    assert_eq!(rows[0].intended, rows[0].executed);
+}

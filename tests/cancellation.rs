@@ -295,8 +295,14 @@ fn the_figure_shows_a_refund_the_screen_does_not() {
     let s = scenarios::all()[scenarios::index_of("cancellation").unwrap()];
     let t = s.trace(0, &decode_path("0010").0);
     let f = t.steps[t.last()].view.figure.clone().unwrap();
-    let FigureBody::Ledger(rows) = &f.body else { panic!("a ledger") };
+    let FigureBody::Ledger(rows) = &f.body else {
+        panic!("a ledger")
+    };
     assert!(rows[0].executed > rows[0].intended, "{:?}", f.name.en);
-    assert!(rows[1].executed >= 1, "a made refund without a record: {}", f.name.en);
+    assert!(
+        rows[1].executed >= 1,
+        "a made refund without a record: {}",
+        f.name.en
+    );
     assert!(f.name.en.starts_with("the provider made "), "{}", f.name.en);
 }

@@ -23,8 +23,9 @@
 //! refunds 800.00 against an approval of 80.00.
 
 use crate::sim::{
-    arrow, mark, ArrowKind, InvKind, Invariant, LaneView, MarkKind, Metric, MetricValue, Model,
-    Notes, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, VariantMeta,
+    arrow, mark, ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind,
+    Metric, MetricValue, Model, Notes, RowRef, RowView, Scenario, ScenarioMeta, StateView,
+    StepInfo, TableView, Text, Unit, VariantMeta,
 };
 
 /// The approved amount, the agent's edit, support's refund meanwhile, what the order paid.
@@ -285,7 +286,7 @@ impl Model for ApprovalModel {
                     "Agent 执行的每笔退款都是 ord-2042 在状态版本 3 上的 80.00 USD，且在 10:15 之前：正是 Alice 批准的内容。",
                 ),
                 check: not_as_approved,
-                rows: |_| Vec::new(),
+                rows: agent_rows,
             },
             Invariant {
                 name: Text::new("executed at most once", "最多执行一次"),
@@ -295,7 +296,7 @@ impl Model for ApprovalModel {
                     "支付方账本里凭 Alice 这一次批准、由 Agent 发起的退款最多一笔。",
                 ),
                 check: executed_twice,
-                rows: |_| Vec::new(),
+                rows: agent_rows,
             },
         ]
     }
@@ -336,7 +337,7 @@ impl Model for ApprovalModel {
         };
         let lanes = vec![
             LaneView::new("Agent", "Agent", false, false),
-            LaneView::new("Alice (approver)", "Alice（审批人）", false, false),
+            LaneView::new("Alice · approver", "审批人 Alice", false, false),
             db,
             LaneView::new("Payment provider", "支付方", true, false),
         ];
@@ -377,7 +378,7 @@ impl Model for ApprovalModel {
             tree: Vec::new(),
             chart: None,
             plots: Vec::new(),
-            figure: None,
+            figure: Some(figure(s)),
         }
     }
 
@@ -396,6 +397,52 @@ fn refund_id(i: usize) -> String {
 
 /// The approval covers one execution, the agent's first refund; any further one is a breach of
 /// "executed at most once" and judged there.
+/// What Alice approved against what the agent executed: one refund of 80.00, once approved.
+fn figure(s: &ApState) -> Figure {
+    let agent: Vec<&Entry> = s.ledger.iter().filter(|e| e.by_agent).collect();
+    let paid: i32 = agent.iter().map(|e| e.amount).sum();
+    let approved = if s.clicks > 0 { AMOUNT } else { 0 };
+    let (n, cents) = (agent.len() as u32, |x: i32| x.max(0) as u32 * 100);
+    Figure {
+        title: Text::new("Approved against executed", "批准的与执行的"),
+        name: Text::new(
+            format!(
+                "approved {}, the agent refunded {} in {n} refunds",
+                money(approved),
+                money(paid)
+            ),
+            format!(
+                "批准了 {}，Agent 实际退款 {}，共 {n} 笔",
+                money(approved),
+                money(paid)
+            ),
+        ),
+        body: FigureBody::Ledger(vec![
+            LedgerRow {
+                name: Text::new("refunded by the agent", "Agent 退出的金额"),
+                intended: cents(approved),
+                executed: cents(paid),
+                unit: Unit::Cents,
+            },
+            LedgerRow {
+                name: Text::new("refunds by the agent", "Agent 执行的退款"),
+                intended: u32::from(s.clicks > 0),
+                executed: n,
+                unit: Unit::Count,
+            },
+        ]),
+        shows: vec![0, 1],
+    }
+}
+
+/// The provider's ledger rows of the refunds the agent executed.
+fn agent_rows(s: &ApState) -> Vec<RowRef> {
+    (s.ledger.iter().enumerate())
+        .filter(|(_, e)| e.by_agent)
+        .map(|(i, _)| ("ledger", refund_id(i)))
+        .collect()
+}
+
 fn not_as_approved(s: &ApState) -> Option<Text> {
     s.ledger
         .iter()
@@ -714,10 +761,14 @@ impl Scenario for Approval {
         let variants = [
             v("approve-chat-text", ["“yes” in the chat", "聊天里的“可以”"],
               ["Alice's “yes” authorises whatever the agent runs next: an edited amount, a changed order, an expired approval, a second “yes”.",
-               "Alice 的一句“可以”放行 Agent 接下来执行的任何调用：改过的金额、变了的订单、过期的批准、第二个“可以”。"], false),
+               "Alice 的一句“可以”放行 Agent 接下来执行的任何调用：改过的金额、变了的订单、过期的批准、第二个“可以”。"], false)
+            .failing("0020", ["after Alice says yes, ⚡ let the agent edit the amount to 800.00, then execute.",
+                              "Alice 说“可以”之后，⚡ 让 Agent 把金额改成 800.00，然后执行。"]),
             v("approve-versioned-proposal", ["Versioned proposal", "带版本的提案"],
               ["Approval stores the proposal's digest; execute re-checks status, digest, expiry and the order version in one transaction.",
-               "批准保存提案摘要；执行在一个事务里重新校验状态、摘要、有效期和订单版本。"], true),
+               "批准保存提案摘要；执行在一个事务里重新校验状态、摘要、有效期和订单版本。"], true)
+            .hinted(["⚡ edit the amount, change the order, let it expire or click twice: execute refuses what was not approved.",
+                     "⚡ 改金额、改订单、让它过期或点两次：执行会拒绝未被批准的调用。"]),
         ];
         ScenarioMeta {
             slug: "approval",

@@ -57,8 +57,15 @@ pub(super) fn describe(m: &ApprovalModel, b: &ApState, a: ApAct, s: &ApState) ->
     let d = digest(AMOUNT, VERSION);
     match a {
         ApAct::Propose if chat => {
-            info.arrows
-                .push(arrow(AGENT, ALICE, "proposal", ArrowKind::Message));
+            info.arrows.push(arrow(
+                AGENT,
+                ALICE,
+                t(
+                    format!("proposal {}", money(AMOUNT)),
+                    format!("提议 {}", money(AMOUNT)),
+                ),
+                ArrowKind::Message,
+            ));
             info.code = Some("send_message(to=\"alice\",\n  text=\"Refund 80.00 USD on ord-2042? Valid until 10:15.\")".into());
             info.title = t("agent asks in the chat", "Agent 在聊天里请示");
             info.narration = t(
@@ -156,7 +163,8 @@ fn approve(m: &ApprovalModel, info: &mut StepInfo, again: bool) {
         } else {
             ArrowKind::Message
         };
-        info.arrows.push(arrow(ALICE, AGENT, "yes", kind));
+        info.arrows
+            .push(arrow(ALICE, AGENT, t("yes", "可以"), kind));
         info.code = Some("on_message(msg):\n  if msg.sender == \"alice\" and msg.text == \"yes\":\n    resume(run)   # the next tool call is allowed".into());
         if again {
             info.marks.push(mark(
@@ -182,7 +190,7 @@ fn approve(m: &ApprovalModel, info: &mut StepInfo, again: bool) {
     info.arrows.push(arrow(
         ALICE,
         DB,
-        "approve",
+        t("approve", "批准"),
         if again {
             ArrowKind::Duplicate
         } else {
@@ -213,10 +221,15 @@ fn approve(m: &ApprovalModel, info: &mut StepInfo, again: bool) {
 fn execute_chat(info: &mut StepInfo, b: &ApState, s: &ApState) {
     let amount = b.agent_amount;
     let r = s.ledger.len();
+    // A second refund on the same approval is a copy of the call; a first one of another
+    // amount is not a copy: it is a refund that was never approved (a Fail mark says so).
     info.arrows.push(arrow(
         AGENT,
         PSP,
-        format!("refund {}", money(amount)),
+        t(
+            format!("refund {}", money(amount)),
+            format!("退款 {}", money(amount)),
+        ),
         if b.calls.is_empty() {
             ArrowKind::Message
         } else {
@@ -229,7 +242,7 @@ fn execute_chat(info: &mut StepInfo, b: &ApState, s: &ApState) {
     ));
     let bad = !b.calls.is_empty() || amount != AMOUNT || b.order_version != VERSION || b.expired;
     info.marks.push(if bad {
-        mark(PSP, MarkKind::Duplicate, "not as approved", "与批准不符")
+        mark(PSP, MarkKind::Fail, "not as approved", "与批准不符")
     } else {
         mark(PSP, MarkKind::Commit, "refunded", "已退款")
     });
@@ -273,8 +286,12 @@ fn execute_chat(info: &mut StepInfo, b: &ApState, s: &ApState) {
 fn execute_versioned(info: &mut StepInfo, b: &ApState, s: &ApState) {
     let asked = digest(b.agent_amount, VERSION);
     let now = if b.expired { "10:20" } else { "10:03" };
-    info.arrows
-        .push(arrow(AGENT, DB, "execute pr-1", ArrowKind::Message));
+    info.arrows.push(arrow(
+        AGENT,
+        DB,
+        t("execute pr-1", "执行 pr-1"),
+        ArrowKind::Message,
+    ));
     info.code = Some(format!(
         "BEGIN;\nUPDATE proposals SET status = 'EXECUTED', executed_at = now()\n WHERE id = 'pr-1' AND status = 'APPROVED'\n   AND digest = '{asked}'     -- the call the agent asks to make\n   AND expires_at > now();    -- now() = {now}\nUPDATE orders SET refunded = refunded + 80.00, version = version + 1\n WHERE order_id = 'ord-2042' AND version = 3;   -- the approved state version\nCOMMIT;   -- only if both said UPDATE 1; otherwise ROLLBACK\n-- then POST /v1/refunds, Idempotency-Key: pr-1, amount from the row: 80.00\n-- ({PG_DOC})"
     ));
