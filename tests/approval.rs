@@ -280,14 +280,27 @@ fn the_figure_shows_800_executed_for_80_approved() {
     let s = scenarios::all()[scenarios::index_of("approval").unwrap()];
     let t = s.trace(0, &decode_path("0020").0);
     let f = t.steps[4].view.figure.clone().unwrap();
-    let FigureBody::Ledger(rows) = &f.body else { panic!("a ledger") };
+    let FigureBody::Ledger(rows) = &f.body else {
+        panic!("a ledger")
+    };
     assert_eq!((rows[0].intended, rows[0].executed), (8_000, 80_000));
-    assert!(f.name.en.starts_with("approved 80.00, the agent refunded 800.00"), "{}", f.name.en);
+    assert!(
+        f.name
+            .en
+            .starts_with("approved 80.00, the agent refunded 800.00"),
+        "{}",
+        f.name.en
+    );
     // The wrong amount is a refund nobody approved, not a copy of one.
     let marks: Vec<_> = t.steps[4].info.marks.iter().map(|m| m.kind).collect();
-    assert!(marks.contains(&effectively_once::sim::MarkKind::Fail), "{marks:?}");
+    assert!(
+        marks.contains(&effectively_once::sim::MarkKind::Fail),
+        "{marks:?}"
+    );
     let fixed = s.trace(1, &[]);
     let f = fixed.steps[fixed.last()].view.figure.clone().unwrap();
-    let FigureBody::Ledger(rows) = &f.body else { panic!("a ledger") };
+    let FigureBody::Ledger(rows) = &f.body else {
+        panic!("a ledger")
+    };
     assert_eq!(rows[0].intended, rows[0].executed);
 }

@@ -132,3 +132,29 @@ fn exploration_proves_the_operation_id_within_two_crashes() {
         "every run finishes"
     );
 }
+
+/// The figure counts the refunds against the one the workflow meant: two after a crash between
+/// the tool call and the checkpoint, one with a stable operation id.
+#[test]
+fn the_figure_counts_two_refunds_for_one_meant() {
+    use effectively_once::scenarios;
+    use effectively_once::sim::{decode_path, FigureBody};
+    let s = scenarios::all()[scenarios::index_of("checkpoint-replay").unwrap()];
+    let refunds = |v: usize| {
+        let p = decode_path("000100").0;
+        let t = s.trace(v, &p);
+        let f = t.steps[t.last()].view.figure.clone().unwrap();
+        let FigureBody::Ledger(rows) = f.body else {
+            panic!("a ledger")
+        };
+        (rows[0].intended, rows[0].executed, f.name.en)
+    };
+    let (meant, made, name) = refunds(0);
+    assert_eq!((meant, made), (1, 2), "{name}");
+    assert!(
+        name.starts_with("2 refunds executed for the one the workflow meant"),
+        "{name}"
+    );
+    let (meant, made, _) = refunds(1);
+    assert_eq!((meant, made), (1, 1));
+}

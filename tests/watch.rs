@@ -52,3 +52,27 @@ fn each_failing_path_breaks_an_invariant_at_its_end_as_soon_as_the_explorer_can(
     }
     assert!(checked >= 2, "{checked}");
 }
+
+#[test]
+fn every_mistake_can_be_watched_failing_and_every_variant_says_what_to_try() {
+    for s in scenarios::all() {
+        let meta = s.meta();
+        for vm in &meta.variants {
+            let at = format!("{}/{}", meta.slug, vm.slug);
+            assert_eq!(
+                vm.fails.is_some(),
+                !vm.fixed,
+                "{at}: Watch it fail on every mistake, no fix"
+            );
+            assert!(
+                !vm.hint.en.is_empty() && !vm.hint.zh.is_empty(),
+                "{at}: a hint in both languages"
+            );
+            assert!(
+                vm.hint.en.chars().count() <= 120,
+                "{at}: one line: {}",
+                vm.hint.en
+            );
+        }
+    }
+}

@@ -16,9 +16,9 @@
 //! "the workflow saved its state" and "the refund happened once" can be told apart.
 
 use crate::sim::{
-    mark, Arrow, ArrowKind, CodeView, Cursor, InvKind, Invariant, LaneView, MarkKind, Metric,
-    MetricValue, Model, Notes, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView,
-    Text, VariantMeta,
+    arrow, mark, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView,
+    LedgerRow, MarkKind, Metric, MetricValue, Model, Notes, RowView, Scenario, ScenarioMeta,
+    StateView, StepInfo, TableView, Text, Unit, VariantMeta,
 };
 
 const RUNTIME: usize = 0;
@@ -205,7 +205,11 @@ impl Model for CheckpointReplayModel {
                     "支付方账本里 ord-1701 最多只有一笔退款。",
                 ),
                 check: refunded_twice,
-                rows: |_| Vec::new(),
+                rows: |s| {
+                    (0..s.ledger.len())
+                        .map(|i| ("ledger", format!("re-{i}")))
+                        .collect()
+                },
             },
             Invariant {
                 name: Text::new("the run finishes", "运行最终完成"),
@@ -243,19 +247,9 @@ impl Model for CheckpointReplayModel {
 
     fn view(&self, s: &CrState) -> StateView {
         let saver = if self.variant.durable() {
-            LaneView::new(
-                "Checkpointer (Postgres)",
-                "检查点存储（Postgres）",
-                true,
-                false,
-            )
+            LaneView::new("Checkpointer · PG", "检查点 · PG", true, false)
         } else {
-            LaneView::new(
-                "Checkpointer (in memory)",
-                "检查点存储（内存）",
-                false,
-                !s.up,
-            )
+            LaneView::new("Checkpointer · memory", "检查点 · 内存", false, !s.up)
         };
         let lanes = vec![
             LaneView::new("Graph runtime", "图运行时", false, !s.up),
@@ -287,7 +281,7 @@ impl Model for CheckpointReplayModel {
             tree: Vec::new(),
             chart: None,
             plots: Vec::new(),
-            figure: None,
+            figure: Some(figure(s)),
         }
     }
 
@@ -314,6 +308,31 @@ impl Model for CheckpointReplayModel {
                 "检查点存储是 InMemorySaver：它与进程同生共死。",
             ),
         })
+    }
+}
+
+/// The refund the workflow meant (one) against the refunds the service executed, and the tool
+/// calls that carried them.
+fn figure(s: &CrState) -> Figure {
+    let (n, calls) = (s.ledger.len() as u32, u32::from(s.calls));
+    Figure {
+        title: Text::new(
+            "Refunds the workflow meant, and made",
+            "工作流想要的退款与实际的退款",
+        ),
+        name: Text::new(
+            format!(
+                "{n} refunds executed for the one the workflow meant, in {calls} refund tool calls"
+            ),
+            format!("工作流只想退款 1 笔，实际执行了 {n} 笔，共 {calls} 次退款工具调用"),
+        ),
+        body: FigureBody::Ledger(vec![LedgerRow {
+            name: Text::new("refunds executed", "执行的退款"),
+            intended: 1,
+            executed: n,
+            unit: Unit::Count,
+        }]),
+        shows: vec![0],
     }
 }
 
@@ -468,17 +487,13 @@ fn describe(m: &CheckpointReplayModel, b: &CrState, a: CrAct, s: &CrState) -> St
                 "refund_tool(order=\"ord-1701\", amount=80)".into()
             });
             let dedup = s.ledger.len() == b.ledger.len();
-            info.arrows.push(Arrow {
-                from: RUNTIME,
-                to: PSP,
-                label: (format!("call {call}")).into(),
-                kind: if call > 1 {
-                    ArrowKind::Duplicate
-                } else {
-                    ArrowKind::Message
-                },
-                copy: 0,
-            });
+            let kind = if call > 1 {
+                ArrowKind::Duplicate
+            } else {
+                ArrowKind::Message
+            };
+            let label = Text::new(format!("call {call}"), format!("调用 {call}"));
+            info.arrows.push(arrow(RUNTIME, PSP, label, kind));
             if dedup {
                 info.title = Text::new("tool call: deduplicated", "工具调用：已去重");
                 info.marks
@@ -536,13 +551,9 @@ fn describe(m: &CheckpointReplayModel, b: &CrState, a: CrAct, s: &CrState) -> St
         }
         CrAct::Checkpoint => {
             info.lane = SAVER;
-            info.arrows.push(Arrow {
-                from: RUNTIME,
-                to: SAVER,
-                label: (format!("cp-{}", s.checkpoints)).into(),
-                kind: ArrowKind::Message,
-                copy: 0,
-            });
+            let cp = format!("cp-{}", s.checkpoints);
+            info.arrows
+                .push(arrow(RUNTIME, SAVER, cp, ArrowKind::Message));
             info.marks
                 .push(mark(SAVER, MarkKind::Write, "saved", "已保存"));
             info.title = Text::new(format!("checkpoint after {n}"), format!("{n} 之后的检查点"));
@@ -641,13 +652,19 @@ impl Scenario for CheckpointReplay {
         let variants = [
             v("rerun-node", ["Resume re-runs the node", "恢复时重跑节点"],
               ["A crash after the tool call, before the checkpoint: resume runs the refund node again, and it refunds again.",
-               "工具调用之后、检查点之前崩溃：恢复时再次运行 refund 节点，又退了一次。"], false),
+               "工具调用之后、检查点之前崩溃：恢复时再次运行 refund 节点，又退了一次。"], false)
+            .failing("000100", ["let the refund tool run, then ⚡ crash before the checkpoint, and resume.",
+                                "让退款工具执行，然后在检查点之前 ⚡ 让进程崩溃，再恢复。"]),
             v("operation-id", ["Stable operation id", "稳定操作 ID"],
               ["The tool call carries t-42:refund and the refund service deduplicates: the re-run is harmless.",
-               "工具调用带着 t-42:refund，退款服务据此去重：重跑无害。"], true),
+               "工具调用带着 t-42:refund，退款服务据此去重：重跑无害。"], true)
+            .hinted(["⚡ crash after the tool call and resume: the node runs again, the refund does not.",
+                     "在工具调用之后 ⚡ 让进程崩溃并恢复：节点再跑一次，退款不会再发生。"]),
             v("in-memory-saver", ["In-memory saver", "内存检查点"],
               ["The checkpoints live in the process: a restart loses the run, which starts over and refunds again.",
-               "检查点存在进程内存里：重启就丢了这次运行，从头再来，又退一次。"], false),
+               "检查点存在进程内存里：重启就丢了这次运行，从头再来，又退一次。"], false)
+            .failing("00010000", ["let the refund tool run, then ⚡ crash: the checkpoints go with the process.",
+                                  "让退款工具执行，然后 ⚡ 让进程崩溃：检查点随进程一起丢失。"]),
         ];
         ScenarioMeta {
             slug: "checkpoint-replay",

@@ -1,0 +1,32 @@
+//! Every scenario declares its primary figure at every step of every variant's run, its
+//! accessible name says its numbers in both languages, and it shows invariants that exist.
+use effectively_once::scenarios;
+use effectively_once::sim::{decode_path, FigureBody};
+
+#[test]
+fn every_step_of_every_variant_has_a_figure_named_in_both_languages() {
+    for s in scenarios::all() {
+        let meta = s.meta();
+        for (v, vm) in meta.variants.iter().enumerate() {
+            let path = vm.fails.map(|p| decode_path(p).0).unwrap_or_default();
+            let t = s.trace(v, &path);
+            let mut shape = None;
+            for (k, step) in t.steps.iter().enumerate() {
+                let at = format!("{}/{} step {k}", meta.slug, vm.slug);
+                let f = step.view.figure.as_ref().unwrap_or_else(|| panic!("{at}: no figure"));
+                assert!(!f.name.en.is_empty() && !f.name.zh.is_empty(), "{at}");
+                assert!(f.name.en.chars().any(|c| c.is_ascii_digit()), "{at}: numbers in {}", f.name.en);
+                assert!(!f.title.en.is_empty() && !f.title.zh.is_empty(), "{at}");
+                assert!(f.shows.iter().all(|&i| i < step.verdicts.len()), "{at}: {:?}", f.shows);
+                // The figure keeps its shape through a run, so its height stays still.
+                let this = match &f.body {
+                    FigureBody::Meter(_) => "meter".into(),
+                    FigureBody::Tree(l) => format!("tree {}", l.len()),
+                    FigureBody::Ledger(r) => format!("ledger {}", r.len()),
+                    FigureBody::Plots => "plots".into(),
+                };
+                assert_eq!(shape.get_or_insert(this.clone()), &this, "{at}");
+            }
+        }
+    }
+}
