@@ -13,11 +13,23 @@ fn every_step_of_every_variant_has_a_figure_named_in_both_languages() {
             let mut shape = None;
             for (k, step) in t.steps.iter().enumerate() {
                 let at = format!("{}/{} step {k}", meta.slug, vm.slug);
-                let f = step.view.figure.as_ref().unwrap_or_else(|| panic!("{at}: no figure"));
+                let f = step
+                    .view
+                    .figure
+                    .as_ref()
+                    .unwrap_or_else(|| panic!("{at}: no figure"));
                 assert!(!f.name.en.is_empty() && !f.name.zh.is_empty(), "{at}");
-                assert!(f.name.en.chars().any(|c| c.is_ascii_digit()), "{at}: numbers in {}", f.name.en);
+                assert!(
+                    f.name.en.chars().any(|c| c.is_ascii_digit()),
+                    "{at}: numbers in {}",
+                    f.name.en
+                );
                 assert!(!f.title.en.is_empty() && !f.title.zh.is_empty(), "{at}");
-                assert!(f.shows.iter().all(|&i| i < step.verdicts.len()), "{at}: {:?}", f.shows);
+                assert!(
+                    f.shows.iter().all(|&i| i < step.verdicts.len()),
+                    "{at}: {:?}",
+                    f.shows
+                );
                 // The figure keeps its shape through a run, so its height stays still.
                 let this = match &f.body {
                     FigureBody::Meter(_) => "meter".into(),

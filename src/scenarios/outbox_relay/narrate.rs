@@ -433,6 +433,18 @@ pub(super) fn describe(m: &OutboxRelayModel, b: &OrState, a: &OrAct, s: &OrState
                 .push(arrow(relay(r), broker, id.clone(), ArrowKind::Lost));
             info.marks
                 .push(mark(broker, MarkKind::Fail, "not stored", "未存下"));
+            if v == OrVariant::DeleteAfterPublish {
+                // Nothing is left to publish it again: the inventory will never hear of it.
+                info.arrows.push(arrow(
+                    broker,
+                    broker + 1,
+                    Text::new(
+                        format!("{id} never delivered"),
+                        format!("{id} 永远不会投递"),
+                    ),
+                    ArrowKind::Ghost,
+                ));
+            }
             info.narration = if v == OrVariant::DeleteAfterPublish {
                 info.code = Some(format!(
                     "producer.send({{ id: '{id}' }});  // never stored, no ack\nDELETE FROM outbox WHERE event_id = '{id}';\nCOMMIT;"
