@@ -248,3 +248,40 @@ fn the_figure_counts_refunds_against_the_one_intended() {
     let (rows, _) = ledger(UoVariant::UnknownSameKey, "op-1");
     assert_eq!(rows, [(1, 1), (8_000, 8_000)]);
 }
+
+/// Two requests for one key race: each has its own lane, so "both SELECTs, then both INSERTs"
+/// is a zigzag between them.
+#[test]
+fn two_racing_requests_have_a_lane_each() {
+    let m = UnknownOutcome::model(UoVariant::CheckThenInsert, 2);
+    let t = replay(&m, &[0, 0, 0, 0]);
+    let lanes: Vec<&str> = t.steps[0]
+        .view
+        .lanes
+        .iter()
+        .map(|l| l.name.en.as_str())
+        .collect();
+    assert_eq!(
+        lanes,
+        [
+            "API · request A",
+            "API · request B",
+            "Worker",
+            "Database",
+            "Payment provider"
+        ]
+    );
+    let from: Vec<usize> = t.steps[1..=4]
+        .iter()
+        .map(|s| s.info.arrows[0].from)
+        .collect();
+    assert_eq!(
+        from,
+        [0, 1, 0, 1],
+        "A's SELECT, B's SELECT, A's INSERT, B's INSERT"
+    );
+    assert!(
+        t.steps[1..=4].iter().all(|s| s.info.arrows[0].to == 3),
+        "to the database"
+    );
+}

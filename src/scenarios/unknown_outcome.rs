@@ -629,23 +629,42 @@ impl Model for UnknownOutcomeModel {
     }
 
     fn view(&self, s: &UoState) -> StateView {
-        let lanes = vec![
-            LaneView::new("API", "API", false, false),
+        let mut lanes = vec![
             LaneView::new("Worker", "Worker", false, !s.worker_up),
             LaneView::new("Database", "数据库", true, false),
             LaneView::new("Payment provider", "支付方", true, false),
         ];
+        // One lane per request where two requests race for one key (see `describe`).
+        if self.variant.requests().len() > 1 {
+            lanes.insert(
+                0,
+                LaneView::new("API · request B", "API · 请求 B", false, false),
+            );
+            lanes.insert(
+                0,
+                LaneView::new("API · request A", "API · 请求 A", false, false),
+            );
+        } else {
+            lanes.insert(0, LaneView::new("API", "API", false, false));
+        }
         let provider_total: i32 = s.ledger.iter().map(|c| c.2).sum();
+        let mut tables = vec![
+            self.requests_table(s),
+            self.ops_table(s),
+            self.order_table(s),
+            self.worker_table(s),
+            self.ledger_table(s),
+            self.wire_table(s),
+        ];
+        if self.variant.requests().len() > 1 {
+            tables
+                .iter_mut()
+                .filter(|t| t.lane > API)
+                .for_each(|t| t.lane += 1);
+        }
         StateView {
             lanes,
-            tables: vec![
-                self.requests_table(s),
-                self.ops_table(s),
-                self.order_table(s),
-                self.worker_table(s),
-                self.ledger_table(s),
-                self.wire_table(s),
-            ],
+            tables,
             metrics: vec![
                 Metric {
                     name: Text::new("refunds at the provider", "支付方的退款"),
@@ -669,7 +688,22 @@ impl Model for UnknownOutcomeModel {
     }
 
     fn describe(&self, b: &UoState, a: &UoAct, s: &UoState) -> StepInfo {
-        narrate::describe(self, b, *a, s)
+        let mut info = narrate::describe(self, b, *a, s);
+        // Two requests for one key interleave: B has a lane of its own, under A's.
+        if self.variant.requests().len() > 1 {
+            let b_acts = matches!(a, UoAct::Check(1) | UoAct::Create(1));
+            let lane = |l: usize| match l {
+                API if b_acts => API + 1,
+                API => API,
+                other => other + 1,
+            };
+            info.lane = lane(info.lane);
+            info.marks.iter_mut().for_each(|m| m.lane = lane(m.lane));
+            for a in &mut info.arrows {
+                (a.from, a.to) = (lane(a.from), lane(a.to));
+            }
+        }
+        info
     }
 
     fn intro(&self) -> Text {

@@ -483,9 +483,25 @@ pub fn App() -> impl IntoView {
             on_key(ctx, presenter, ev);
         }
     });
-    // `watch=1` (the home page's "Start here"): play the failing path to its violation.
+    // `watch=1` (the home page's "Start here"): play the failing path to its violation. A
+    // variant that holds has none: say so, and show it as it is.
     if other.iter().any(|(k, v)| k == "watch" && v == "1") && !home {
-        request_animation_frame(move || ctx.watch_it_fail());
+        let fails = untrack(|| {
+            ctx.meta()
+                .variants
+                .get(ctx.variant.get())
+                .and_then(|v| v.fails)
+        });
+        if fails.is_some() {
+            request_animation_frame(move || ctx.watch_it_fail());
+        } else {
+            ctx.notices.update(|n| {
+                n.push(Text::new(
+                    "'watch=1' asks to watch this variant fail, but it holds: there is no failing path to play.",
+                    "“watch=1”要求观看这个方案出错，但它是成立的：没有可播放的失败路径。",
+                ))
+            });
+        }
     }
     browser::remove_shell();
 
