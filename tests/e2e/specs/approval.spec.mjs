@@ -2,13 +2,13 @@
 // amount and the provider refunds 800.00; a second "yes" refunds twice. With a versioned
 // proposal the same changes meet UPDATE 0 and the approval link clicked twice changes nothing;
 // the Chinese page says the same.
-import { test, expect, expectNoConsoleErrors, waitForApp } from './helpers.mjs';
+import { test, expect, expectNoConsoleErrors, waitForApp, cellTexts } from './helpers.mjs';
 
 const counter = (page) => page.locator('.counter');
 /** The rows of table `title` (by its caption), as arrays of cell texts. */
 const rows = async (page, title) => {
   const t = page.locator('.tables figure', { has: page.locator('.tbl-title', { hasText: new RegExp(`^${title}$`) }) });
-  return t.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.innerText.replace(/[●]|\((changed|已变化)\)/g, '').trim())));
+  return cellTexts(t);
 };
 const invariant = (page, name) => page.getByRole('region', { name: /^(Invariants|不变量)$/ }).locator('li', { hasText: name });
 

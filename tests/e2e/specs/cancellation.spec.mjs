@@ -1,13 +1,13 @@
 // Cancellation on the release build: the agent cancels a batch of three refunds after op-2 was
 // committed at the provider; "cancel means undone" deletes the rows and tells the agent 1 of 3,
 // "cancel, then reconcile" asks the provider and reports 2 of 3 refunded, 1 not started.
-import { test, expect, expectNoConsoleErrors, waitForApp } from './helpers.mjs';
+import { test, expect, expectNoConsoleErrors, waitForApp, cellTexts } from './helpers.mjs';
 
 const counter = (page) => page.locator('.counter');
 /** The rows of table `title` (by its caption), as arrays of cell texts. */
 const rows = async (page, title) => {
   const t = page.locator('.tables figure', { has: page.locator('.tbl-title', { hasText: new RegExp(`^${title}$`) }) });
-  return t.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.innerText.replace(/[●]|\(changed\)|\(已变化\)|（已变化）/g, '').trim())));
+  return cellTexts(t);
 };
 const invariant = (page, region, name) => page.getByRole('region', { name: region }).locator('li', { hasText: name });
 

@@ -157,3 +157,36 @@ test('a violated invariant marks the rows it is about', async ({ page, problems 
   await expect(hot).toContainText('17');
   expectNoConsoleErrors(problems);
 });
+
+// Every scenario's deciding number is a figure, named with its numbers, turned to the violation
+// style at its failure (each scenario's first mistake, at the end of its failing path).
+const FAILURES = [
+  ['dual-write', 'commit-then-publish', '0010010', /2 orders committed, 1 of their events in the broker/],
+  ['outbox-relay', 'no-dedup', '011222522', /stock for order 17 reserved 2 times \(once intended\)/],
+  ['duplicate-charge', 'new-charge-per-delivery', '000020000', /2 charges executed for one intended/],
+  ['refund-cap', 'read-then-write', '00000000', /reserved 160 of a cap of 100: A 80, B 80/],
+  ['semaphore-scope', 'per-instance-semaphore', '000', /15 calls in flight against the channel's limit of 10/],
+  ['retry-layers', 'every-layer-retries', '00', /3 calls reached the payment API, of at most 27 \(3 × 3 × 3\)/],
+  ['unknown-outcome', 'check-then-insert', '0000', /refunds executed for one intended/],
+  ['cancellation', 'cancel-means-undone', '0010', /the provider made \d refunds, the screen reports \d/],
+  ['checkpoint-replay', 'rerun-node', '000100', /2 refunds executed for the one the workflow meant/],
+  ['backpressure', 'throttled-channel', '0', /\d/],
+  ['approval', 'approve-chat-text', '0020', /approved 80\.00, the agent refunded 800\.00/],
+];
+test('every scenario has a figure named with its numbers that shows the failure', async ({ page, problems }) => {
+  test.setTimeout(60_000);
+  for (const [s, v, p, name] of FAILURES) {
+    await open(page, `?s=${s}&v=${v}&p=${p}&t=${p.length}&lang=en`);
+    await expect(page.getByRole('img', { name }), s).toBeVisible();
+    await expect(page.locator('.figure'), s).toHaveClass(/violated/);
+  }
+  expectNoConsoleErrors(problems);
+});
+
+test('refund cap: each request has its own lane, so the interleaving is a zigzag', async ({ page, problems }) => {
+  await open(page, '?s=refund-cap&v=read-then-write&t=8&lang=en');
+  await expect(page.locator('.lanes .lane-name')).toHaveText(['Request A', 'Request B', 'Database']);
+  await open(page, '?s=refund-cap&v=mutex-two-instances&t=8&lang=zh');
+  await expect(page.locator('.lanes .lane-name')).toHaveText(['A · 实例 1', 'B · 实例 2', '数据库']);
+  expectNoConsoleErrors(problems);
+});

@@ -2,7 +2,7 @@
 // consumer after it saved its result and before it acknowledged, see msg-1 delivered again and
 // ord-1701 charged twice, then refunded under its own stable id; an inbox of message ids beaten
 // by the same command re-published as msg-2 (in Chinese); the stable intent holding both.
-import { test, expect, expectNoConsoleErrors, waitForApp } from './helpers.mjs';
+import { test, expect, expectNoConsoleErrors, waitForApp, cellTexts } from './helpers.mjs';
 
 const counter = (page) => page.locator('.counter');
 const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -10,9 +10,7 @@ const escape = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const rows = async (page, title) => {
   const t = page.locator('.tables figure', { has: page.locator('.tbl-title', { hasText: new RegExp(`^${escape(title)}$`) }) });
   await expect(t).toHaveCount(1);
-  return t
-    .locator('tbody tr:not(.empty-row):not(.lost-row)')
-    .evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.innerText.replace(/[●]|\((changed|已变化)\)/g, '').trim())));
+  return cellTexts(t, 'tbody tr:not(.empty-row):not(.lost-row)');
 };
 const invariant = (page, region, name) => page.getByRole('region', { name: region }).locator('li', { hasText: name });
 

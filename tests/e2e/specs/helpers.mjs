@@ -72,6 +72,20 @@ export async function clickHeader(page, name) {
   await button.click();
 }
 
+/**
+ * The rows of a state table (a `.tbl` figure locator) as arrays of cell texts, without the
+ * row annotations the page adds for the eye and for screen readers (● changed, ✗ what a
+ * violation is about, and their words).
+ * @param {import('@playwright/test').Locator} table
+ */
+export function cellTexts(table, rows = 'tbody tr') {
+  return table.locator(rows).evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => {
+    const copy = c.cloneNode(true);
+    copy.querySelectorAll('.chg, .hot-mark, .sr-only').forEach((n) => n.remove());
+    return copy.textContent.trim();
+  })));
+}
+
 /** `test` with a `problems` fixture that records page problems from before the first navigation. */
 export const test = base.extend({
   problems: async ({ page }, use) => {

@@ -1,7 +1,7 @@
 // The refund-cap scenario on the release build: the seed's schedule reserves 160 against a cap
 // of 100; the conditional UPDATE reserves 80 and turns the loser away; acting as the scheduler
 // changes the interleaving and the verdict follows; the explorer counts the bad schedules.
-import { test, expect, expectNoConsoleErrors, waitForApp } from './helpers.mjs';
+import { test, expect, expectNoConsoleErrors, waitForApp, cellTexts } from './helpers.mjs';
 
 const counter = (page) => page.locator('.counter');
 const invariant = (page) =>
@@ -9,7 +9,7 @@ const invariant = (page) =>
 /** The rows of table `title` (by its caption), as arrays of cell texts. */
 const rows = async (page, title) => {
   const t = page.locator('.tables figure', { has: page.locator('.tbl-title', { hasText: new RegExp(`^${title}$`) }) });
-  return t.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.innerText.replace(/[●]|\(changed\)/g, '').trim())));
+  return cellTexts(t);
 };
 
 async function open(page, variant) {

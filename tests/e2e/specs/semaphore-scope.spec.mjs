@@ -2,13 +2,13 @@
 // 3 × 10 = 30 calls on a channel that takes 10; a shared counter row keeps it at 10 but leaks the
 // slots of an instance that crashes holding them; leases come back. The local semaphore's size
 // in a link (`local=20`) survives a reload. Both languages.
-import { test, expect, expectNoConsoleErrors, waitForApp } from './helpers.mjs';
+import { test, expect, expectNoConsoleErrors, waitForApp, cellTexts } from './helpers.mjs';
 
 const counter = (page) => page.locator('.counter');
 /** The rows of table `title` (by its caption), as arrays of cell texts. */
 const rows = async (page, title) => {
   const t = page.locator('.tables figure', { has: page.locator('.tbl-title', { hasText: new RegExp(`^${title}$`) }) });
-  return t.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.innerText.replace(/[●]|\(changed\)/g, '').trim())));
+  return cellTexts(t);
 };
 const metric = (page, name) =>
   page.locator('.metrics div', { has: page.locator('dt', { hasText: new RegExp(`^${name}$`) }) }).locator('dd');

@@ -1,13 +1,13 @@
 // The refund-timeout drill and checkpoint replay on the release build: inject "answer lost" and
 // "worker crash", see UNKNOWN and the kept reservation, see the naive variant refund twice; two
 // requests with one key; a resumed graph node that refunds again unless its call has a stable id.
-import { test, expect, expectNoConsoleErrors, waitForApp } from './helpers.mjs';
+import { test, expect, expectNoConsoleErrors, waitForApp, cellTexts } from './helpers.mjs';
 
 const counter = (page) => page.locator('.counter');
 /** The rows of table `title` (by its caption), as arrays of cell texts. */
 const rows = async (page, title) => {
   const t = page.locator('.tables figure', { has: page.locator('.tbl-title', { hasText: new RegExp(`^${title}$`) }) });
-  return t.locator('tbody tr').evaluateAll((trs) => trs.map((tr) => [...tr.cells].map((c) => c.innerText.replace(/[●]|\(changed\)/g, '').trim())));
+  return cellTexts(t);
 };
 const invariant = (page, name) =>
   page.getByRole('region', { name: 'Invariants' }).locator('li', { hasText: name });
