@@ -14,7 +14,7 @@ mod view;
 pub use explore::{explore, explore_with, Bounds, InvariantReport, Report, PROGRESS_EVERY};
 pub use model::{InvKind, Invariant, Model, RowRef};
 pub use path::{decode_path, encode_path, PathError, MAX_CHOICES};
-pub use text::{grouped, Lang, Text};
+pub use text::{counted, grouped, Lang, Text};
 pub use trace::{follow, replay, Choice, Status, Step, Trace, Verdict, MAX_STEPS};
 pub use view::{
     arrow, mark, Arrow, ArrowKind, CodeView, Cursor, Figure, FigureBody, LaneView, LedgerRow,

@@ -558,7 +558,11 @@ fn figure(s: &CaState, told: u32) -> Figure {
     Figure {
         title: Text::new("Refunds: the provider against the screen", "退款：支付方与屏幕"),
         name: Text::new(
-            format!("the provider made {made} refunds, the screen reports {told}; {deleted} made refunds have no record left"),
+            format!(
+                "the provider made {}, the screen reports {told}; {} no record left",
+                crate::sim::counted(made, "refund", "refunds"),
+                crate::sim::counted(deleted, "made refund has", "made refunds have")
+            ),
             format!("支付方执行了 {made} 笔退款，屏幕报告 {told} 笔；{deleted} 笔已执行的退款没有留下记录"),
         ),
         body: FigureBody::Ledger(vec![

@@ -501,7 +501,12 @@ fn figure(s: &DwState) -> Figure {
     Figure {
         title: Text::new("Committed orders and their events", "已提交的订单与它们的事件"),
         name: Text::new(
-            format!("{committed} orders committed, {published} of their events in the broker; {phantoms} events of orders that do not exist."),
+            format!(
+                "{} committed, {published} of {} in the broker; {phantoms} {} of orders that do not exist.",
+                crate::sim::counted(committed, "order", "orders"),
+                if committed == 1 { "its event" } else { "their events" },
+                if phantoms == 1 { "event" } else { "events" },
+            ),
             format!("已提交 {committed} 个订单，其中 {published} 个的事件在消息代理中；{phantoms} 个事件对应的订单并不存在。"),
         ),
         body: FigureBody::Ledger(vec![

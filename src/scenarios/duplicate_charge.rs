@@ -773,8 +773,15 @@ fn figure(s: &DcState) -> Figure {
     Figure {
         title: Text::new("Charges for order ord-1701", "订单 ord-1701 的扣款"),
         name: Text::new(
-            format!("{charges} charges executed for one intended; the customer paid {} net for an order of 100.00", Unit::Cents.format(net)),
-            format!("应扣款 1 笔，实际扣款 {charges} 笔；订单金额 100.00，客户净支付 {}", Unit::Cents.format(net)),
+            format!(
+                "{} executed for one intended; the customer paid {} net for an order of 100.00",
+                crate::sim::counted(charges, "charge", "charges"),
+                Unit::Cents.format(net)
+            ),
+            format!(
+                "应扣款 1 笔，实际扣款 {charges} 笔；订单金额 100.00，客户净支付 {}",
+                Unit::Cents.format(net)
+            ),
         ),
         body: FigureBody::Ledger(vec![
             LedgerRow {

@@ -656,7 +656,11 @@ fn figure(s: &OrState) -> Figure {
     Figure {
         title: Text::new("What the events did to the inventory", "事件对库存做了什么"),
         name: Text::new(
-            format!("stock for order 17 reserved {made} times (once intended); {took} of {committed} committed events took effect in the inventory"),
+            format!(
+                "stock for order 17 reserved {} (once intended); {took} of {} took effect in the inventory",
+                crate::sim::counted(u32::from(made), "time", "times"),
+                crate::sim::counted(committed, "committed event", "committed events")
+            ),
             format!("订单 17 的库存预留了 {made} 次（应为 1 次）；已提交的 {committed} 个事件中有 {took} 个在库存服务中生效"),
         ),
         body: FigureBody::Ledger(vec![

@@ -88,6 +88,11 @@ impl From<&str> for Text {
     }
 }
 
+/// "1 refund", "2 refunds": a count with its noun in English (Chinese has no plural).
+pub fn counted(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// A whole number with thousands separators (9,600), as both languages write them here.
 pub fn grouped(n: u32) -> String {
     let digits = n.to_string();

@@ -161,7 +161,7 @@ test('a violated invariant marks the rows it is about', async ({ page, problems 
 // Every scenario's deciding number is a figure, named with its numbers, turned to the violation
 // style at its failure (each scenario's first mistake, at the end of its failing path).
 const FAILURES = [
-  ['dual-write', 'commit-then-publish', '0010010', /2 orders committed, 1 of their events in the broker/],
+  ['dual-write', 'commit-then-publish', '0010010', /1 order committed, 0 of its events in the broker/],
   ['outbox-relay', 'no-dedup', '011222522', /stock for order 17 reserved 2 times \(once intended\)/],
   ['duplicate-charge', 'new-charge-per-delivery', '000020000', /2 charges executed for one intended/],
   ['refund-cap', 'read-then-write', '00000000', /reserved 160 of a cap of 100: A 80, B 80/],
