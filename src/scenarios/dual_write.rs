@@ -502,10 +502,10 @@ fn figure(s: &DwState) -> Figure {
         title: Text::new("Committed orders and their events", "已提交的订单与它们的事件"),
         name: Text::new(
             format!(
-                "{} committed, {published} of {} in the broker; {phantoms} {} of orders that do not exist.",
-                crate::sim::counted(committed, "order", "orders"),
-                if committed == 1 { "its event" } else { "their events" },
-                if phantoms == 1 { "event" } else { "events" },
+                "{}, {published} with {} event in the broker; {} of orders that do not exist.",
+                crate::sim::counted(committed, "committed order", "committed orders"),
+                if committed == 1 { "its" } else { "their" },
+                crate::sim::counted(phantoms, "event", "events"),
             ),
             format!("已提交 {committed} 个订单，其中 {published} 个的事件在消息代理中；{phantoms} 个事件对应的订单并不存在。"),
         ),

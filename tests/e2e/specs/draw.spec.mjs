@@ -109,7 +109,7 @@ test('F injects the first fault and digits take the moves', async ({ page, probl
 
 test('the figure is an image named with its numbers, in both languages', async ({ page, problems }) => {
   await open(page, '?s=dual-write&v=commit-then-publish&p=001&t=9&lang=en');
-  const fig = page.getByRole('img', { name: /2 orders committed, 1 of their events in the broker/ });
+  const fig = page.getByRole('img', { name: /2 committed orders, 1 with their event in the broker/ });
   await expect(fig).toBeVisible();
   await expect(page.locator('.figure')).toHaveClass(/violated/);
   await page.getByRole('button', { name: '中文' }).click();
@@ -161,7 +161,7 @@ test('a violated invariant marks the rows it is about', async ({ page, problems 
 // Every scenario's deciding number is a figure, named with its numbers, turned to the violation
 // style at its failure (each scenario's first mistake, at the end of its failing path).
 const FAILURES = [
-  ['dual-write', 'commit-then-publish', '0010010', /1 order committed, 0 of its events in the broker/],
+  ['dual-write', 'commit-then-publish', '0010010', /1 committed order, 0 with its event in the broker/],
   ['outbox-relay', 'no-dedup', '011222522', /stock for order 17 reserved 2 times \(once intended\)/],
   ['duplicate-charge', 'new-charge-per-delivery', '000020000', /2 charges executed for one intended/],
   ['refund-cap', 'read-then-write', '00000000', /reserved 160 of a cap of 100: A 80, B 80/],
