@@ -42,3 +42,33 @@ fn every_step_of_every_variant_has_a_figure_named_in_both_languages() {
         }
     }
 }
+
+/// At the end of each mistake's failing path the figure shows the broken invariant (so it turns
+/// to the violation style); a fix's figure never does on its default run.
+#[test]
+fn each_failure_turns_its_figure() {
+    use effectively_once::sim::Status;
+    for s in scenarios::all() {
+        let meta = s.meta();
+        for (v, vm) in meta.variants.iter().enumerate() {
+            let path = vm.fails.map(|p| decode_path(p).0).unwrap_or_default();
+            let t = s.trace(v, &path);
+            let at = if vm.fails.is_some() {
+                path.len()
+            } else {
+                t.last()
+            };
+            let step = &t.steps[at];
+            let f = step.view.figure.as_ref().expect("a figure");
+            let broken = f
+                .shows
+                .iter()
+                .any(|&i| step.verdicts[i].status == Status::Violated);
+            assert_eq!(
+                broken, !vm.fixed,
+                "{}/{} step {at}: {}",
+                meta.slug, vm.slug, f.name.en
+            );
+        }
+    }
+}

@@ -644,7 +644,7 @@ impl Model for OutboxRelayModel {
 
 /// What the events should have done against what they did: order 17's stock reserved once,
 /// every committed event taking effect in the inventory once.
-fn figure(s: &OrState) -> Figure {
+fn figure(s: &OrState, two_relays: bool) -> Figure {
     let (_, made) = stock(&s.history);
     let meant = u32::from(s.svc >= 1);
     let took = (0..s.svc)
@@ -677,7 +677,12 @@ fn figure(s: &OrState) -> Figure {
                 unit: Unit::Count,
             },
         ]),
-        shows: vec![0, 1],
+        // Every invariant is about what the events do; with two relays, also who sends them.
+        shows: if two_relays {
+            vec![0, 1, 2, 3]
+        } else {
+            vec![0, 1, 2]
+        },
     }
 }
 
@@ -1027,7 +1032,7 @@ mod view {
             tree: Vec::new(),
             chart: None,
             plots: Vec::new(),
-            figure: Some(figure(s)),
+            figure: Some(figure(s, nr > 1)),
         }
     }
 }

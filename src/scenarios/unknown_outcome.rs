@@ -744,8 +744,18 @@ fn figure(s: &UoState) -> Figure {
                 executed: cents(paid),
                 unit: Unit::Cents,
             },
+            LedgerRow {
+                name: Text::new(
+                    "operations for the key idem-7f3a",
+                    "键 idem-7f3a 对应的操作",
+                ),
+                intended: u32::from(!s.ops.is_empty()),
+                executed: s.ops.len() as u32,
+                unit: Unit::Count,
+            },
         ]),
-        shows: vec![0, 1],
+        // Every invariant here is about the one refund this key stands for.
+        shows: vec![0, 1, 2, 3],
     }
 }
 
