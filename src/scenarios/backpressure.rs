@@ -21,9 +21,9 @@
 
 use crate::sim::grouped;
 use crate::sim::{
-    arrow, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob, LaneView,
-    Mark, MarkKind, Metric, MetricValue, Model, Notes, Plot, RowView, Scenario, ScenarioMeta,
-    Series, StateView, StepInfo, TableView, Text, Tone, VariantMeta,
+    arrow, counted, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob,
+    LaneView, Mark, MarkKind, Meter, Metric, MetricValue, Model, Notes, Plot, RowView, Scenario,
+    ScenarioMeta, Series, StateView, StepInfo, TableView, Text, Tone, Unit, VariantMeta,
 };
 use std::collections::VecDeque;
 use std::hash::Hash;
@@ -941,17 +941,46 @@ fn view(m: &BackpressureModel, s: &BpState) -> StateView {
         }),
         tree: Vec::new(),
         chart: None,
-        // The curves are this scenario's figure: drawn large, in the timeline's place.
-        figure: Some(Figure {
+        figure: Some(figure(m, s, &queue_plot, &wait_plot)),
+        plots: vec![queue_plot, wait_plot],
+    }
+}
+
+/// The queue variants' figure is their curves, drawn large in the timeline's place; the
+/// channel variants' is the busiest second's calls against what the channel accepts.
+fn figure(m: &BackpressureModel, s: &BpState, queue: &Plot, wait: &Plot) -> Figure {
+    let Some(limit) = s.channel_limit.filter(|_| m.variant.channel()) else {
+        return Figure {
             title: Text::new(
                 "The queue and the wait, against the promise",
                 "队列与等待时间，对照承诺",
             ),
-            name: queue_plot.summary.clone().then(&wait_plot.summary),
+            name: queue.summary.clone().then(&wait.summary),
             body: FigureBody::Plots,
             shows: vec![0, 1],
+        };
+    };
+    let calls = s.total.peak_calls;
+    Figure {
+        title: Text::new(
+            "Calls to the payment channel in its busiest second",
+            "支付渠道最繁忙一秒内的调用",
+        ),
+        name: Text::new(
+            format!(
+                "{} to the payment channel in one second, against the {limit} it accepts",
+                counted(calls, "call", "calls")
+            ),
+            format!("一秒内向支付渠道发起 {calls} 次调用，而它每秒只接受 {limit} 次"),
+        ),
+        body: FigureBody::Meter(Meter {
+            value: calls,
+            limit,
+            limit_name: Text::new("calls/s the channel accepts", "渠道每秒接受的调用"),
+            unit: Unit::Count,
+            parts: Vec::new(),
         }),
-        plots: vec![queue_plot, wait_plot],
+        shows: vec![0, 1],
     }
 }
 

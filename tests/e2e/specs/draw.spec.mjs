@@ -170,7 +170,7 @@ const FAILURES = [
   ['unknown-outcome', 'check-then-insert', '0000', /refunds executed for one intended/],
   ['cancellation', 'cancel-means-undone', '0010', /the provider made \d refunds, the screen reports \d/],
   ['checkpoint-replay', 'rerun-node', '000100', /2 refunds executed for the one the workflow meant/],
-  ['backpressure', 'throttled-channel', '0', /\d/],
+  ['backpressure', 'throttled-channel', '0', /400 calls to the payment channel in one second, against the 120 it accepts/],
   ['approval', 'approve-chat-text', '0020', /approved 80\.00, the agent refunded 800\.00/],
 ];
 test('every scenario has a figure named with its numbers that shows the failure', async ({ page, problems }) => {
