@@ -153,7 +153,7 @@ pub fn Home() -> impl IntoView {
                 .child(Node::el("p").text(t.home_embed_how))
                 .child(
                     Node::el("pre").attr("tabindex", "0").child(Node::el("code").text(
-                        "<iframe src=\"https://…/?s=dual-write&v=commit-then-publish&p=001&t=9&embed=1\"\n        title=\"Dual write: commit then publish\" width=\"100%\" height=\"560\"></iframe>",
+                        "<iframe src=\"https://…/?s=dual-write&v=commit-then-publish&p=001&t=9&embed=1\"\n        title=\"Dual write: commit then publish\" width=\"640\" height=\"400\" loading=\"lazy\"></iframe>",
                     )),
                 ),
         );

@@ -63,6 +63,10 @@ const shots = [
   { name: 'embed-phone-light-en', width: 360, height: 720, scheme: 'light', q: '?s=refund-cap&v=read-then-write&t=8&lang=en&embed=1' },
   { name: 'embed-dialog-wide-dark-zh', width: 1280, height: 800, scheme: 'dark', q: '?s=outbox-relay&v=inbox&t=5&lang=zh', click: '[data-embed]' },
   { name: 'present-wide-light-en', width: 1280, height: 800, scheme: 'light', q: '?s=dual-write&v=commit-then-publish&p=001&t=8&lang=en', click: '[data-present]', keys: ['n', 'PageDown'] },
+  { name: 'present-720-light-en', width: 1280, height: 720, scheme: 'light', q: '?s=refund-cap&v=read-then-write&t=7&lang=en', click: '[data-present]', keys: ['PageDown'] },
+  { name: 'present-720-dark-zh', width: 1280, height: 720, scheme: 'dark', q: '?s=retry-layers&v=every-layer-retries&t=9&lang=zh', click: '[data-present]' },
+  { name: 'home-wide-light-en', width: 1280, height: 800, scheme: 'light', q: '?home=1&lang=en', home: true, full: true },
+  { name: 'home-phone-dark-zh', width: 390, height: 844, scheme: 'dark', q: '?home=1&lang=zh', home: true },
   { name: 'present-phone-dark-zh', width: 390, height: 844, scheme: 'dark', q: '?s=unknown-outcome&v=mark-failed-new-key&p=00002&t=5&lang=zh', click: '[data-present]', keys: ['PageDown'] },
   { name: 'export-wide-dark-en', width: 1280, height: 800, scheme: 'dark', q: '?s=retry-layers&t=5&lang=en', click: '[data-export-open]' },
   { name: 'export-phone-light-zh', width: 390, height: 844, scheme: 'light', q: '?s=refund-cap&t=5&lang=zh', click: '[data-export-open]' },
@@ -73,7 +77,8 @@ for (const s of shots.filter((x) => x.name.includes(process.argv[5] ?? ''))) {
   const page = await browser.newPage({ viewport: { width: s.width, height: s.height }, colorScheme: s.scheme, reducedMotion: 'reduce' });
   page.on('console', (m) => { if (m.type() === 'error') console.log(`[${s.name}] console: ${m.text()}`); });
   await page.goto(base + s.q);
-  await page.getByRole('button', { name: /^(Play|播放)$/ }).waitFor();
+  if (s.home) await page.locator('.scenario-card').first().waitFor();
+  else await page.getByRole('button', { name: /^(Play|播放)$/ }).waitFor();
   if (s.explore) {
     await page.locator('[data-explore=run]').click();
     await page.locator('.exp-totals').first().waitFor();
@@ -81,11 +86,31 @@ for (const s of shots.filter((x) => x.name.includes(process.argv[5] ?? ''))) {
     await page.locator('.exp-compare').waitFor();
     await page.locator('.explorer').scrollIntoViewIfNeeded();
   }
-  if (s.click) await page.locator(s.click).click();
+  if (s.click) {
+    // On a phone the header's actions are behind "⋯".
+    if (!(await page.locator(s.click).isVisible())) await page.locator('[data-more-toggle]').click();
+    await page.locator(s.click).click();
+  }
   for (const k of s.keys ?? []) await page.keyboard.press(k);
   if (s.scroll) await page.locator(s.scroll).scrollIntoViewIfNeeded();
   await page.waitForTimeout(s.wait ?? 300);
   await page.screenshot({ path: `${out}/${s.name}.png`, fullPage: s.full || process.argv[4] === 'full' });
+  await page.close();
+}
+// A note-taker's page: the two embed sizes in a plain light (or dark) notes page.
+for (const scheme of ['light', 'dark']) {
+  if (!'notes'.includes(process.argv[5] ?? '')) break;
+  const page = await browser.newPage({ viewport: { width: 1060, height: 720 }, colorScheme: scheme, reducedMotion: 'reduce' });
+  const src = (q) => new URL(q, base).href;
+  const bg = scheme === 'light' ? '#fff' : '#111';
+  const theme = scheme === 'light' ? '' : '&theme=dark';
+  await page.setContent(`<!doctype html><body style="margin:16px;background:${bg};color:#888;font-family:sans-serif"><p>My notes, in ${scheme}</p>
+    <iframe title="a" width="640" height="400" style="border:1px solid #ccc" src="${src(`?s=refund-cap&v=read-then-write&t=8&lang=en&embed=1${theme}`)}"></iframe>
+    <iframe title="b" width="360" height="640" style="border:1px solid #ccc" src="${src(`?s=dual-write&v=commit-then-publish&p=001&t=9&lang=zh&embed=1${theme}`)}"></iframe></body>`);
+  await page.frameLocator('iframe[title=a]').locator('.counter').waitFor();
+  await page.frameLocator('iframe[title=b]').locator('.counter').waitFor();
+  await page.waitForTimeout(400);
+  await page.screenshot({ path: `${out}/notes-embeds-${scheme}.png` });
   await page.close();
 }
 await browser.close();
