@@ -9,7 +9,7 @@
 //! words.
 
 use super::app::use_ctx;
-use super::dom::{drawn, Node};
+use super::dom::{patched, Node};
 use super::i18n::Ui;
 use crate::sim::{FigureBody, Lang, LedgerRow, Level, Meter, StateView, Status, Verdict};
 use leptos::prelude::*;
@@ -37,7 +37,8 @@ pub fn FigureCard(plots: bool) -> impl IntoView {
     } else {
         "figure-slot"
     };
-    view! { {drawn(class, draw)} }
+    // Patched, not redrawn: a step lights one box of a 625-box tree or moves one bar.
+    view! { {patched(class, draw)} }
 }
 
 /// Whether the view's figure is its curves (`None`: it has no figure).
