@@ -406,7 +406,7 @@ fn over_channel(s: &BpState) -> Option<Text> {
     (calls > limit).then(|| {
         Text::new(
             format!("Consumers sent {calls} calls in one second to a channel that accepts {limit}/s: the rest came back 429 and were queued to be retried."),
-            format!("消费者在一秒内向只接受每秒 {limit} 次的渠道发起了 {calls} 次调用：其余都被 429 限流，又回到队列等待重试。"),
+            format!("消费者在一秒内向只接受每秒 {limit} 次的通道发起了 {calls} 次调用：其余都被 429 限流，又回到队列等待重试。"),
         )
     })
 }
@@ -481,12 +481,12 @@ impl Model for BackpressureModel {
             Invariant {
                 name: Text::new(
                     "Calls within the payment channel's limit",
-                    "调用不超过支付渠道的限额",
+                    "调用不超过支付通道的限额",
                 ),
                 kind: InvKind::Always,
                 holds: Text::new(
                     "The payment channel never gets more calls in a second than it accepts (where it has a limit).",
-                    "支付渠道每秒收到的调用从不超过它接受的次数（有限额时）。",
+                    "支付通道每秒收到的调用从不超过它接受的次数（有限额时）。",
                 ),
                 check: over_channel,
                 rows: |_| vec![("capacity", "channel".into())],
@@ -539,11 +539,11 @@ impl Model for BackpressureModel {
             ),
             BpVariant::ThrottledChannel => Text::new(
                 format!("The payment channel accepts {}/s. Payment consumers were scaled out to try {}/s; throttled calls (429) go back to the queue to be retried.", r.channel, r.attempts),
-                format!("支付渠道每秒只接受 {} 次。支付消费者扩容到每秒尝试 {} 次；被限流（429）的调用回到队列重试。", r.channel, r.attempts),
+                format!("支付通道每秒只接受 {} 次。支付消费者扩容到每秒尝试 {} 次；被限流（429）的调用回到队列重试。", r.channel, r.attempts),
             ),
             BpVariant::PacedToChannel => Text::new(
                 format!("The payment channel accepts {}/s. Consumers take a token per call at that rate, and the API admits an order only while the expected wait is under {} s.", r.channel, r.admit_s),
-                format!("支付渠道每秒只接受 {} 次。消费者按这个速率每次调用先取一个令牌；只有预计等待低于 {} 秒时，API 才受理订单。", r.channel, r.admit_s),
+                format!("支付通道每秒只接受 {} 次。消费者按这个速率每次调用先取一个令牌；只有预计等待低于 {} 秒时，API 才受理订单。", r.channel, r.admit_s),
             ),
         })
     }
@@ -577,7 +577,7 @@ fn view(m: &BackpressureModel, s: &BpState) -> StateView {
             false,
             false,
         ),
-        LaneView::new("Payment channel", "支付渠道", false, false),
+        LaneView::new("Payment channel", "支付通道", false, false),
     ];
     let per_s = |n: u32| Text::same(grouped(n / STEP_S));
     let flow_row = |key: &str, en: &str, zh: &str, step: u32, total: u32| {
@@ -635,7 +635,7 @@ fn view(m: &BackpressureModel, s: &BpState) -> StateView {
         flow.rows.push(flow_row(
             "calls",
             "calls to the channel",
-            "渠道调用",
+            "通道调用",
             f.calls,
             t.calls,
         ));
@@ -682,8 +682,8 @@ fn view(m: &BackpressureModel, s: &BpState) -> StateView {
         cap.rows.push(RowView::new(
             "channel".into(),
             vec![
-                Text::new("payment channel accepts", "支付渠道接受"),
-                Text::new("its rate limit", "渠道限流"),
+                Text::new("payment channel accepts", "支付通道接受"),
+                Text::new("its rate limit", "通道限流"),
                 count(r.channel),
             ],
         ));
@@ -964,19 +964,19 @@ fn figure(m: &BackpressureModel, s: &BpState, queue: &Plot, wait: &Plot) -> Figu
     Figure {
         title: Text::new(
             "Calls to the payment channel in its busiest second",
-            "支付渠道最繁忙一秒内的调用",
+            "支付通道最繁忙一秒内的调用",
         ),
         name: Text::new(
             format!(
                 "{} to the payment channel in one second, against the {limit} it accepts",
                 counted(calls, "call", "calls")
             ),
-            format!("一秒内向支付渠道发起 {calls} 次调用，而它每秒只接受 {limit} 次"),
+            format!("一秒内向支付通道发起 {calls} 次调用，而它每秒只接受 {limit} 次"),
         ),
         body: FigureBody::Meter(Meter {
             value: calls,
             limit,
-            limit_name: Text::new("calls/s the channel accepts", "渠道每秒接受的调用"),
+            limit_name: Text::new("calls/s the channel accepts", "通道每秒接受的调用"),
             unit: Unit::Count,
             parts: Vec::new(),
         }),
@@ -1079,7 +1079,7 @@ fn describe(m: &BackpressureModel, b: &BpState, a: BpAct, s: &BpState) -> StepIn
     if f.throttled > 0 {
         add(
             format!("Consumers made {} calls; the channel accepted {} and throttled {} with 429. Retrying them adds calls, not throughput.", grouped(f.calls), grouped(f.processed), grouped(f.throttled)),
-            format!("消费者发起 {} 次调用；渠道接受 {} 次，{} 次被 429 限流。重试只增加调用，不增加吞吐。", grouped(f.calls), grouped(f.processed), grouped(f.throttled)),
+            format!("消费者发起 {} 次调用；通道接受 {} 次，{} 次被 429 限流。重试只增加调用，不增加吞吐。", grouped(f.calls), grouped(f.processed), grouped(f.throttled)),
         );
     }
     if b.t < r.peak_s && s.t >= r.peak_s {
@@ -1166,14 +1166,14 @@ impl Scenario for Backpressure {
                "预计等待或最老消息年龄超过 20 秒时，用 503 + Retry-After 拒绝。"], true)
             .hinted(["⚡ lose a consumer host at the peak: the API refuses with 503 and the wait stays within the promise.",
                      "在高峰时 ⚡ 让一台消费者主机宕机：API 用 503 拒绝，等待时间仍在承诺之内。"]),
-            v("throttled-channel", ["Consumers outrun the channel", "消费者跑赢渠道"],
+            v("throttled-channel", ["Consumers outrun the channel", "消费者跑赢通道"],
               ["Consumers try 400/s against a channel that accepts 120/s: 429s and retries, no extra throughput.",
-               "消费者每秒尝试 400 次，渠道只接受 120 次：429 与重试，吞吐不增。"], false)
+               "消费者每秒尝试 400 次，通道只接受 120 次：429 与重试，吞吐不增。"], false)
             .failing("0", ["take one step: the consumers call 400/s at a channel that takes 120/s.",
-                           "走一步：消费者每秒调用 400 次，渠道每秒只接受 120 次。"]),
-            v("paced-to-channel", ["Paced to the channel", "按渠道限速"],
+                           "走一步：消费者每秒调用 400 次，通道每秒只接受 120 次。"]),
+            v("paced-to-channel", ["Paced to the channel", "按通道限速"],
               ["Take a token per call at the channel's 120/s and admit at the edge.",
-               "按渠道每秒 120 次取令牌调用，并在入口做准入。"], true)
+               "按通道每秒 120 次取令牌调用，并在入口做准入。"], true)
             .hinted(["play through the peak: calls stay at 120/s, and the edge refuses what would wait too long.",
                      "播放整个高峰：调用保持每秒 120 次，入口拒绝那些会等太久的请求。"]),
         ];
@@ -1211,7 +1211,7 @@ impl Scenario for Backpressure {
                 knob("service", ["Time per order (ms)", "每单耗时（毫秒）"], 200, 50, 2000, 50),
                 knob("promise", ["Promised wait (s)", "承诺等待（秒）"], 30, 5, 300, 5),
                 knob("admit", ["Admission threshold (s)", "准入阈值（秒）"], 20, 1, 300, 1),
-                knob("channel", ["Channel limit (/s)", "渠道限额（每秒）"], 120, 10, 1000, 10),
+                knob("channel", ["Channel limit (/s)", "通道限额（每秒）"], 120, 10, 1000, 10),
                 knob("tries", ["Consumers try (/s)", "消费者尝试（每秒）"], 400, 10, 1000, 10),
             ],
             moves_heading: Some(Text::new("You move the clock", "由你推进时间")),
@@ -1224,10 +1224,10 @@ impl Scenario for Backpressure {
 pub(crate) fn notes() -> Notes {
     Notes::new(
         ["A queue buys time, not capacity. 400/s in and 240/s out for 60 s is 9,600 queued; after the peak it drains at the net 160/s, so another 60 s — and the oldest order has waited 40 s while the API said 202 in 200 ms. Judge backpressure by the oldest message's age and the expected wait, refuse early with 503 and Retry-After, and schedule payment work at the channel's rate: 400 tries against 120/s only buys 429s.",
-         "队列换来的是时间，不是容量。每秒进 400、出 240，持续 60 秒就积压 9,600 条；高峰后按净速率每秒 160 消化，还要 60 秒——最老的订单已经等了 40 秒，而 API 在 200 毫秒内回了 202。背压要看最老消息年龄和预计等待，尽早用 503 + Retry-After 拒绝，并按渠道速率调度支付：对每秒 120 次的渠道尝试 400 次，只会换来 429。"],
+         "队列换来的是时间，不是容量。每秒进 400、出 240，持续 60 秒就积压 9,600 条；高峰后按净速率每秒 160 消化，还要 60 秒——最老的订单已经等了 40 秒，而 API 在 200 毫秒内回了 202。背压要看最老消息年龄和预计等待，尽早用 503 + Retry-After 拒绝，并按通道速率调度支付：对每秒 120 次的通道尝试 400 次，只会换来 429。"],
         ["“Why not divide 9,600 by 240?” New orders keep arriving: the net rate is 160/s. “48 slots at 0.2 s?” About 240/s — an upper bound; connections and channel limits lower it. “Just add consumers?” Only up to the slowest downstream stage.",
-         "“为什么不是 9,600 ÷ 240？”新订单还在进来：净速率是每秒 160。“48 个槽位、每单 0.2 秒？”约每秒 240——是上限；连接数和渠道限流会拉低它。“多加消费者不就行了？”只到最慢的下游环节为止。"],
+         "“为什么不是 9,600 ÷ 240？”新订单还在进来：净速率是每秒 160。“48 个槽位、每单 0.2 秒？”约每秒 240——是上限；连接数和通道限流会拉低它。“多加消费者不就行了？”只到最慢的下游环节为止。"],
         ["“The queue is short, so we are fine.” “Scale consumers out and the channel will cope.” “The API returns in 200 ms, so orders are fast.”",
-         "“队列不长，所以没问题。”“消费者扩容，渠道自然扛得住。”“API 200 毫秒就返回，所以订单很快。”"],
+         "“队列不长，所以没问题。”“消费者扩容，通道自然扛得住。”“API 200 毫秒就返回，所以订单很快。”"],
     )
 }

@@ -464,8 +464,8 @@ impl Model for CancellationModel {
                 ),
                 kind: InvKind::Eventually,
                 holds: Text::new(
-                    "Once the run is quiet, the refunds the agent is told about are exactly the refunds in the provider's ledger.",
-                    "运行平静下来之后，告诉客服的退款恰好就是支付方账本里的退款。",
+                    "When nothing is left to happen, the refunds the agent is told about are exactly the refunds in the provider's ledger.",
+                    "所有动作都结束后，告诉客服的退款恰好就是支付方账本里的退款。",
                 ),
                 check: told_otherwise,
                 rows: |s| (0..s.ledger.len()).map(|i| ("ledger", format!("re-{i}"))).collect(),

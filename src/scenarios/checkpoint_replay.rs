@@ -239,7 +239,7 @@ impl Model for CheckpointReplayModel {
             ),
             CrAct::Resume => Text::new(
                 "Restart the process and resume the thread",
-                "重启进程并恢复线程",
+                "重启进程并按 thread_id 恢复运行",
             ),
             CrAct::Crash => Text::new("Crash the process", "让进程崩溃"),
         }
@@ -358,7 +358,10 @@ fn unfinished(s: &CrState) -> Option<Text> {
 
 impl CheckpointReplayModel {
     fn checkpoints_table(&self, s: &CrState) -> TableView {
-        let title = Text::new("Checkpoints of thread t-42", "线程 t-42 的检查点");
+        let title = Text::new(
+            "Checkpoints of thread t-42",
+            "会话 t-42（thread_id）的检查点",
+        );
         let mut t = TableView::new("checkpoints", title, SAVER, self.variant.durable());
         t.lost = !self.variant.durable() && !s.up;
         t.columns = vec![
@@ -611,12 +614,12 @@ fn describe(m: &CheckpointReplayModel, b: &CrState, a: CrAct, s: &CrState) -> St
             info.narration = if b.checkpoints == 0 {
                 Text::new(
                     "The process restarts and finds no checkpoint for thread t-42: the run is lost, and the request is run again from its input, plan first.",
-                    "进程重启后找不到线程 t-42 的检查点：这次运行丢了，请求从输入重新开始，先运行 plan。",
+                    "进程重启后找不到会话 t-42（thread_id）的检查点：这次运行丢了，请求从输入重新开始，先运行 plan。",
                 )
             } else {
                 Text::new(
                     format!("The process restarts and loads the latest checkpoint, cp-{}: the thread resumes at node {next}, from its first line.", b.checkpoints),
-                    format!("进程重启，加载最新的检查点 cp-{}：线程从节点 {next} 的第一行恢复。", b.checkpoints),
+                    format!("进程重启，加载最新的检查点 cp-{}：运行从节点 {next} 的第一行恢复。", b.checkpoints),
                 )
             };
         }

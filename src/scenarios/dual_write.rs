@@ -1007,7 +1007,7 @@ mod narrate {
                 info.narration = if m.variant == DwVariant::CommitThenPublish {
                     Text::new(
                         format!("The publish of e-{o} fails. The handler logs the error and still answers 201, because order {o} is committed. Nothing will ever publish e-{o}."),
-                        format!("发布 e-{o} 失败。处理程序记录错误后仍回复 201，因为订单 {o} 已提交。再也不会有人发布 e-{o}。"),
+                        format!("发布 e-{o} 失败。处理函数记录错误后仍回复 201，因为订单 {o} 已提交。再也不会有人发布 e-{o}。"),
                     )
                 } else {
                     Text::new(
@@ -1116,7 +1116,7 @@ impl Scenario for DualWrite {
         ScenarioMeta {
             slug: "dual-write",
             theme: Text::new("Dual writes and messaging", "双写与消息"),
-            title: Text::new("Dual write vs transactional outbox", "双写与事务性发件箱"),
+            title: Text::new("Dual write vs transactional outbox", "双写与事务发件箱"),
             summary: Text::new(
                 "Commit an order and publish its event without a shared transaction: a crash in between loses the event or invents one.",
                 "没有共同事务时提交订单并发布事件：两步之间一次崩溃，要么丢事件，要么凭空多出一个事件。",
@@ -1132,7 +1132,7 @@ impl Scenario for DualWrite {
                    "先发布再提交：发布后回滚会留下幽灵事件。"], false)
                 .failing("002", ["step to 2, then ⚡ crash the order service before it commits.",
                                  "前进到第 2 步，然后 ⚡ 在提交之前让订单服务崩溃。"]),
-                v("outbox", ["Transactional outbox", "事务性发件箱"],
+                v("outbox", ["Transactional outbox", "事务发件箱"],
                   ["Order and outbox row in one transaction; a relay publishes, then marks sent.",
                    "订单与发件箱记录同一事务写入；中继发布后再标记已发送。"], true)
                 .hinted(["crash the order service or the relay anywhere: no event is lost, one may go out twice.",
@@ -1151,7 +1151,7 @@ pub(crate) fn notes() -> Notes {
         ["Two writes to two systems with no shared transaction: whichever comes first, a crash between them leaves one without the other — a lost event, or a phantom one. Write the business row and an outbox row in one local transaction; a relay publishes afterwards and marks the row sent. Delivery becomes at-least-once, so consumers must be idempotent.",
          "两个系统、两次写入、没有共同事务：无论谁先，中间一崩溃就只剩一边——事件丢失，或出现幽灵事件。把业务行和发件箱行写进同一个本地事务；由中继随后发布并标记已发送。投递变成至少一次，所以消费者必须幂等。"],
         ["“Why not two-phase commit?” Brokers rarely take part, and it ties the service's availability to both. “Can the relay lose an event?” Not if it marks a row sent only after the broker acknowledges; it may send twice, which the inbox absorbs.",
-         "“为什么不用两阶段提交？”消息代理很少支持，而且会把服务可用性绑在两边。“中继会丢事件吗？”只要它在代理确认之后才标记已发送就不会；它可能发两次，由收件箱吸收。"],
+         "“为什么不用两阶段提交？”消息代理很少支持，而且会把服务可用性绑在两边。“中继会丢事件吗？”只要它在代理确认之后才标记已发送就不会；它可能发两次，由收件箱拦截。"],
         ["“Publish inside the transaction and it is atomic.” “Just retry the publish until it works” — the process may die first.",
          "“在事务里发布就是原子的。”“发布失败就一直重试”——进程可能先死掉。"],
     )

@@ -589,7 +589,7 @@ impl Model for DuplicateChargeModel {
                 kind: InvKind::Always,
                 holds: Text::new(
                     "The provider's ledger holds at most one charge for ord-1701.",
-                    "支付渠道的流水里 ord-1701 最多只有一笔扣款。",
+                    "支付方的流水里 ord-1701 最多只有一笔扣款。",
                 ),
                 check: charged_twice,
                 rows: |s| {
@@ -627,15 +627,15 @@ impl Model for DuplicateChargeModel {
         match *a {
             DcAct::Publish => Text::new(
                 "Relay: publish the charge command msg-1",
-                "发布器：发布扣款命令 msg-1",
+                "中继：发布扣款命令 msg-1",
             ),
             DcAct::Republish => Text::new(
                 "Relay re-publishes the command as msg-2",
-                "发布器以 msg-2 重新发布同一命令",
+                "中继以 msg-2 重新发布同一命令",
             ),
             DcAct::Deliver(i) => Text::new(
                 format!("Broker: deliver {}", msg_id(i)),
-                format!("消息系统：投递 {}", msg_id(i)),
+                format!("消息代理：投递 {}", msg_id(i)),
             ),
             DcAct::Open => match self.variant {
                 DcVariant::NewChargePerDelivery => Text::new(
@@ -644,7 +644,7 @@ impl Model for DuplicateChargeModel {
                 ),
                 DcVariant::MessageIdDedup => Text::new(
                     format!("Consumer: look up {held} in the inbox"),
-                    format!("消费者：在 inbox 中查找 {held}"),
+                    format!("消费者：在收件箱中查找 {held}"),
                 ),
                 DcVariant::StableIntent => Text::new(
                     "Consumer: create or read intent pay-1701",
@@ -681,10 +681,10 @@ impl Model for DuplicateChargeModel {
                     )
                 }
             }
-            DcAct::LoseAnswer => Text::new("Lose the provider's answer", "丢失支付渠道的应答"),
+            DcAct::LoseAnswer => Text::new("Lose the provider's answer", "丢失支付方的应答"),
             DcAct::Reconcile => Text::new(
                 "Reconciliation: compare the provider's charges with the order",
-                "对账：核对支付渠道的扣款与订单",
+                "对账：核对支付方的扣款与订单",
             ),
             DcAct::SendRefund(r) | DcAct::RetryRefund(r) => {
                 let c = s.refunds.get(r as usize).map_or(0, |x| x.charge);
@@ -737,11 +737,11 @@ impl Model for DuplicateChargeModel {
                     value: MetricValue::Count(deliveries),
                 },
                 Metric {
-                    name: Text::new("charges at the provider", "渠道扣款笔数"),
+                    name: Text::new("charges at the provider", "支付方扣款笔数"),
                     value: MetricValue::Count(s.charges().len() as u32),
                 },
                 Metric {
-                    name: Text::new("refunds at the provider", "渠道退款笔数"),
+                    name: Text::new("refunds at the provider", "支付方退款笔数"),
                     value: MetricValue::Count(s.refunded().len() as u32),
                 },
                 Metric {
@@ -818,7 +818,7 @@ fn charged_twice(s: &DcState) -> Option<Text> {
         let (en, zh) = (en.join(", "), zh.join("、"));
         Text::new(
             format!("The provider charged ord-1701 {n} times: {en}. Each key was new to it."),
-            format!("支付渠道为 ord-1701 扣了 {n} 次款：{zh}。每个键对它来说都是新的。"),
+            format!("支付方为 ord-1701 扣了 {n} 次款：{zh}。每个键对它来说都是新的。"),
         )
     })
 }
@@ -843,7 +843,7 @@ impl DuplicateChargeModel {
     fn broker_table(&self, s: &DcState) -> TableView {
         let mut t = TableView::new(
             "messages",
-            Text::new("Broker: payment commands", "消息系统：支付命令"),
+            Text::new("Broker: payment commands", "消息代理：支付命令"),
             BROKER,
             true,
         );
@@ -976,7 +976,7 @@ impl DuplicateChargeModel {
             "ledger",
             Text::new(
                 "Provider ledger (Stripe API v1 idempotency)",
-                "支付渠道流水（Stripe API v1 幂等语义）",
+                "支付方流水（Stripe API v1 幂等语义）",
             ),
             PSP,
             true,
@@ -1163,7 +1163,7 @@ impl Scenario for DuplicateCharge {
                                    "让消费者扣款，然后在保存前 ⚡ 让它崩溃：msg-1 再次到来，带着新的键。"]),
             v("message-id-dedup", ["Message-id inbox", "按消息标识去重"],
               ["An inbox of processed message ids survives the redelivery, but the relay re-publishing the command as msg-2 charges again.",
-               "已处理消息标识的 inbox 挡住了再次投递，但发布器以 msg-2 重新发布同一命令时又扣了一次。"], false)
+               "记录已处理消息标识的收件箱 挡住了再次投递，但中继以 msg-2 重新发布同一命令时又扣了一次。"], false)
             .failing("0000010000", ["after the charge is saved, ⚡ have the relay re-publish the command as msg-2.",
                                     "扣款保存之后，⚡ 让中继把同一命令以 msg-2 重新发布。"]),
             v("stable-intent", ["Stable payment intent", "稳定支付意图"],
@@ -1202,9 +1202,9 @@ impl Scenario for DuplicateCharge {
 pub(crate) fn notes() -> Notes {
     Notes::new(
         ["The broker kept its promise: at-least-once means the command may arrive again. What was missing is a stable identity for the business operation. Create or read the payment intent pay-1701 once, unique per order; send its id as the provider's idempotency key on every attempt; on a repeat, SUCCEEDED returns the saved result, PROCESSING asks the provider. A message id only catches the same message; the intent also catches the same command under a new message id. A duplicate that already happened is refunded with its own stable operation id, never deleted.",
-         "消息系统没有违约：至少投递一次，命令就可能再来。缺的是业务操作的稳定身份。为这次收款创建或读取支付意图 pay-1701，并按订单约束唯一；每次尝试都把它作为渠道的幂等键；重复到达时，成功就返回已有结果，处理中就查询渠道。消息标识只能拦截同一条消息，稳定支付意图还能覆盖发布器换了消息标识的同一命令。已经发生的重复扣款走受控退款，退款也有自己的稳定操作标识，绝不删除流水。"],
+         "消息代理没有违约：至少投递一次，命令就可能再来。缺的是业务操作的稳定身份。为这次收款创建或读取支付意图 pay-1701，并按订单约束唯一；每次尝试都把它作为支付方的幂等键；重复到达时，成功就返回已有结果，处理中就查询支付方。消息标识只能拦截同一条消息，稳定支付意图还能覆盖中继换了消息标识的同一命令。已经发生的重复扣款走受控退款，退款也有自己的稳定操作标识，绝不删除流水。"],
         ["“Why not ack before charging?” Then a crash loses the payment. “Isn't the inbox enough?” Only for local effects in the same transaction; the provider call is outside it, and a re-published command has a new message id. “Exactly-once Kafka?” Kafka transactions cover Kafka topics, not the provider's ledger (kafka.apache.org/documentation/#semantics).",
-         "“先确认再扣款不行吗？”那样一崩溃就丢了这笔支付。“有 inbox 还不够吗？”只够保护同一事务里的本地效果；渠道调用在事务之外，重新发布的命令还换了消息标识。“Kafka exactly-once 呢？”它的事务覆盖的是 Kafka 主题之间，不是渠道的流水（kafka.apache.org/documentation/#semantics）。"],
+         "“先确认再扣款不行吗？”那样一崩溃就丢了这笔支付。“有收件箱还不够吗？”只够保护同一事务里的本地效果；支付方的调用在事务之外，重新发布的命令还换了消息标识。“Kafka exactly-once 呢？”它的事务覆盖的是 Kafka 主题之间，不是支付方的流水（kafka.apache.org/documentation/#semantics）。"],
         ["“We use an exactly-once MQ, so there can be no duplicate charge.” “Delete the second charge record and the books are right again.”",
          "“用了 exactly-once MQ，所以绝不会重复扣款。”“把第 2 笔流水删掉，账就对了。”"],
     )

@@ -636,7 +636,7 @@ impl Model for OutboxRelayModel {
             ),
             OrVariant::SkipLocked => Text::new(
                 "Two relays claim rows with SELECT … FOR UPDATE SKIP LOCKED; the consumer keeps an inbox and a version guard.",
-                "两个中继用 SELECT … FOR UPDATE SKIP LOCKED 领取记录；消费者有收件箱和版本保护。",
+                "两个中继用 SELECT … FOR UPDATE SKIP LOCKED 领取记录；消费者有收件箱和版本校验。",
             ),
         })
     }
@@ -1020,7 +1020,7 @@ mod view {
                 value: MetricValue::Count(u32::from(s.dups)),
             },
             Metric {
-                name: Text::new("duplicates absorbed", "被吸收的重复"),
+                name: Text::new("duplicates absorbed", "被拦截的重复"),
                 value: MetricValue::Count(absorbed),
             },
         ];
@@ -1096,7 +1096,7 @@ impl Scenario for OutboxRelay {
                   ["processed_messages and the stock change commit together: a duplicate changes nothing.",
                    "processed_messages 与库存变更一起提交：重复消息不改变任何东西。"], true)
                 .hinted(["⚡ crash the relay after it publishes, or redeliver: the duplicate is absorbed by the inbox.",
-                         "在中继发布后 ⚡ 让它崩溃，或者重投：重复消息被收件箱吸收。"]),
+                         "在中继发布后 ⚡ 让它崩溃，或者重投：重复消息被收件箱拦截。"]),
                 v("inbox-separate-tx", ["Inbox, separate transaction", "收件箱（分开的事务）"],
                   ["The event id commits first, the stock change later: a crash in between loses the effect.",
                    "先提交事件 ID，后修改库存：两者之间崩溃会丢失效果。"], false)
@@ -1114,9 +1114,9 @@ impl Scenario for OutboxRelay {
                                  "让中继 A 领取 e-1，再让中继 B 也领取它。"]),
                 v("skip-locked", ["Two relays, SKIP LOCKED", "两个中继（SKIP LOCKED）"],
                   ["Relays claim disjoint rows; an inbox and a version guard handle duplicates and reordering.",
-                   "中继领取互不相交的记录；收件箱和版本保护处理重复与乱序。"], true)
+                   "中继领取互不相交的记录；收件箱和版本校验处理重复与乱序。"], true)
                 .hinted(["let relay B publish e-2 before relay A publishes e-1: the version guard keeps the newer state.",
-                         "让中继 B 在中继 A 发布 e-1 之前发布 e-2：版本保护会保留较新的状态。"]),
+                         "让中继 B 在中继 A 发布 e-1 之前发布 e-2：版本校验会保留较新的状态。"]),
             ]
             .into_iter()
             .zip(OrVariant::ALL)
@@ -1141,9 +1141,9 @@ impl Scenario for OutboxRelay {
 pub(crate) fn notes() -> Notes {
     Notes::new(
         ["The relay publishes, then marks the row sent; a crash in between publishes the event again. Consumers deduplicate with an inbox: the event id inserted into processed_messages in the same transaction as the business change, so either both happen or neither. A version guard per order drops stale events that overtake each other.",
-         "中继先发布、再标记已发送；中间崩溃就会再发一次。消费者用收件箱去重：事件 ID 和业务变更在同一个事务里写入 processed_messages，要么都发生，要么都不发生。每个订单的版本守卫丢弃互相超车的过期事件。"],
+         "中继先发布、再标记已发送；中间崩溃就会再发一次。消费者用收件箱去重：事件 ID 和业务变更在同一个事务里写入 processed_messages，要么都发生，要么都不发生。按订单做版本校验：新版本生效后才到的旧版本事件直接忽略。"],
         ["“Kafka has exactly-once.” Between Kafka topics; a database side effect still needs the inbox. “Two relays?” SELECT … FOR UPDATE SKIP LOCKED divides the rows, and then order across relays is not guaranteed: hence the version guard.",
-         "“Kafka 有 exactly-once。”那是 Kafka 主题之间；数据库副作用仍需要收件箱。“两个中继呢？”SELECT … FOR UPDATE SKIP LOCKED 分摊行，但跨中继的顺序不再有保证：所以要版本守卫。"],
+         "“Kafka 有 exactly-once。”那是 Kafka 主题之间；数据库副作用仍需要收件箱。“两个中继呢？”SELECT … FOR UPDATE SKIP LOCKED 分摊行，但跨中继的顺序不再有保证：所以要做版本校验。"],
         ["“Deduplicate in memory.” “Record the message as processed in a separate transaction.”",
          "“在内存里去重。”“在另一个事务里记录已处理。”"],
     )

@@ -45,7 +45,7 @@ pub const LAYERS: [[&str; 2]; 4] = [
     ["HTTP client", "HTTP 客户端"],
 ];
 const RETRIES: [[&str; 2]; 4] = [
-    ["activity retry", "活动重试"],
+    ["activity retry", "Activity 重试"],
     ["node retry", "节点重试"],
     ["tool-call retry", "工具调用重试"],
     ["request retry", "请求重试"],
@@ -658,7 +658,7 @@ impl RetryLayersModel {
         } else {
             out.push(count(
                 format!("inner layers per attempt: {a}^{}", n - 1),
-                format!("每次活动尝试的内层调用：{a}^{}", n - 1),
+                format!("每次 Activity 尝试的内层调用：{a}^{}", n - 1),
                 a.pow(n as u32 - 1),
             ));
         }
@@ -1177,7 +1177,7 @@ impl Scenario for RetryLayers {
                              "让回答迟到：幂等键把重试变成重放，但调用次数照样成倍增长。"]),
             v("temporal-defaults", ["Temporal defaults", "Temporal 默认策略"],
               ["Unlimited activity attempts (1 s × 2.0, max 100 s), bounded only by Schedule-To-Close.",
-               "活动尝试次数不限（1 秒 × 2.0，最多 100 秒），只受 Schedule-To-Close 限制。"], false)
+               "Activity 尝试次数不限（1 秒 × 2.0，最多 100 秒），只受 Schedule-To-Close 限制。"], false)
             .failing("00", ["answer late: attempts go on until the deadline, each a refund.",
                             "让回答迟到：尝试一直持续到截止时间，每次都是一笔退款。"]),
             v("both-fixes", ["One authority + stable key", "单一权威 + 稳定键"],
@@ -1231,7 +1231,7 @@ pub(crate) fn notes() -> Notes {
         ["Each layer that retries three times multiplies the others: an SDK, a graph framework and a workflow engine make 27 calls from one request, and on a slow provider without a stable key, 27 refunds. Name one retry authority (the outer layer, a shared budget and a deadline, backoff with jitter), let the inner layers fail fast, and send the same idempotency key on every attempt. Both fixes are needed.",
          "每一层各重试三次就会相乘：SDK、图框架、工作流引擎让一个请求变成 27 次调用；支付方慢又没有稳定键时，就是 27 笔退款。明确唯一的重试权威（外层、共享预算和截止时间、带抖动的退避），内层快速失败，并在每次尝试中发送同一个幂等键。两个修复缺一不可。"],
         ["“Temporal retries by default?” Activities do: 1 s, ×2, up to 100 s, unlimited attempts — bounded only by Schedule-To-Close unless you set maximum attempts. “Combine them all for robustness?” Three retry policies and three states; decide who owns the run.",
-         "“Temporal 默认就会重试？”活动会：1 秒、×2、最多 100 秒、次数不限——除非设置最大次数，否则只受 Schedule-To-Close 限制。“全都组合起来更稳？”三套重试、三套状态；先决定谁拥有这次运行。"],
+         "“Temporal 默认就会重试？”Activity 会：1 秒、×2、最多 100 秒、次数不限——除非设置最大次数，否则只受 Schedule-To-Close 限制。“全都组合起来更稳？”三套重试、三套状态；先决定谁拥有这次运行。"],
         ["“Temporal and LangGraph are the same thing.” “The more frameworks, the more production-grade.”",
          "“Temporal 和 LangGraph 完全等价。”“框架越多，系统就越生产级。”"],
     )

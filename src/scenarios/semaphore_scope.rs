@@ -437,8 +437,8 @@ impl Model for SemaphoreScopeModel {
                 name: Text::new("no slot leaked forever", "名额不会永久泄漏"),
                 kind: InvKind::Eventually,
                 holds: Text::new(
-                    "Once the work settles, every budget slot the database counts as taken belongs to a live call.",
-                    "工作平息后，数据库记为已占用的每个名额都属于一个仍在进行的调用。",
+                    "When every call has ended, every budget slot the database counts as taken belongs to a live call.",
+                    "所有调用结束后，数据库记为已占用的每个名额都属于一个仍在进行的调用。",
                 ),
                 check: leaked,
                 rows: |s| {

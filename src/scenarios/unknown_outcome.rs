@@ -589,7 +589,7 @@ impl Model for UnknownOutcomeModel {
             ),
             UoAct::Claim(o) => Text::new(
                 format!("Worker: claim {}", op_id(o)),
-                format!("Worker：认领 {}", op_id(o)),
+                format!("Worker：领取 {}", op_id(o)),
             ),
             UoAct::Send => Text::new("Worker: send the refund", "Worker：发送退款请求"),
             UoAct::Execute => {
@@ -935,7 +935,7 @@ impl UnknownOutcomeModel {
         t.empty = Text::new("(idle)", "（空闲）");
         if let Some((o, stage)) = s.job {
             let doing = match stage {
-                Stage::Claimed => Text::new("claimed, about to send", "已认领，准备发送"),
+                Stage::Claimed => Text::new("claimed, about to send", "已领取，准备发送"),
                 Stage::Sent => Text::new(
                     "sent, waiting for the answer (5 s timeout)",
                     "已发送，等待应答（5 秒超时）",

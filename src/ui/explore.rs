@@ -533,7 +533,7 @@ mod tests {
         );
         let zh = html(&body(&p, meta, 0, false, Lang::Zh, &ZH));
         assert!(zh.contains("201 次运行中有 80 次被违反（39.8 %）"));
-        assert!(zh.contains("演示给我看"));
+        assert!(zh.contains("查看演示"));
     }
 
     #[test]

@@ -176,7 +176,7 @@ fn approve(m: &ApprovalModel, info: &mut StepInfo, again: bool) {
             info.title = t("“yes” again", "又一个“可以”");
             info.narration = t(
                 "Alice's “yes” arrives a second time (a double tap, the chat client resending). The handler resumes the run again: one more refund call is allowed.",
-                "Alice 的“可以”又到了一次（连点两下、聊天客户端重发）。处理器再次恢复运行：又放行一次退款调用。",
+                "Alice 的“可以”又到了一次（连点两下、聊天客户端重发）。处理函数再次恢复运行：又放行一次退款调用。",
             );
         } else {
             info.title = t("Alice: “yes”", "Alice：“可以”");
@@ -205,7 +205,7 @@ fn approve(m: &ApprovalModel, info: &mut StepInfo, again: bool) {
         info.title = t("second click: 0 rows", "第二次点击：0 行");
         info.narration = t(
             "Alice's approval link is clicked a second time. The INSERT hits the approval already stored for pr-1 (0 rows) and the UPDATE finds no PENDING proposal (0 rows): the approval is idempotent. The handler still resumes the run (a resume may be delivered twice); executing must be idempotent too.",
-            "Alice 的审批链接被点了第二次。INSERT 撞上 pr-1 已保存的批准（0 行），UPDATE 也找不到 PENDING 的提案（0 行）：批准操作是幂等的。处理器仍然恢复了运行（恢复可能被投递两次）；执行也必须幂等。",
+            "Alice 的审批链接被点了第二次。INSERT 撞上 pr-1 已保存的批准（0 行），UPDATE 也找不到 PENDING 的提案（0 行）：批准操作是幂等的。处理函数仍然恢复了运行（恢复可能被投递两次）；执行也必须幂等。",
         );
     } else {
         info.marks

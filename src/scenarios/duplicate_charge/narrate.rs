@@ -16,20 +16,20 @@ fn t(en: impl Into<String>, zh: impl Into<String>) -> Text {
 pub(super) fn intro(v: DcVariant) -> Text {
     let setting = t(
         "Stock for order ord-1701 is reserved, and the relay publishes the command “charge ord-1701” (payment intent pay-1701, 100.00). The payment consumer charges the provider, writes its local result, and only then acknowledges the message; the broker delivers at least once.",
-        "订单 ord-1701 的库存已预留，发布器发出“为 ord-1701 扣款”的命令（支付意图 pay-1701，100.00）。支付消费者调用渠道扣款，写入本地支付结果，然后才确认消息；消息系统保证至少投递一次。",
+        "订单 ord-1701 的库存已预留，中继发出“为 ord-1701 扣款”的命令（支付意图 pay-1701，100.00）。支付消费者调用支付方扣款，写入本地支付结果，然后才确认消息；消息代理保证至少投递一次。",
     );
     let what = match v {
         DcVariant::NewChargePerDelivery => t(
-            "This consumer takes a new payment number on every consumption and sends it as the key. Crash it after it saved the result and before it acknowledges: the seed's incident.",
-            "这个消费者每次消费都生成新的支付流水号，并把它作为键发给渠道。在它写入结果之后、确认之前让它崩溃：这就是笔记里的事故。",
+            "This consumer takes a new payment number on every consumption and sends it as the key. Crash it after it saved the result and before it acknowledges: the ord-1701 incident from the notes.",
+            "这个消费者每次消费都生成新的支付流水号，并把它作为键发给支付方。在它写入结果之后、确认之前让它崩溃：这就是笔记里的事故。",
         ),
         DcVariant::MessageIdDedup => t(
             "This consumer keeps an inbox of processed message ids, committed with the result, and sends the message id as the key. Crash it the same way; then let the relay re-publish the command as msg-2.",
-            "这个消费者维护已处理消息标识的 inbox，与支付结果在同一事务里提交，并把消息标识作为键。用同样的方式让它崩溃；再让发布器以 msg-2 重新发布同一命令。",
+            "这个消费者维护记录已处理消息标识的收件箱，与支付结果在同一事务里提交，并把消息标识作为键。用同样的方式让它崩溃；再让中继以 msg-2 重新发布同一命令。",
         ),
         DcVariant::StableIntent => t(
             format!("This consumer creates or reads the payment intent pay-1701 (unique per order) and sends pay-1701 as the key on every attempt; the provider replays a saved result ({STRIPE}). Try every fault."),
-            format!("这个消费者创建或读取支付意图 pay-1701（按订单唯一），每次尝试都以 pay-1701 为键；渠道对同一个键重放已保存的结果（{STRIPE_ZH}）。每种故障都试一试。"),
+            format!("这个消费者创建或读取支付意图 pay-1701（按订单唯一），每次尝试都以 pay-1701 为键；支付方对同一个键重放已保存的结果（{STRIPE_ZH}）。每种故障都试一试。"),
         ),
     };
     setting.then(&what)
@@ -53,7 +53,7 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
             info.title = t("publish msg-1", "发布 msg-1");
             info.narration = t(
                 "The relay publishes the command “charge ord-1701” for intent pay-1701 as message msg-1.",
-                "发布器把“为 ord-1701 扣款”的命令（支付意图 pay-1701）作为消息 msg-1 发出。",
+                "中继把“为 ord-1701 扣款”的命令（支付意图 pay-1701）作为消息 msg-1 发出。",
             );
         }
         DcAct::Republish => {
@@ -66,7 +66,7 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
             info.title = t("re-publish as msg-2", "以 msg-2 重新发布");
             info.narration = t(
                 format!("The relay died before its outbox row was marked sent and publishes the same command again. It mints message ids when it publishes, so this copy is msg-2: same order, same intent pay-1701, new message id. An outbox promises no loss, not no duplicates ({OUTBOX})."),
-                format!("发布器在把发件箱记录标为已发送之前退出，恢复后再次发布同一命令。它在发布时才生成消息标识，所以这份副本是 msg-2：同一个订单、同一个支付意图 pay-1701，消息标识却是新的。发件箱保证不丢，不保证不重（{OUTBOX_ZH}）。"),
+                format!("中继在把发件箱记录标为已发送之前退出，恢复后再次发布同一命令。它在发布时才生成消息标识，所以这份副本是 msg-2：同一个订单、同一个支付意图 pay-1701，消息标识却是新的。发件箱保证不丢，不保证不重（{OUTBOX_ZH}）。"),
             );
         }
         DcAct::Deliver(i) => {
@@ -91,19 +91,19 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
                     .push(mark(BROKER, MarkKind::Duplicate, "redelivery", "再次投递"));
                 info.narration = t(
                     format!("{id} was never acknowledged, so the broker delivers it again (delivery {n}). This is at-least-once delivery doing its job, not a broker bug."),
-                    format!("{id} 一直没有被确认，所以消息系统再次投递（第 {n} 次）。这是至少投递一次的约定在正常工作，不是消息系统的缺陷。"),
+                    format!("{id} 一直没有被确认，所以消息代理再次投递（第 {n} 次）。这是至少投递一次的约定在正常工作，不是消息代理的缺陷。"),
                 );
             } else if i > 0 {
                 info.title = t(format!("deliver {id}"), format!("投递 {id}"));
                 info.narration = t(
                     format!("The broker delivers {id}. To the broker it is a new message: same order ord-1701, same intent pay-1701, a new id."),
-                    format!("消息系统投递 {id}。对消息系统来说这是一条新消息：同一个订单 ord-1701、同一个支付意图 pay-1701，标识是新的。"),
+                    format!("消息代理投递 {id}。对消息代理来说这是一条新消息：同一个订单 ord-1701、同一个支付意图 pay-1701，标识是新的。"),
                 );
             } else {
                 info.title = t(format!("deliver {id}"), format!("投递 {id}"));
                 info.narration = t(
                     format!("The broker delivers {id} to the payment consumer. It stays unacknowledged until the consumer says so."),
-                    format!("消息系统把 {id} 投递给支付消费者。在消费者确认之前，它一直处于未确认状态。"),
+                    format!("消息代理把 {id} 投递给支付消费者。在消费者确认之前，它一直处于未确认状态。"),
                 );
             }
         }
@@ -136,7 +136,7 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
                         .push(mark(PSP, MarkKind::Dedup, "replayed", "重放"));
                     info.narration = t(
                         format!("The provider has a saved result for {k}: it replays “charged ch_{charge}” and charges nothing ({STRIPE})."),
-                        format!("渠道已为 {k} 保存了结果：它重放“已扣款 ch_{charge}”，不会再扣一次（{STRIPE_ZH}）。"),
+                        format!("支付方已为 {k} 保存了结果：它重放“已扣款 ch_{charge}”，不会再扣一次（{STRIPE_ZH}）。"),
                     );
                 }
                 Some(Answer::Charged { charge, .. }) => {
@@ -150,14 +150,14 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
                             .push(mark(PSP, MarkKind::Duplicate, "2nd charge", "重复扣款"));
                         info.narration = t(
                             format!("The provider has never seen the key {k}, so to it this is a new payment: it charges ord-1701 again, ch_{charge}, 100.00. Nothing on its side says that this is the same order's payment."),
-                            format!("渠道从没见过键 {k}，对它来说这是一笔新支付：它再次为 ord-1701 扣款，ch_{charge}，100.00。渠道那边没有任何信息表明这是同一个订单的同一次收款。"),
+                            format!("支付方从没见过键 {k}，对它来说这是一笔新支付：它再次为 ord-1701 扣款，ch_{charge}，100.00。支付方那边没有任何信息表明这是同一个订单的同一次收款。"),
                         );
                     } else {
                         info.marks
                             .push(mark(PSP, MarkKind::Commit, "charged", "已扣款"));
                         info.narration = t(
                             format!("The provider charges 100.00 for ord-1701: ch_1, saved under the key {k}, and answers 200."),
-                            format!("渠道为 ord-1701 扣款 100.00：ch_1，以键 {k} 保存结果，并应答 200。"),
+                            format!("支付方为 ord-1701 扣款 100.00：ch_1，以键 {k} 保存结果，并应答 200。"),
                         );
                     }
                 }
@@ -233,7 +233,7 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
             info.title = t(format!("ack {mid}"), format!("确认 {mid}"));
             info.narration = t(
                 format!("The consumer acknowledges {mid}: the broker will not deliver it again."),
-                format!("消费者确认 {mid}：消息系统不会再投递它。"),
+                format!("消费者确认 {mid}：消息代理不会再投递它。"),
             );
         }
         DcAct::Timeout => {
@@ -246,7 +246,7 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
             let tail = match m.variant {
                 DcVariant::StableIntent => t(
                     "pay-1701 stays PROCESSING: the next attempt asks the provider with the same key.",
-                    "pay-1701 保持“处理中”：下一次尝试会用同一个键询问渠道。",
+                    "pay-1701 保持“处理中”：下一次尝试会用同一个键询问支付方。",
                 ),
                 DcVariant::MessageIdDedup => t(
                     format!("The next attempt sends the same key, {mid}."),
@@ -259,7 +259,7 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
             };
             info.narration = t(
                 format!("No answer came. The consumer does not know whether the provider charged; it gives up on {mid} without acknowledging it, and the broker will deliver it again."),
-                format!("应答没有回来。消费者不知道渠道有没有扣款；它放弃处理 {mid} 且不确认，消息系统会再次投递。"),
+                format!("应答没有回来。消费者不知道支付方有没有扣款；它放弃处理 {mid} 且不确认，消息代理会再次投递。"),
             )
             .then(&tail);
         }
@@ -270,12 +270,12 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
             info.narration = if b.job.is_some_and(|j| j.stage == Stage::Sent) {
                 t(
                     format!("The consumer crashes after the provider charged and before saving the result: the payments table knows nothing of the charge, and {mid} is unacknowledged."),
-                    format!("消费者在渠道扣款之后、保存结果之前崩溃：支付表对这笔扣款一无所知，{mid} 也没有确认。"),
+                    format!("消费者在支付方扣款之后、保存结果之前崩溃：支付表对这笔扣款一无所知，{mid} 也没有确认。"),
                 )
             } else {
                 t(
                     format!("The consumer crashes after writing its local result and before acknowledging {mid}, as in the ord-1701 incident. The broker will deliver {mid} again."),
-                    format!("消费者在写入本地支付结果之后、确认 {mid} 之前退出，正如 ord-1701 事故。消息系统会再次投递 {mid}。"),
+                    format!("消费者在写入本地支付结果之后、确认 {mid} 之前退出，正如 ord-1701 事故。消息代理会再次投递 {mid}。"),
                 )
             };
         }
@@ -297,7 +297,7 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
                     info.title = t("refund answer lost", "退款应答丢失");
                     info.narration = t(
                         format!("The provider's “refunded re_{refund}” never reaches the reconciliation job: the refund happened, the job does not know."),
-                        format!("渠道的“已退款 re_{refund}”没能到达对账任务：退款已经发生，对账任务却不知道。"),
+                        format!("支付方的“已退款 re_{refund}”没能到达对账任务：退款已经发生，对账任务却不知道。"),
                     );
                 }
                 Some(Answer::Charged { charge, .. }) => {
@@ -306,7 +306,7 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
                     info.title = t("answer lost", "应答丢失");
                     info.narration = t(
                         format!("The provider's “charged ch_{charge}” never reaches the consumer. The money has moved; the consumer will only see a timeout."),
-                        format!("渠道的“已扣款 ch_{charge}”没能到达消费者。钱已经扣了；消费者只会看到一次超时。"),
+                        format!("支付方的“已扣款 ch_{charge}”没能到达消费者。钱已经扣了；消费者只会看到一次超时。"),
                     );
                 }
                 None => {}
@@ -346,7 +346,7 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
                     .push(mark(RECON, MarkKind::Dedup, "1 charge", "1 笔扣款"));
                 info.narration = t(
                     format!("Reconciliation compares the provider's charges for ord-1701 with the order: {n} charge, as expected. Nothing to repair."),
-                    format!("对账任务核对渠道上 ord-1701 的扣款与订单：{n} 笔，符合预期，无需修复。"),
+                    format!("对账任务核对支付方上 ord-1701 的扣款与订单：{n} 笔，符合预期，无需修复。"),
                 );
             } else {
                 let (dups, ops) = (new.join(", "), ops.join(", "));
@@ -391,7 +391,7 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
                         .push(mark(PSP, MarkKind::Dedup, "replayed", "重放"));
                     info.narration = t(
                         format!("No answer came, so the job asks again with the same key {k}: the provider replays re_{refund} and refunds nothing more. A new key here would refund twice."),
-                        format!("应答没有回来，对账任务用同一个键 {k} 再问一次：渠道重放 re_{refund}，不会再退。这里若换新键，就会退两次。"),
+                        format!("应答没有回来，对账任务用同一个键 {k} 再问一次：支付方重放 re_{refund}，不会再退。这里若换新键，就会退两次。"),
                     );
                 }
                 Some(Answer::Refunded { refund, .. }) => {
@@ -403,7 +403,7 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
                         .push(mark(PSP, MarkKind::Rollback, "refunded", "已退款"));
                     info.narration = t(
                         format!("The provider refunds ch_{c}: re_{refund}, -100.00, under the key {k}. The ledger keeps ch_{c} and adds re_{refund}: the duplicate and its repair are both on record."),
-                        format!("渠道以键 {k} 退还 ch_{c}：re_{refund}，-100.00。流水里保留 ch_{c} 并新增 re_{refund}：重复扣款和它的修复都有据可查。"),
+                        format!("支付方以键 {k} 退还 ch_{c}：re_{refund}，-100.00。流水里保留 ch_{c} 并新增 re_{refund}：重复扣款和它的修复都有据可查。"),
                     );
                 }
                 _ => {}
@@ -461,12 +461,12 @@ fn describe_open(
             info.narration = if s.serial > 1 {
                 t(
                     format!("The handler does what it always does: a new payment number, {no}, which will be the provider's key. Nothing links it to the payment ord-1701 already has."),
-                    format!("处理函数照旧执行：生成新的支付流水号 {no}，并把它作为渠道的键。没有任何东西把它和 ord-1701 已有的那笔支付联系起来。"),
+                    format!("处理函数照旧执行：生成新的支付流水号 {no}，并把它作为支付方的键。没有任何东西把它和 ord-1701 已有的那笔支付联系起来。"),
                 )
             } else {
                 t(
                     format!("The handler takes payment number {no} from the sequence; it will be the provider's idempotency key."),
-                    format!("处理函数从序列取得支付流水号 {no}，它将作为渠道的幂等键。"),
+                    format!("处理函数从序列取得支付流水号 {no}，它将作为支付方的幂等键。"),
                 )
             };
         }
@@ -476,7 +476,7 @@ fn describe_open(
                 info.code = Some(format!("{lookup}  -- 1 row"));
                 info.title = t(
                     format!("{mid}: in the inbox"),
-                    format!("{mid}：已在 inbox 中"),
+                    format!("{mid}：已在收件箱中"),
                 );
                 info.marks
                     .push(mark(DB, MarkKind::Dedup, "inbox hit", "已处理"));
@@ -491,17 +491,17 @@ fn describe_open(
                 ));
                 info.title = t(
                     format!("{mid}: not in the inbox"),
-                    format!("{mid}：不在 inbox 中"),
+                    format!("{mid}：不在收件箱中"),
                 );
                 info.narration = if j.msg > 0 {
                     t(
                         format!("{mid} is not in the inbox: it is a new message id. The inbox cannot know that it carries the same command as msg-1, so the handler charges with the key {mid}."),
-                        format!("{mid} 不在 inbox 中：这是一个新的消息标识。inbox 无从知道它和 msg-1 是同一个命令，于是处理函数用键 {mid} 扣款。"),
+                        format!("{mid} 不在收件箱中：这是一个新的消息标识。收件箱无从知道它和 msg-1 是同一个命令，于是处理函数用键 {mid} 扣款。"),
                     )
                 } else if redelivered {
                     t(
                         format!("{mid} is not in the inbox: its result was never saved. The handler charges again, but with the same key {mid}."),
-                        format!("{mid} 不在 inbox 中：它的结果没保存下来。处理函数再次扣款，但用的是同一个键 {mid}。"),
+                        format!("{mid} 不在收件箱中：它的结果没保存下来。处理函数再次扣款，但用的是同一个键 {mid}。"),
                     )
                 } else {
                     t(
@@ -541,7 +541,7 @@ fn describe_open(
                     info.marks.push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
                     info.narration = t(
                         "pay-1701 already exists and is PROCESSING: an earlier attempt may or may not have charged. The handler does not make a new payment; it asks the provider again with the same key, pay-1701.",
-                        "pay-1701 已存在且处于处理中：之前的尝试可能扣了款，也可能没有。处理函数不新建支付，而是用同一个键 pay-1701 再询问渠道。",
+                        "pay-1701 已存在且处于处理中：之前的尝试可能扣了款，也可能没有。处理函数不新建支付，而是用同一个键 pay-1701 再询问支付方。",
                     );
                 }
             }

@@ -296,10 +296,10 @@ pub(super) fn describe(m: &OutboxRelayModel, b: &OrState, a: &OrAct, s: &OrState
             info.narration = match outcome {
                 Outcome::Absorbed => {
                     info.marks
-                        .push(mark(inv, MarkKind::Dedup, "absorbed", "已吸收"));
+                        .push(mark(inv, MarkKind::Dedup, "absorbed", "已拦截"));
                     Text::new(
                         format!("The INSERT into processed_messages conflicts: {id} was processed before. The transaction changes nothing — the duplicate is absorbed."),
-                        format!("插入 processed_messages 时冲突：{id} 之前已处理过。事务什么也没改——重复被吸收了。"),
+                        format!("插入 processed_messages 时冲突：{id} 之前已处理过。事务什么也没改——重复被拦截了。"),
                     )
                 }
                 Outcome::Stale => {

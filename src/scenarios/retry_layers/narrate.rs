@@ -32,7 +32,7 @@ pub(super) fn intro(m: &RetryLayersModel) -> Text {
         ),
         RlVariant::TemporalDefaults => Text::new(
             format!("The workflow engine uses Temporal's default activity retry policy: unlimited attempts, 1 s initial interval, coefficient 2.0, at most 100 s between attempts. Only the Schedule-To-Close timeout ({}) bounds it.", secs(m.deadline_ms)),
-            format!("工作流引擎使用 Temporal 默认的活动重试策略：尝试次数不限，初始间隔 1 秒，系数 2.0，间隔最多 100 秒。只有 Schedule-To-Close 超时（{}）能约束它。", secs(m.deadline_ms)),
+            format!("工作流引擎使用 Temporal 默认的 Activity 重试策略：尝试次数不限，初始间隔 1 秒，系数 2.0，间隔最多 100 秒。只有 Schedule-To-Close 超时（{}）能约束它。", secs(m.deadline_ms)),
         ),
         RlVariant::BothFixes => Text::new(
             format!("Both fixes: only the outermost layer retries ({a} attempts, jittered backoff, {} deadline), and every attempt carries the same key {KEY}.", secs(m.deadline_ms)),

@@ -132,10 +132,10 @@ pub(super) fn describe(m: &UnknownOutcomeModel, b: &UoState, a: UoAct, s: &UoSta
                 "UPDATE refund_operations SET status = 'PROCESSING', version = version + 1\n  WHERE operation_id = '{}' AND status = 'PENDING';",
                 op_id(o)
             ));
-            info.title = t(format!("claim {}", op_id(o)), format!("认领 {}", op_id(o)));
+            info.title = t(format!("claim {}", op_id(o)), format!("领取 {}", op_id(o)));
             info.narration = t(
                 format!("The worker claims {}: PROCESSING.", op_id(o)),
-                format!("Worker 认领 {}：PROCESSING。", op_id(o)),
+                format!("Worker 领取 {}：PROCESSING。", op_id(o)),
             );
         }
         UoAct::Send => {
@@ -273,7 +273,7 @@ pub(super) fn describe(m: &UnknownOutcomeModel, b: &UoState, a: UoAct, s: &UoSta
                     if m.variant.naive() { " AND status <> 'SUCCEEDED'" } else { " AND status IN ('PROCESSING', 'UNKNOWN')" }
                 ));
                 if s.refunded == b.refunded {
-                    info.title = t("answer: already settled", "应答：已结清");
+                    info.title = t("answer: already settled", "应答：已有终态");
                     info.marks.push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
                     info.narration = t(
                         format!("The worker records the answer, but the callback got there first: {} is already SUCCEEDED and the guarded UPDATE matches 0 rows.", op_id(o)),
@@ -387,7 +387,7 @@ pub(super) fn describe(m: &UnknownOutcomeModel, b: &UoState, a: UoAct, s: &UoSta
                     .push(mark(API, MarkKind::Dedup, "0 rows", "0 行"));
                 twice.then(&t(
                     format!("{} is already settled: the guarded UPDATE matches 0 rows, and a late or repeated callback changes nothing.", op_id(o)),
-                    format!("{} 已经结清：带条件的 UPDATE 匹配 0 行，迟到或重复的回调什么都不改变。", op_id(o)),
+                    format!("{} 已是终态：带条件的 UPDATE 匹配 0 行，迟到或重复的回调什么都不改变。", op_id(o)),
                 ))
             };
         }

@@ -73,15 +73,15 @@ test('the incident: a redelivered msg-1 charges twice; reconciliation refunds ch
 test('message-id inbox, in Chinese: msg-2 carries the same command under a new id and charges again; the intent does not', async ({ page, problems }) => {
   await open(page, '?s=duplicate-charge&v=message-id-dedup&lang=zh', /^第 0 步，共 \d+ 步$/);
   await forward(page, 1, '前进一步'); // publish msg-1
-  await page.getByRole('button', { name: '发布器以 msg-2 重新发布同一命令' }).click();
+  await page.getByRole('button', { name: '中继以 msg-2 重新发布同一命令' }).click();
   await page.getByRole('button', { name: '跳到结尾' }).click();
-  const msgs = await rows(page, '消息系统：支付命令');
+  const msgs = await rows(page, '消息代理：支付命令');
   expect(msgs.map((r) => r.slice(0, 3))).toEqual([
     ['msg-1', 'ord-1701', 'pay-1701'],
     ['msg-2', 'ord-1701', 'pay-1701'],
   ]);
   expect(await rows(page, 'processed_messages')).toEqual([['msg-1'], ['msg-2']]);
-  const ledger = await rows(page, '支付渠道流水（Stripe API v1 幂等语义）');
+  const ledger = await rows(page, '支付方流水（Stripe API v1 幂等语义）');
   expect(ledger.map((r) => r[2])).toEqual(['msg-1', 'msg-2', 'rf-ch_2']);
   await expect(invariant(page, '不变量', '每个订单只有一笔成功扣款')).toContainText('在第 10 步被违反');
   await expect(invariant(page, '不变量', '每个订单只有一笔成功扣款')).toContainText('原因：第 2 步，以 msg-2 重新发布');
@@ -93,10 +93,10 @@ test('message-id inbox, in Chinese: msg-2 carries the same command under a new i
   await expect(page).toHaveURL(/v=stable-intent/);
   await page.getByRole('button', { name: '回到开头' }).click();
   await forward(page, 1, '前进一步');
-  await page.getByRole('button', { name: '发布器以 msg-2 重新发布同一命令' }).click();
+  await page.getByRole('button', { name: '中继以 msg-2 重新发布同一命令' }).click();
   await page.getByRole('button', { name: '跳到结尾' }).click();
-  expect(await rows(page, '消息系统：支付命令')).toHaveLength(2);
-  expect(await rows(page, '支付渠道流水（Stripe API v1 幂等语义）')).toEqual([['ch_1', '扣款 ord-1701', 'pay-1701', '100.00']]);
+  expect(await rows(page, '消息代理：支付命令')).toHaveLength(2);
+  expect(await rows(page, '支付方流水（Stripe API v1 幂等语义）')).toEqual([['ch_1', '扣款 ord-1701', 'pay-1701', '100.00']]);
   await expect(invariant(page, '不变量', '每个订单只有一笔成功扣款')).toContainText('成立');
   expectNoConsoleErrors(problems);
 });

@@ -100,7 +100,7 @@ test('the explorer speaks Chinese too', async ({ page, problems }) => {
   await page.getByRole('button', { name: '检查所有运行' }).click();
   await expect(results(page)).toContainText('15,157 个不同状态');
   await expect(results(page)).toContainText('次被违反');
-  await expect(results(page).getByRole('button', { name: '演示给我看' }).first()).toBeVisible();
+  await expect(results(page).getByRole('button', { name: '查看演示' }).first()).toBeVisible();
   expectNoConsoleErrors(problems);
 });
 
