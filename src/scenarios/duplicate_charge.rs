@@ -1163,7 +1163,7 @@ impl Scenario for DuplicateCharge {
                                    "让消费者扣款，然后在保存前 ⚡ 让它崩溃：msg-1 再次到来，带着新的键。"]),
             v("message-id-dedup", ["Message-id inbox", "按消息标识去重"],
               ["An inbox of processed message ids survives the redelivery, but the relay re-publishing the command as msg-2 charges again.",
-               "记录已处理消息标识的收件箱 挡住了再次投递，但中继以 msg-2 重新发布同一命令时又扣了一次。"], false)
+               "记录已处理消息标识的收件箱挡住了再次投递，但中继以 msg-2 重新发布同一命令时又扣了一次。"], false)
             .failing("0000010000", ["after the charge is saved, ⚡ have the relay re-publish the command as msg-2.",
                                     "扣款保存之后，⚡ 让中继把同一命令以 msg-2 重新发布。"]),
             v("stable-intent", ["Stable payment intent", "稳定支付意图"],
