@@ -94,32 +94,34 @@ fn exploration_counts_the_schedules_that_break_the_cap() {
         max_depth: 64,
         max_states: 1_000_000,
     };
-    // (variant, distinct states, runs, runs that break the cap)
-    let expect: [(RcVariant, usize, u128, u128); 6] = [
-        (RcVariant::ReadThenWrite, 46, 42, 36),
-        (RcVariant::MutexOneInstance, 10, 2, 0),
-        (RcVariant::MutexTwoInstances, 68, 232, 200),
-        (RcVariant::ConditionalUpdate, 20, 20, 0),
-        (RcVariant::SelectForUpdate, 220, 1760, 0),
-        (RcVariant::Semaphore2, 99, 264, 234),
+    // (variant, distinct states, runs, runs that break the cap, runs that lose a granted write)
+    let expect: [(RcVariant, usize, u128, u128, u128); 7] = [
+        (RcVariant::ReadThenWrite, 46, 42, 36, 0),
+        (RcVariant::LostUpdate, 46, 42, 0, 36),
+        (RcVariant::MutexOneInstance, 10, 2, 0, 0),
+        (RcVariant::MutexTwoInstances, 68, 232, 200, 0),
+        (RcVariant::ConditionalUpdate, 20, 20, 0, 0),
+        (RcVariant::SelectForUpdate, 220, 1760, 0, 0),
+        (RcVariant::Semaphore2, 99, 264, 234, 0),
     ];
     let mut got = Vec::new();
     for (v, ..) in expect {
         let m = RefundCap::model(v);
         let r = explore(&m, bounds);
         assert!(!r.truncated && !r.cyclic, "{v:?}");
-        let inv = &r.invariants[0];
+        let (cap, lost) = (&r.invariants[0], &r.invariants[1]);
         println!(
-            "{v:?}: {} states, {} runs, {} violating",
-            r.states, r.runs, inv.violating_runs
+            "{v:?}: {} states, {} runs, {} over the cap, {} losing a write",
+            r.states, r.runs, cap.violating_runs, lost.violating_runs
         );
-        got.push((v, r.states, r.runs, inv.violating_runs));
-        if inv.violating_runs > 0 {
-            // The shortest counterexample really breaks the cap when replayed.
+        got.push((v, r.states, r.runs, cap.violating_runs, lost.violating_runs));
+        for inv in [cap, lost].into_iter().filter(|i| i.violating_runs > 0) {
+            // The shortest counterexample really breaks it when replayed.
             let cx = inv.counterexample.clone().expect("a counterexample");
             let t = replay(&m, &cx);
-            assert_eq!(verdict(&t, cx.len(), WITHIN_CAP).status, Status::Violated);
-        } else {
+            assert_eq!(verdict(&t, cx.len(), &inv.name.en).status, Status::Violated);
+        }
+        if cap.violating_runs + lost.violating_runs == 0 {
             assert_holds_everywhere(&m, bounds);
         }
     }
@@ -267,7 +269,7 @@ fn real_node_agrees_with_the_model_on_every_schedule() {
         }
         if knobs.is_empty() {
             // One case per run the explorer counts (the pinned totals above).
-            assert_eq!(cases, 42 + 2 + 232 + 20 + 1760 + 264);
+            assert_eq!(cases, 42 + 42 + 2 + 232 + 20 + 1760 + 264);
         }
     }
     let driver = concat!(
@@ -371,7 +373,7 @@ fn the_figure_shows_160_of_100_and_each_request_has_its_lane() {
             "{}",
             fig.name.zh
         );
-        assert_eq!(fig.shows, vec![0]);
+        assert_eq!(fig.shows, vec![0, 1]);
         assert_eq!(
             end.verdicts[0].status == Status::Violated,
             value > 100,
@@ -395,5 +397,39 @@ fn the_figure_shows_160_of_100_and_each_request_has_its_lane() {
         answers,
         [(0, 2), (2, 0), (1, 2), (2, 1)],
         "A sends, A is answered, B sends, B is answered"
+    );
+}
+
+/// The lost-update form (NC05's "按旧值写回，就会丢更新"): each request writes back what it read
+/// plus 80; both are granted, the row says 80, and only the new invariant catches it — the
+/// cap check on the row alone would not.
+#[test]
+fn writing_back_the_old_value_loses_an_update() {
+    let (reserved, outcomes, trace) = scripted(RcVariant::LostUpdate);
+    assert_eq!(reserved, "80", "the row");
+    assert_eq!(outcomes, ["returned 'reserved'"; 2], "both granted");
+    let end = trace.last();
+    assert_eq!(
+        verdict(&trace, end, WITHIN_CAP).status,
+        Status::Holds,
+        "the row is under the cap"
+    );
+    let lost = verdict(&trace, end, "every granted refund is reserved");
+    assert_eq!(lost.status, Status::Violated);
+    assert!(
+        lost.why
+            .en
+            .starts_with("160 was granted, but the row says reserved 80"),
+        "{}",
+        lost.why.en
+    );
+    let sql: Vec<&str> = trace
+        .steps
+        .iter()
+        .filter_map(|s| s.info.code.as_deref())
+        .collect();
+    assert!(
+        sql.contains(&"UPDATE refunds SET reserved = 80 WHERE id = 1;"),
+        "{sql:?}"
     );
 }

@@ -285,3 +285,59 @@ fn two_racing_requests_have_a_lane_each() {
         "to the database"
     );
 }
+
+/// Every statement shown is the statement that makes the drawn change: the request that loses
+/// the unique insert reserves nothing (no UPDATE of orders, and the table says 80.00); success
+/// moves the reservation into refunded in the same statement that sets SUCCEEDED; a guard that
+/// matches nothing moves nothing. (Before, the loser was shown running an unconditional
+/// `reserved = reserved + 80`, which in PostgreSQL ends at 160.00.)
+#[test]
+fn the_sql_shown_makes_the_change_drawn() {
+    let m = UnknownOutcome::model(UoVariant::UniqueConstraint, 2);
+    let t = replay(&m, &[0, 0, 0, 0]);
+    let creates: Vec<&str> = t.steps[1..=4]
+        .iter()
+        .filter_map(|s| {
+            s.info
+                .code
+                .as_deref()
+                .filter(|c| c.contains("INSERT INTO refund_operations"))
+        })
+        .collect();
+    assert_eq!(creates.len(), 2, "{creates:?}");
+    assert!(
+        creates[0].contains("UPDATE orders SET reserved = reserved + 80.00"),
+        "{}",
+        creates[0]
+    );
+    assert!(
+        !creates[1].contains("UPDATE orders"),
+        "the loser reserves nothing: {}",
+        creates[1]
+    );
+    assert!(
+        creates[1].contains("READ COMMITTED")
+            || t.steps
+                .iter()
+                .any(|s| s.info.narration.en.contains("READ COMMITTED"))
+    );
+    assert_eq!(
+        table(&t, t.last(), "orders")[0][2],
+        "0.00",
+        "nothing left reserved at the end"
+    );
+    // Success: one statement sets SUCCEEDED and moves the money.
+    let m = UnknownOutcome::model(UoVariant::UnknownSameKey, 2);
+    let t = replay(&m, &[]);
+    let settle = t
+        .steps
+        .iter()
+        .filter_map(|s| s.info.code.as_deref())
+        .find(|c| c.contains("SET status = 'SUCCEEDED'"));
+    let settle = settle.expect("a settle statement");
+    assert!(
+        settle.contains("refunded = refunded + op.amount, reserved = reserved - op.amount"),
+        "{settle}"
+    );
+    assert!(settle.contains("-- UPDATE 1"), "{settle}");
+}

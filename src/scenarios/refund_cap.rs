@@ -41,6 +41,7 @@ const LOOP_KEYS: [&str; 2] = ["loop-1", "loop-2"];
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum RcVariant {
     ReadThenWrite,
+    LostUpdate,
     MutexOneInstance,
     MutexTwoInstances,
     ConditionalUpdate,
@@ -49,8 +50,9 @@ pub enum RcVariant {
 }
 
 impl RcVariant {
-    pub const ALL: [RcVariant; 6] = [
+    pub const ALL: [RcVariant; 7] = [
         RcVariant::ReadThenWrite,
+        RcVariant::LostUpdate,
         RcVariant::MutexOneInstance,
         RcVariant::MutexTwoInstances,
         RcVariant::ConditionalUpdate,
@@ -64,6 +66,10 @@ impl RcVariant {
             RcVariant::ReadThenWrite => (
                 "read-then-write.js",
                 include_str!("refund_cap/js/read-then-write.js"),
+            ),
+            RcVariant::LostUpdate => (
+                "lost-update.js",
+                include_str!("refund_cap/js/lost-update.js"),
             ),
             RcVariant::MutexOneInstance | RcVariant::MutexTwoInstances => {
                 ("mutex.js", include_str!("refund_cap/js/mutex.js"))
@@ -120,6 +126,8 @@ pub enum Stmt {
     Select,
     SelectForUpdate,
     Update,
+    /// `UPDATE … SET reserved = :value`: the value the request computed from its own read.
+    UpdateSet,
     /// The conditional `UPDATE … WHERE cap - refunded - reserved >= :amount`.
     UpdateIf,
     Commit,
@@ -134,6 +142,7 @@ impl Stmt {
             Stmt::Select => "SELECT",
             Stmt::SelectForUpdate => "SELECT-FOR-UPDATE",
             Stmt::Update => "UPDATE",
+            Stmt::UpdateSet => "UPDATE-SET",
             Stmt::UpdateIf => "UPDATE-IF",
             Stmt::Commit => "COMMIT",
             Stmt::Rollback => "ROLLBACK",
@@ -144,6 +153,7 @@ impl Stmt {
     fn arrow(self) -> &'static str {
         match self {
             Stmt::SelectForUpdate => "FOR UPDATE",
+            Stmt::UpdateSet => "UPDATE",
             Stmt::UpdateIf => "UPDATE IF",
             _ => self.tag(),
         }
@@ -153,6 +163,7 @@ impl Stmt {
     fn word(self) -> &'static str {
         match self {
             Stmt::SelectForUpdate => "SELECT … FOR UPDATE",
+            Stmt::UpdateSet => "UPDATE … SET reserved = value",
             Stmt::UpdateIf => "conditional UPDATE",
             _ => self.tag(),
         }
@@ -161,12 +172,14 @@ impl Stmt {
     fn word_zh(self) -> &'static str {
         match self {
             Stmt::UpdateIf => "条件 UPDATE",
+            Stmt::UpdateSet => "UPDATE … SET reserved = 值",
             _ => self.word(),
         }
     }
 
-    /// The SQL sent, with the request's amount filled in.
-    fn sql(self, amount: i32) -> String {
+    /// The SQL sent, with the request's amount filled in (and, for `UpdateSet`, the value it
+    /// computed: what it read plus its amount).
+    fn sql(self, amount: i32, value: i32) -> String {
         match self {
             Stmt::Begin => "BEGIN;".into(),
             Stmt::Select => "SELECT cap, refunded, reserved FROM refunds WHERE id = 1;".into(),
@@ -174,6 +187,7 @@ impl Stmt {
                 "SELECT cap, refunded, reserved FROM refunds WHERE id = 1 FOR UPDATE;".into()
             }
             Stmt::Update => format!("UPDATE refunds SET reserved = reserved + {amount} WHERE id = 1;"),
+            Stmt::UpdateSet => format!("UPDATE refunds SET reserved = {value} WHERE id = 1;"),
             Stmt::UpdateIf => format!(
                 "UPDATE refunds SET reserved = reserved + {amount}\n  WHERE id = 1 AND cap - refunded - reserved >= {amount};"
             ),
@@ -349,8 +363,13 @@ impl RefundCapModel {
             ) => {
                 s.reqs[r as usize].seen = Some(left);
                 let tx = stmt == Stmt::SelectForUpdate;
+                let write = if self.variant == RcVariant::LostUpdate {
+                    Stmt::UpdateSet
+                } else {
+                    Stmt::Update
+                };
                 match (left >= q.amount, tx) {
-                    (true, _) => Self::issue(s, r, Stmt::Update),
+                    (true, _) => Self::issue(s, r, write),
                     (false, true) => Self::issue(s, r, Stmt::Rollback),
                     (false, false) => self.finish(s, r, false),
                 }
@@ -358,7 +377,9 @@ impl RefundCapModel {
             (Pc::Await(Stmt::Update), _) if self.variant == RcVariant::SelectForUpdate => {
                 Self::issue(s, r, Stmt::Commit)
             }
-            (Pc::Await(Stmt::Update | Stmt::Commit), _) => self.finish(s, r, true),
+            (Pc::Await(Stmt::Update | Stmt::UpdateSet | Stmt::Commit), _) => {
+                self.finish(s, r, true)
+            }
             (Pc::Await(Stmt::UpdateIf), Some(Answer::Rows(n))) => self.finish(s, r, n == 1),
             (Pc::Await(_), _) => self.finish(s, r, false),
             (Pc::AwaitLock | Pc::Done(_), _) => {}
@@ -377,6 +398,10 @@ impl RefundCapModel {
             }
             Stmt::Update => {
                 s.reserved += amount;
+                Answer::Rows(1)
+            }
+            Stmt::UpdateSet => {
+                s.reserved = set_value(s, r);
                 Answer::Rows(1)
             }
             Stmt::UpdateIf if left >= amount => {
@@ -466,16 +491,28 @@ impl Model for RefundCapModel {
     }
 
     fn invariants(&self) -> Vec<Invariant<RcState>> {
-        vec![Invariant {
-            name: Text::new("refunds within the cap", "退款不超过上限"),
-            kind: InvKind::Always,
-            holds: Text::new(
-                format!("reserved + refunded ≤ cap ({}).", self.cap),
-                format!("reserved + refunded ≤ cap（{}）。", self.cap),
-            ),
-            check: over_cap,
-            rows: |_| vec![("refunds", "1".into())],
-        }]
+        vec![
+            Invariant {
+                name: Text::new("refunds within the cap", "退款不超过上限"),
+                kind: InvKind::Always,
+                holds: Text::new(
+                    format!("reserved + refunded ≤ cap ({}).", self.cap),
+                    format!("reserved + refunded ≤ cap（{}）。", self.cap),
+                ),
+                check: over_cap,
+                rows: |_| vec![("refunds", "1".into())],
+            },
+            Invariant {
+                name: Text::new("every granted refund is reserved", "每笔批准的退款都已预留"),
+                kind: InvKind::Always,
+                holds: Text::new(
+                    "reserved equals the sum of the refunds granted.",
+                    "reserved 等于已批准退款之和。",
+                ),
+                check: lost_write,
+                rows: |_| vec![("refunds", "1".into())],
+            },
+        ]
     }
 
     fn label(&self, s: &RcState, a: &RcAct) -> Text {
@@ -566,15 +603,32 @@ impl Model for RefundCapModel {
     }
 }
 
+/// The value a request writing back `SET reserved = value` computed: the reserved it read (the
+/// cap minus the remaining it saw) plus its amount.
+pub fn set_value(s: &RcState, r: u8) -> i32 {
+    let q = &s.reqs[r as usize];
+    s.cap - q.seen.unwrap_or(s.cap) + q.amount
+}
+
+/// The amounts granted so far: each request whose write reserved its amount, in order.
+fn granted(s: &RcState) -> Vec<(u8, i32)> {
+    (s.log.iter())
+        .filter(|&&(_, stmt, answer)| match stmt {
+            Stmt::Update | Stmt::UpdateSet => true,
+            Stmt::UpdateIf => answer == Answer::Rows(1),
+            _ => false,
+        })
+        .map(|&(r, _, _)| (r, s.reqs[r as usize].amount))
+        .collect()
+}
+
 /// Reserved against the cap, split by the request that reserved it.
 fn figure(s: &RcState) -> Figure {
-    let mut parts: Vec<(Text, u32)> = Vec::new();
-    for &(r, stmt, answer) in &s.log {
-        let wrote = stmt == Stmt::Update || (stmt == Stmt::UpdateIf && answer == Answer::Rows(1));
-        if wrote {
-            parts.push((Text::same(name(r)), s.reqs[r as usize].amount.max(0) as u32));
-        }
-    }
+    let parts: Vec<(Text, u32)> = granted(s)
+        .into_iter()
+        .map(|(r, amount)| (Text::same(name(r)), amount.max(0) as u32))
+        .collect();
+    let granted: u32 = parts.iter().map(|p| p.1).sum();
     let (reserved, cap) = (s.reserved.max(0) as u32, s.cap.max(0) as u32);
     let by: Vec<String> = parts.iter().map(|(n, v)| format!("{} {v}", n.en)).collect();
     let by = if by.is_empty() {
@@ -582,24 +636,45 @@ fn figure(s: &RcState) -> Figure {
     } else {
         format!(": {}", by.join(", "))
     };
+    // Written back as a value, a granted refund can vanish from the row: say what it holds.
+    let (row, row_zh) = if reserved == granted {
+        (String::new(), String::new())
+    } else {
+        (
+            format!("; the row says reserved {reserved}"),
+            format!("；但这一行记着 reserved {reserved}"),
+        )
+    };
     Figure {
-        title: Text::new("Reserved against the cap", "已预留与上限"),
+        title: Text::new("Refunds granted against the cap", "已批准的退款与上限"),
         name: Text::new(
-            format!("reserved {reserved} of a cap of {cap}{by}"),
+            format!("reserved {granted} of a cap of {cap}{by}{row}"),
             format!(
-                "已预留 {reserved}，上限 {cap}{}",
+                "已预留 {granted}，上限 {cap}{}{row_zh}",
                 by.replace(", ", "，").replace(": ", "：")
             ),
         ),
         body: FigureBody::Meter(Meter {
-            value: reserved,
+            value: granted,
             limit: cap,
             limit_name: Text::new("cap", "上限"),
             unit: Unit::Count,
             parts,
         }),
-        shows: vec![0],
+        shows: vec![0, 1],
     }
+}
+
+/// Every refund granted is in the row: the writes add up.
+fn lost_write(s: &RcState) -> Option<Text> {
+    let granted: i32 = granted(s).iter().map(|g| g.1).sum();
+    (granted != s.reserved).then(|| {
+        let r = s.reserved;
+        Text::new(
+            format!("{granted} was granted, but the row says reserved {r}: a request wrote back the value it computed from an older read, overwriting the other's reservation (a lost update)."),
+            format!("已批准 {granted}，这一行却记着 reserved {r}：一个请求把按旧读数算出的值写了回去，覆盖了另一个请求的预留（更新丢失）。"),
+        )
+    })
 }
 
 fn over_cap(s: &RcState) -> Option<Text> {
@@ -887,7 +962,7 @@ pub fn line_of(text: &str, pc: Pc) -> usize {
             let needle = match stmt {
                 Stmt::Begin => "'BEGIN'",
                 Stmt::Select | Stmt::SelectForUpdate => "'SELECT",
-                Stmt::Update | Stmt::UpdateIf => "UPDATE refunds",
+                Stmt::Update | Stmt::UpdateSet | Stmt::UpdateIf => "UPDATE refunds",
                 Stmt::Commit => "'COMMIT'",
                 Stmt::Rollback => "'ROLLBACK'",
             };
@@ -977,6 +1052,11 @@ impl Scenario for RefundCap {
                    "两个请求都在对方写入前读到 100：预留了 160。"], false)
                 .failing("00000000", ["just play: the default schedule lets A and B both read 100 before either writes.",
                                       "直接播放：默认调度就让 A 和 B 都在任一方写入前读到 100。"]),
+                v("lost-update", ["Read, await, write back", "先读、await、再写回"],
+                  ["Each request writes back what it read plus 80: 160 granted, and the row says 80.",
+                   "每个请求把读到的值加 80 写回：批准了 160，这一行却只记着 80。"], false)
+                .failing("00000000", ["just play: B writes back 0 + 80 over A's 80.",
+                                     "直接播放：B 把 0 + 80 写回，覆盖了 A 的 80。"]),
                 v("mutex-one-instance", ["Mutex, one instance", "互斥锁（单实例）"],
                   ["An in-process mutex serialises the requests of one process: safe.",
                    "进程内互斥锁让同一进程内的请求串行：安全。"], true)
@@ -1008,7 +1088,10 @@ impl Scenario for RefundCap {
             .map(|(m, v)| VariantMeta {
                 fault_budget: 0,
                 fixed_by: match v {
-                    RcVariant::ReadThenWrite | RcVariant::MutexTwoInstances | RcVariant::Semaphore2 => {
+                    RcVariant::ReadThenWrite
+                    | RcVariant::LostUpdate
+                    | RcVariant::MutexTwoInstances
+                    | RcVariant::Semaphore2 => {
                         Some("conditional-update")
                     }
                     _ => None,

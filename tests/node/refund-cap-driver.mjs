@@ -25,7 +25,10 @@ function kind(sql) {
   const s = sql.replace(/\s+/g, ' ').trim();
   if (s === 'BEGIN' || s === 'COMMIT' || s === 'ROLLBACK') return s;
   if (s.startsWith('SELECT')) return s.endsWith('FOR UPDATE') ? 'SELECT-FOR-UPDATE' : 'SELECT';
-  if (s.startsWith('UPDATE')) return s.includes('>=') ? 'UPDATE-IF' : 'UPDATE';
+  if (s.startsWith('UPDATE')) {
+    if (s.includes('>=')) return 'UPDATE-IF';
+    return s.includes('reserved = reserved') ? 'UPDATE' : 'UPDATE-SET';
+  }
   throw new Error(`unknown statement: ${s}`);
 }
 
@@ -52,6 +55,12 @@ class FakeDb {
         if (locked) throw new Error(`${who}: row locked by ${this.lock}`);
         this.lock = who;
         return { rows: [{ ...this.row }], rowCount: 1 };
+      case 'UPDATE-SET': {
+        // `SET reserved = $2`: the value the request computed, written over whatever is there.
+        if (locked) throw new Error(`${who}: row locked by ${this.lock}`);
+        this.row.reserved = amount;
+        return { rows: [], rowCount: 1 };
+      }
       case 'UPDATE':
       case 'UPDATE-IF': {
         if (locked) throw new Error(`${who}: row locked by ${this.lock}`);

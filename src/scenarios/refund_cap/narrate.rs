@@ -5,8 +5,12 @@ use crate::sim::{arrow, mark, ArrowKind, MarkKind};
 pub(super) fn intro(v: RcVariant) -> Text {
     match v {
         RcVariant::ReadThenWrite => Text::new(
-            "Order 1 may be refunded up to 100. Two refund requests of 80 arrive at one Node process. Each reads the remaining amount, awaits, then reserves. Step through: which callback runs between a read and its write?",
-            "订单 1 最多可退 100。两个 80 的退款请求同时到达同一个 Node 进程。每个请求先读剩余额度，await，再预留。逐步执行：在读和写之间，哪个回调插了进来？",
+            "Order 1 may be refunded up to 100. Two refund requests of 80 arrive at one Node process. Each reads the remaining amount, awaits, then reserves with reserved = reserved + 80 (the increment form: both writes count, and the row ends at 160). Step through: which callback runs between a read and its write?",
+            "订单 1 最多可退 100。两个 80 的退款请求同时到达同一个 Node 进程。每个请求先读剩余额度，await，再用 reserved = reserved + 80 预留（累加的写法：两次写入都算数，这一行最后是 160）。逐步执行：在读和写之间，哪个回调插了进来？",
+        ),
+        RcVariant::LostUpdate => Text::new(
+            "The same two requests of 80, but each writes back the value it computed from its read: SET reserved = (what it read) + 80. The race form the interview question names: an old value written back loses an update.",
+            "同样两个 80 的请求，但每个都把按自己读数算出的值写回去：SET reserved = 读到的值 + 80。这是面试题里说的那种竞态：按旧值写回，就会丢更新。",
         ),
         RcVariant::MutexOneInstance => Text::new(
             "The same read-then-write, now inside an in-process mutex. One Node process serves both requests, so the mutex serialises them.",
@@ -31,6 +35,11 @@ pub(super) fn intro(v: RcVariant) -> Text {
     }
 }
 
+/// What "reads the committed value" and "changes 0 rows" rest on: a waiting statement re-reads
+/// the row its blocker committed under READ COMMITTED, PostgreSQL's default.
+const RC: &str = "This holds under READ COMMITTED (PostgreSQL's default): a statement that waited for a row lock works on the row as committed. Under REPEATABLE READ it fails instead with 40001 (could not serialize access due to concurrent update), and the request must retry.";
+const RC_ZH: &str = "这在 READ COMMITTED（PostgreSQL 的默认级别）下成立：等过行锁的语句会基于已提交的那一行继续执行。在 REPEATABLE READ 下它会以 40001（由于并发更新无法串行化访问）失败，请求必须重试。";
+
 /// What request `r` sent after running, as a sentence ending the narration of a Run step.
 fn sent(s: &RcState, r: u8) -> Text {
     let x = name(r);
@@ -54,7 +63,7 @@ pub(super) fn describe(m: &RefundCapModel, b: &RcState, a: &RcAct, s: &RcState) 
             let stmt = RefundCapModel::pending(b, r).unwrap_or(Stmt::Select);
             let answer = s.reqs[r as usize].answer.unwrap_or(Answer::Ok);
             info.lane = db;
-            info.code = Some(stmt.sql(b.reqs[r as usize].amount));
+            info.code = Some(stmt.sql(b.reqs[r as usize].amount, set_value(b, r)));
             info.title = Text::new(
                 format!("{x}: {} executes", stmt.word()),
                 format!("{x}：执行 {}", stmt.word_zh()),
@@ -88,6 +97,21 @@ pub(super) fn describe(m: &RefundCapModel, b: &RcState, a: &RcAct, s: &RcState) 
                     }
                     t
                 }
+                (Stmt::UpdateSet, _) => {
+                    info.marks.push(mark(db, MarkKind::Write, "reserve", "预留"));
+                    let mut t = Text::new(
+                        format!("The database writes {x}'s value: reserved {before} → {after}. {x} computed {after} from the {} it read, plus {amt}.", after - amt),
+                        format!("数据库写入 {x} 算出的值：reserved {before} → {after}。{x} 是用读到的 {} 加上 {amt} 算出 {after} 的。", after - amt),
+                    );
+                    if after < before + amt {
+                        info.marks.push(mark(db, MarkKind::Fail, "overwritten", "被覆盖"));
+                        t = t.then(&Text::new(
+                            format!("The row held {before}: the other request's reservation is overwritten, not added to. Both requests are told their refund is reserved; the row remembers one (a lost update)."),
+                            format!("这一行原本是 {before}：另一个请求的预留被覆盖了，而不是累加。两个请求都被告知退款已预留，这一行却只记住了一笔（更新丢失）。"),
+                        ));
+                    }
+                    t
+                }
                 (Stmt::Update, _) => {
                     info.marks.push(mark(db, MarkKind::Write, "reserve", "预留"));
                     let mut t = Text::new(
@@ -115,8 +139,8 @@ pub(super) fn describe(m: &RefundCapModel, b: &RcState, a: &RcAct, s: &RcState) 
                     info.marks.push(mark(db, MarkKind::Dedup, "refused", "拒绝"));
                     let left = cap - before;
                     Text::new(
-                        format!("The database evaluates the condition on the current row: {cap} − 0 − {before} = {left} < {amt}, so it changes nothing (UPDATE 0). The check and the write cannot be split by an await: they are one statement."),
-                        format!("数据库在当前行上计算条件：{cap} − 0 − {before} = {left} < {amt}，因此什么也不改（UPDATE 0）。检查和写入是同一条语句，await 无法把它们拆开。"),
+                        format!("The database evaluates the condition on the current row: {cap} − 0 − {before} = {left} < {amt}, so it changes nothing (UPDATE 0). The check and the write cannot be split by an await: they are one statement. {RC}"),
+                        format!("数据库在当前行上计算条件：{cap} − 0 − {before} = {left} < {amt}，因此什么也不改（UPDATE 0）。检查和写入是同一条语句，await 无法把它们拆开。{RC_ZH}"),
                     )
                 }
                 (Stmt::Begin, _) => Text::new(
@@ -275,8 +299,8 @@ fn resumed(m: &RefundCapModel, b: &RcState, r: u8, stmt: Stmt, answer: Answer) -
             format!("{x} 继续执行：{left} < {amt}，于是抛出 'insufficient remaining'。它是在另一个请求写入之后读的，所以检查是对的。"),
         ),
         (Stmt::SelectForUpdate, Answer::Remaining(left)) => Text::new(
-            format!("{x} resumes: it waited for the lock, so it read the committed {left} < {amt}. It rolls back and will throw 'insufficient remaining'."),
-            format!("{x} 继续执行：它等到了锁，读到的是已提交的 {left} < {amt}。它回滚事务，并将抛出 'insufficient remaining'。"),
+            format!("{x} resumes: it waited for the lock, so it read the committed {left} < {amt}. It rolls back and will throw 'insufficient remaining'. {RC}"),
+            format!("{x} 继续执行：它等到了锁，读到的是已提交的 {left} < {amt}。它回滚事务，并将抛出 'insufficient remaining'。{RC_ZH}"),
         ),
         (Stmt::Begin, _) => Text::new(
             format!("{x}'s transaction is open."),
@@ -286,7 +310,7 @@ fn resumed(m: &RefundCapModel, b: &RcState, r: u8, stmt: Stmt, answer: Answer) -
             format!("{x}'s UPDATE is done, inside its transaction."),
             format!("{x} 的 UPDATE 已在事务内完成。"),
         ),
-        (Stmt::Update, _) => Text::new(
+        (Stmt::Update | Stmt::UpdateSet, _) => Text::new(
             format!("{x}'s UPDATE is done: the handler returns 'reserved' and the client is told the refund is approved."),
             format!("{x} 的 UPDATE 完成：处理函数返回 'reserved'，客户端得知退款已批准。"),
         ),

@@ -36,6 +36,57 @@ fn t(en: impl Into<String>, zh: impl Into<String>) -> Text {
     Text::new(en, zh)
 }
 
+/// What "the insert hits the unique key" rests on: PostgreSQL's default isolation level.
+const RC: &str = "Under READ COMMITTED (PostgreSQL's default) the second INSERT waits for the first transaction to commit and then does nothing; under REPEATABLE READ it fails with 40001 (serialization failure) and the request must be retried.";
+const RC_ZH: &str = "在 READ COMMITTED（PostgreSQL 的默认级别）下，第二个 INSERT 会等第一个事务提交，然后什么也不做；在 REPEATABLE READ 下它会以 40001（序列化失败）报错，请求必须重试。";
+
+/// The statements of a request's create, as they run for its outcome: a new operation inserts
+/// and reserves; one that finds the key taken reads the stored operation and reserves nothing.
+fn create_sql(v: UoVariant, amount: i32, req: ReqPc) -> String {
+    let insert = if v == UoVariant::CheckThenInsert {
+        "INSERT INTO refund_operations (idempotency_key, amount, status)\n  VALUES ('idem-7f3a', {a}, 'PENDING');"
+    } else {
+        "INSERT INTO refund_operations (idempotency_key, amount, status)\n  VALUES ('idem-7f3a', {a}, 'PENDING')\n  ON CONFLICT (idempotency_key) DO NOTHING RETURNING operation_id;"
+    }
+    .replace("{a}", &money(amount));
+    let read = "SELECT operation_id, amount, status FROM refund_operations\n  WHERE idempotency_key = 'idem-7f3a';";
+    match req {
+        ReqPc::Done(Reply::Existing(_)) => {
+            format!("BEGIN;\n{insert}   -- 0 rows: the key is taken\n{read}   -- same amount\nCOMMIT;")
+        }
+        ReqPc::Done(Reply::Conflict) => format!(
+            "BEGIN;\n{insert}   -- 0 rows: the key is taken\n{read}   -- another amount\nROLLBACK;   -- 409 Conflict"
+        ),
+        _ => format!(
+            "BEGIN;\n{insert}\nUPDATE orders SET reserved = reserved + {}\n  WHERE order_id = 'ord-1701';\nCOMMIT;",
+            money(amount)
+        ),
+    }
+}
+
+/// The one statement that records a refund's success (the worker's answer or the provider's
+/// callback) and moves the money with it: the order's reservation becomes refunded only if the
+/// guard matched. The naive handler skips only SUCCEEDED, so it also revives a FAILED
+/// operation, whose reservation was released already: it reads the status first (every part of
+/// one statement sees the same snapshot). `applied`: the guard matched a row.
+fn settle_sql(v: UoVariant, o: u8, applied: bool) -> String {
+    let id = op_id(o);
+    let outcome = if applied {
+        "UPDATE 1"
+    } else {
+        "UPDATE 0: the operation is already final, nothing moves"
+    };
+    if v.naive() {
+        format!(
+            "WITH before AS (SELECT status FROM refund_operations WHERE operation_id = '{id}'),\n     op AS (UPDATE refund_operations SET status = 'SUCCEEDED', version = version + 1\n             WHERE operation_id = '{id}' AND status <> 'SUCCEEDED'\n            RETURNING amount)\nUPDATE orders SET refunded = refunded + op.amount,\n       reserved = reserved - CASE (SELECT status FROM before) WHEN 'FAILED' THEN 0 ELSE op.amount END\n  FROM op WHERE order_id = 'ord-1701';   -- {outcome}"
+        )
+    } else {
+        format!(
+            "WITH op AS (UPDATE refund_operations SET status = 'SUCCEEDED', version = version + 1\n             WHERE operation_id = '{id}' AND status IN ('PROCESSING', 'UNKNOWN')\n            RETURNING amount)\nUPDATE orders SET refunded = refunded + op.amount, reserved = reserved - op.amount\n  FROM op WHERE order_id = 'ord-1701';   -- {outcome}"
+        )
+    }
+}
+
 pub(super) fn describe(m: &UnknownOutcomeModel, b: &UoState, a: UoAct, s: &UoState) -> StepInfo {
     let mut info = StepInfo {
         lane: API,
@@ -65,14 +116,7 @@ pub(super) fn describe(m: &UnknownOutcomeModel, b: &UoState, a: UoAct, s: &UoSta
             let amount = m.variant.requests()[r as usize];
             info.arrows
                 .push(arrow(API, DB, "INSERT", ArrowKind::Message));
-            let insert = if m.variant == UoVariant::CheckThenInsert {
-                "INSERT INTO refund_operations (…) VALUES ('idem-7f3a', …);"
-            } else {
-                "INSERT INTO refund_operations (…) VALUES ('idem-7f3a', …)\n  ON CONFLICT (idempotency_key) DO NOTHING RETURNING operation_id;"
-            };
-            info.code = Some(format!(
-                "BEGIN;\n{insert}\nUPDATE orders SET reserved = reserved + {amount} WHERE order_id = 'ord-1701';\nCOMMIT;"
-            ));
+            info.code = Some(create_sql(m.variant, amount, s.reqs[r as usize]));
             match s.reqs[r as usize] {
                 ReqPc::Done(Reply::Created(o)) => {
                     info.title = t(
@@ -106,8 +150,8 @@ pub(super) fn describe(m: &UnknownOutcomeModel, b: &UoState, a: UoAct, s: &UoSta
                     );
                     info.marks.push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
                     info.narration = t(
-                        format!("{x}'s insert hits the unique key: 0 rows. The API returns the existing {} with the same parameters: the same request, the same answer.", op_id(o)),
-                        format!("{x} 的插入撞上唯一键：0 行。API 返回已有的 {}，参数相同：同样的请求，同样的应答。", op_id(o)),
+                        format!("{x}'s insert hits the unique key: 0 rows, and nothing is reserved again. The API returns the existing {} with the same parameters: the same request, the same answer. {RC}", op_id(o)),
+                        format!("{x} 的插入撞上唯一键：0 行，也不会再预留一次。API 返回已有的 {}，参数相同：同样的请求，同样的应答。{RC_ZH}", op_id(o)),
                     );
                 }
                 ReqPc::Done(Reply::Conflict) => {
@@ -267,11 +311,7 @@ pub(super) fn describe(m: &UnknownOutcomeModel, b: &UoState, a: UoAct, s: &UoSta
             } else {
                 info.arrows
                     .push(arrow(WORKER, DB, "UPDATE", ArrowKind::Message));
-                info.code = Some(format!(
-                    "UPDATE refund_operations SET status = 'SUCCEEDED', version = version + 1\n  WHERE operation_id = '{}'{};\nUPDATE orders SET refunded = refunded + 80, reserved = reserved - 80 …;",
-                    op_id(o),
-                    if m.variant.naive() { " AND status <> 'SUCCEEDED'" } else { " AND status IN ('PROCESSING', 'UNKNOWN')" }
-                ));
+                info.code = Some(settle_sql(m.variant, o, s.refunded > b.refunded));
                 if s.refunded == b.refunded {
                     info.title = t("answer: already settled", "应答：已有终态");
                     info.marks.push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
@@ -346,15 +386,7 @@ pub(super) fn describe(m: &UnknownOutcomeModel, b: &UoState, a: UoAct, s: &UoSta
             info.arrows
                 .push(arrow(PSP, API, t("callback", "回调"), ArrowKind::Message));
             let applied = s.refunded > b.refunded;
-            info.code = Some(format!(
-                "UPDATE refund_operations SET status = 'SUCCEEDED'\n  WHERE operation_id = '{}'{};",
-                op_id(o),
-                if m.variant.naive() {
-                    " AND status <> 'SUCCEEDED'"
-                } else {
-                    " AND status IN ('PROCESSING', 'UNKNOWN')"
-                }
-            ));
+            info.code = Some(settle_sql(m.variant, o, applied));
             let twice = if a == UoAct::CallbackTwice {
                 t(
                     "The provider delivers the callback, and will deliver it again. ",
