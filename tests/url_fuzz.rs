@@ -170,7 +170,7 @@ fn a_valid_url_resolves_to_itself_without_notices() {
         (r.scenario, r.variant, r.knobs.clone()),
         (
             scenarios::index_of("refund-cap").expect("registered"),
-            5,
+            6,
             vec![150, 80, 80, 20]
         )
     );
