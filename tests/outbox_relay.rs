@@ -354,3 +354,35 @@ fn the_figure_counts_the_reservations_against_the_one_intended() {
     let (rows, _) = ledger(2, "000000000000001110000");
     assert_eq!(rows[1], (2, 1), "one event never took effect");
 }
+
+/// The lessons as taught: the stock row is there before the events change it (an UPDATE finds a
+/// row, as in PostgreSQL); a version gap is explained, not waved through; the notes have the
+/// version check the right way round.
+#[test]
+fn the_stock_row_exists_and_gaps_are_explained() {
+    use effectively_once::content::notes_json;
+    use effectively_once::scenarios;
+    let s = scenarios::all()[scenarios::index_of("outbox-relay").unwrap()];
+    let t = s.trace(0, &[]);
+    assert_eq!(table(&t, 0, "stock"), [["17", "0"]], "before any event");
+    let skip = s.trace(5, &[]);
+    let gap = skip
+        .steps
+        .iter()
+        .find(|st| st.info.narration.en.contains("a gap"));
+    let gap = gap
+        .expect("the skip-locked run meets a version gap")
+        .info
+        .narration
+        .en
+        .clone();
+    assert!(
+        gap.contains("look up order 17's current state")
+            && gap.contains("never drop every late message"),
+        "{gap}"
+    );
+    assert!(!gap.contains("a gap the consumer allows"));
+    let notes = notes_json();
+    assert!(notes.contains("ignores an older event that arrives after a newer one was applied"));
+    assert!(!notes.contains("overtake each other"));
+}

@@ -925,16 +925,16 @@ mod view {
         if v.guard() {
             t.columns.push(Text::same("version"));
         }
-        if !s.history.is_empty() {
-            let mut cells = vec![
-                Text::same(ORDER.to_string()),
-                Text::same(reserved.to_string()),
-            ];
-            if v.guard() {
-                cells.push(Text::same(version(s).to_string()));
-            }
-            t.rows.push(RowView::new("17".into(), cells));
+        // The row exists before any event (the inventory's row for order 17): the events'
+        // UPDATEs change it, as they would in PostgreSQL, rather than create it.
+        let mut cells = vec![
+            Text::same(ORDER.to_string()),
+            Text::same(reserved.to_string()),
+        ];
+        if v.guard() {
+            cells.push(Text::same(version(s).to_string()));
         }
+        t.rows.push(RowView::new("17".into(), cells));
         tables.push(t);
 
         if v.inbox() {
@@ -1140,8 +1140,8 @@ impl Scenario for OutboxRelay {
 /// demand from `notes.json`, which `content::notes_json` writes (see `content`).
 pub(crate) fn notes() -> Notes {
     Notes::new(
-        ["The relay publishes, then marks the row sent; a crash in between publishes the event again. Consumers deduplicate with an inbox: the event id inserted into processed_messages in the same transaction as the business change, so either both happen or neither. A version guard per order drops stale events that overtake each other.",
-         "中继先发布、再标记已发送；中间崩溃就会再发一次。消费者用收件箱去重：事件 ID 和业务变更在同一个事务里写入 processed_messages，要么都发生，要么都不发生。按订单做版本校验：新版本生效后才到的旧版本事件直接忽略。"],
+        ["The relay publishes, then marks the row sent; a crash in between publishes the event again. Consumers deduplicate with an inbox: the event id inserted into processed_messages in the same transaction as the business change, so either both happen or neither. A per-order version check ignores an older event that arrives after a newer one was applied; a gap in the versions means looking up the order's current state, or waiting — never dropping every late message.",
+         "中继先发布、再标记已发送；中间崩溃就会再发一次。消费者用收件箱去重：事件 ID 和业务变更在同一个事务里写入 processed_messages，要么都发生，要么都不发生。按订单做版本校验：新版本生效后才到的旧版本事件直接忽略；发现版本缺口时补查订单的当前状态或等待，不能简单丢弃所有晚到消息。"],
         ["“Kafka has exactly-once.” Between Kafka topics; a database side effect still needs the inbox. “Two relays?” SELECT … FOR UPDATE SKIP LOCKED divides the rows, and then order across relays is not guaranteed: hence the version guard.",
          "“Kafka 有 exactly-once。”那是 Kafka 主题之间；数据库副作用仍需要收件箱。“两个中继呢？”SELECT … FOR UPDATE SKIP LOCKED 分摊行，但跨中继的顺序不再有保证：所以要做版本校验。"],
         ["“Deduplicate in memory.” “Record the message as processed in a separate transaction.”",
