@@ -341,3 +341,15 @@ fn the_figure_is_30_against_10_and_then_the_leaked_slots() {
     assert!(leaked.is_some_and(|n| n > 0), "{:?}", meter.parts);
     assert!(fig.name.en.contains("leaked by a crash"), "{}", fig.name.en);
 }
+
+/// Every program gives its slot back when the queue is empty: none of them pays for a job it
+/// did not get (`if (!job)` before `channel.pay`).
+#[test]
+fn no_program_pays_without_a_job() {
+    for v in SsVariant::ALL {
+        let (name, text) = v.program();
+        let check = text.find("if (!job)").unwrap_or_else(|| panic!("{name}: no empty-queue check"));
+        let pay = text.find("channel.pay(").expect("a payment");
+        assert!(check < pay, "{name}: the check comes before the payment");
+    }
+}

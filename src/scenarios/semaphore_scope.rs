@@ -67,7 +67,7 @@ impl SsVariant {
         }
     }
 
-    fn program(self) -> (&'static str, &'static str) {
+    pub fn program(self) -> (&'static str, &'static str) {
         match self {
             SsVariant::PerInstanceSemaphore => (
                 "per-instance.js",

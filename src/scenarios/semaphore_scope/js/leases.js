@@ -18,6 +18,11 @@ export async function workLoop(db, channel) {
         RETURNING slot`, [me]);
     if (rows.length === 0) { release(); await idle(); continue; }
     const job = await claimJob(db); // FOR UPDATE SKIP LOCKED
+    if (!job) { // the queue is empty: give the lease back
+      await db.query(`UPDATE channel_slots SET holder = NULL
+        WHERE slot = $1 AND holder = $2`, [rows[0].slot, me]);
+      release(); await idle(); continue;
+    }
     channel.pay(job, { timeout: 10_000 }) // shorter than the lease
       .then((r) => finishJob(db, job, r))
       .finally(async () => {

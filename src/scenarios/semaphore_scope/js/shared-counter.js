@@ -10,6 +10,11 @@ export async function workLoop(db, channel) {
         WHERE in_flight < 10`);
     if (rowCount === 0) { release(); await idle(); continue; }
     const job = await claimJob(db); // FOR UPDATE SKIP LOCKED
+    if (!job) { // the queue is empty: give the slot back
+      await db.query(
+        'UPDATE channel_budget SET in_flight = in_flight - 1');
+      release(); await idle(); continue;
+    }
     channel.pay(job)              // in flight until it answers
       .then((r) => finishJob(db, job, r))
       .finally(async () => {
