@@ -70,7 +70,7 @@ fn a_stable_operation_id_makes_the_re_run_harmless() {
     let last = t.last();
     assert_eq!(
         table(&t, last, "ledger"),
-        [["re_1", "#1", "t-42:refund", "80.00"]]
+        [["re_1", "#1", "op-ord-1701-r1", "80.00"]]
     );
     assert!(t
         .steps
@@ -157,4 +157,39 @@ fn the_figure_counts_two_refunds_for_one_meant() {
     );
     let (meant, made, _) = refunds(1);
     assert_eq!((meant, made), (1, 1));
+}
+
+/// The run, each tool invocation and the operation are three identities: the operation id is
+/// the intent's (created by plan, kept in its checkpoint), not derived from the run, and a
+/// re-run is a new invocation of the same operation. The resume's sentence says when "resume
+/// at the next node" holds.
+#[test]
+fn three_identities_stay_apart() {
+    use effectively_once::scenarios;
+    use effectively_once::sim::decode_path;
+    let s = scenarios::all()[scenarios::index_of("checkpoint-replay").unwrap()];
+    let t = s.trace(1, &decode_path("000100").0);
+    let end = t.last();
+    assert_eq!(
+        table(&t, end, "identities")
+            .iter()
+            .map(|r| r[1].clone())
+            .collect::<Vec<_>>(),
+        ["t-42", "inv-2", "op-ord-1701-r1"],
+        "one run, the second invocation, one operation"
+    );
+    let resume = t
+        .steps
+        .iter()
+        .find(|st| st.info.title.en.starts_with("resume at"))
+        .expect("a resume");
+    assert!(
+        resume
+            .info
+            .narration
+            .en
+            .contains("synchronous checkpoint durability"),
+        "{}",
+        resume.info.narration.en
+    );
 }

@@ -348,7 +348,9 @@ fn the_figure_is_30_against_10_and_then_the_leaked_slots() {
 fn no_program_pays_without_a_job() {
     for v in SsVariant::ALL {
         let (name, text) = v.program();
-        let check = text.find("if (!job)").unwrap_or_else(|| panic!("{name}: no empty-queue check"));
+        let check = text
+            .find("if (!job)")
+            .unwrap_or_else(|| panic!("{name}: no empty-queue check"));
         let pay = text.find("channel.pay(").expect("a payment");
         assert!(check < pay, "{name}: the check comes before the payment");
     }

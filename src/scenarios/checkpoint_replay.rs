@@ -10,9 +10,11 @@
 //! (`rerun-node`). With an in-memory saver, a restart loses every checkpoint: the run starts
 //! over from its input, `plan` included (`in-memory-saver`).
 //!
-//! **The fix.** The node's side effect carries a stable operation id derived from the run
-//! (`t-42:refund`), and the refund service deduplicates by it: the re-run is harmless
-//! (`operation-id`). The checkpoint list and the provider's ledger are drawn side by side, so
+//! **The fix.** `plan` creates an operation for the user-authorised intent (`op-ord-1701-r1`),
+//! kept in its checkpoint; the node's side effect carries that operation id, and the refund
+//! service deduplicates by it: the re-run is harmless (`operation-id`). Three identities stay
+//! apart, as the notes keep them: the run (`thread_id` t-42), each invocation of the tool (one
+//! per call, re-runs included) and the operation (one per intent). The checkpoint list and the provider's ledger are drawn side by side, so
 //! "the workflow saved its state" and "the refund happened once" can be told apart.
 
 use crate::sim::{
@@ -26,8 +28,12 @@ const SAVER: usize = 1;
 const PSP: usize = 2;
 /// The graph's nodes, in order.
 pub const NODES: [&str; 3] = ["plan", "refund", "notify"];
-/// The stable operation id of the `operation-id` variant.
-pub const OP_ID: &str = "t-42:refund";
+/// The stable operation id of the `operation-id` variant: the user-authorised intent (refund
+/// 80.00 on ord-1701), created by `plan` and kept in its checkpoint. Not derived from the run:
+/// a new run for the same intent finds it again, and two refunds decided in one run get two.
+pub const OP_ID: &str = "op-ord-1701-r1";
+/// The run's identity: LangGraph's thread_id.
+pub const RUN_ID: &str = "t-42";
 
 const PROGRAM: &str = include_str!("checkpoint_replay/graph.py");
 const PROGRAM_OP_ID: &str = include_str!("checkpoint_replay/graph_operation_id.py");
@@ -261,6 +267,7 @@ impl Model for CheckpointReplayModel {
             tables: vec![
                 self.checkpoints_table(s),
                 self.ledger_table(s),
+                self.identities_table(s),
                 self.runtime_table(s),
             ],
             metrics: vec![
@@ -300,8 +307,8 @@ impl Model for CheckpointReplayModel {
                 "在工具调用之后、检查点之前让进程崩溃，然后恢复。",
             ),
             CrVariant::OperationId => Text::new(
-                "The tool call carries the stable operation id t-42:refund, and the refund service deduplicates by it. Crash it at the same point.",
-                "工具调用带着稳定的操作 ID t-42:refund，退款服务按它去重。在同一个位置让它崩溃。",
+                "plan creates the operation op-ord-1701-r1 for the intent (refund 80.00 on ord-1701) and its checkpoint keeps it; the tool call carries that operation id, and the refund service deduplicates by it. The run (t-42), each tool invocation and the operation are three identities. Crash it at the same point.",
+                "plan 为业务意图（为 ord-1701 退款 80.00）创建操作 op-ord-1701-r1，并由它的检查点保存；工具调用带着这个操作 ID，退款服务按它去重。运行（t-42）、每一次工具调用、操作，是三种不同的身份。在同一个位置让它崩溃。",
             ),
             CrVariant::InMemorySaver => Text::new(
                 "The checkpointer is an InMemorySaver: it lives and dies with the process.",
@@ -383,6 +390,60 @@ impl CheckpointReplayModel {
                 ],
             ));
         }
+        t
+    }
+
+    /// The run, the tool's invocations and the operation: three identities, three lifetimes.
+    fn identities_table(&self, s: &CrState) -> TableView {
+        let mut t = TableView::new(
+            "identities",
+            Text::new("Identities", "三种身份"),
+            RUNTIME,
+            false,
+        );
+        t.columns = vec![
+            Text::new("identity", "身份"),
+            Text::new("value", "值"),
+            Text::new("lives as long as", "生命周期"),
+        ];
+        let invocation = match s.calls {
+            0 => Text::new("(no call yet)", "（尚未调用）"),
+            n => Text::same(format!("inv-{n}")),
+        };
+        let op = if self.variant == CrVariant::OperationId && s.checkpoints > 0 {
+            Text::same(OP_ID)
+        } else {
+            Text::new("(none)", "（无）")
+        };
+        let row = |key: &str, name: Text, value: Text, life: Text| {
+            RowView::new(key.into(), vec![name, value, life])
+        };
+        t.rows = vec![
+            row(
+                "run",
+                Text::new("run (thread_id)", "运行（thread_id）"),
+                Text::same(RUN_ID),
+                Text::new("this run of the graph", "这一次图的运行"),
+            ),
+            row(
+                "invocation",
+                Text::new("tool invocation", "工具调用"),
+                invocation,
+                Text::new(
+                    "one call; a re-run is a new one",
+                    "一次调用；重跑就是新的一次",
+                ),
+            ),
+            row(
+                "operation",
+                Text::new("operation id", "操作 ID"),
+                op,
+                Text::new(
+                    "the intent: refund 80.00 on ord-1701",
+                    "业务意图：为 ord-1701 退款 80.00",
+                ),
+            ),
+        ];
         t
     }
 
@@ -618,8 +679,8 @@ fn describe(m: &CheckpointReplayModel, b: &CrState, a: CrAct, s: &CrState) -> St
                 )
             } else {
                 Text::new(
-                    format!("The process restarts and loads the latest checkpoint, cp-{}: the thread resumes at node {next}, from its first line.", b.checkpoints),
-                    format!("进程重启，加载最新的检查点 cp-{}：运行从节点 {next} 的第一行恢复。", b.checkpoints),
+                    format!("The process restarts and loads the latest checkpoint, cp-{}: the thread resumes at node {next}, from its first line. That cp-{} is the last node's holds with synchronous checkpoint durability (LangGraph's durability=\"sync\" writes each checkpoint before the next step starts); with \"async\" a write may still be in flight when the process dies, and the resume starts from an older checkpoint.", b.checkpoints, b.checkpoints),
+                    format!("进程重启，加载最新的检查点 cp-{}：运行从节点 {next} 的第一行恢复。cp-{} 恰好是上一个节点的检查点，这一点只在同步持久化时成立（LangGraph 的 durability=\"sync\" 会在下一步开始前写完每个检查点）；用 \"async\" 时进程死掉那一刻写入可能还在进行，恢复会从更早的检查点开始。", b.checkpoints, b.checkpoints),
                 )
             };
         }
@@ -659,8 +720,8 @@ impl Scenario for CheckpointReplay {
             .failing("000100", ["let the refund tool run, then ⚡ crash before the checkpoint, and resume.",
                                 "让退款工具执行，然后在检查点之前 ⚡ 让进程崩溃，再恢复。"]),
             v("operation-id", ["Stable operation id", "稳定操作 ID"],
-              ["The tool call carries t-42:refund and the refund service deduplicates: the re-run is harmless.",
-               "工具调用带着 t-42:refund，退款服务据此去重：重跑无害。"], true)
+              ["plan creates op-ord-1701-r1 for the intent; the tool call carries it and the refund service deduplicates: the re-run is harmless.",
+               "plan 为业务意图创建 op-ord-1701-r1；工具调用带着它，退款服务据此去重：重跑无害。"], true)
             .hinted(["⚡ crash after the tool call and resume: the node runs again, the refund does not.",
                      "在工具调用之后 ⚡ 让进程崩溃并恢复：节点再跑一次，退款不会再发生。"]),
             v("in-memory-saver", ["In-memory saver", "内存检查点"],

@@ -1,14 +1,16 @@
 def plan(state):
-    return {"amount": 80}
+    # The operation is the intent the user approved, not this run:
+    # a row of its own, whose id the checkpoint after plan keeps.
+    op = create_operation(order="ord-1701", kind="refund", amount=80)
+    return {"amount": 80, "operation_id": op.id}  # op-ord-1701-r1
 
 def refund_node(state):
-    # Re-runs are harmless: the same id every time,
+    # Re-runs are harmless: the same operation id every time,
     # and the refund service deduplicates by it.
-    op_id = f"{thread_id(state)}:refund"  # t-42:refund
     result = refund_tool(
         order="ord-1701",
         amount=state["amount"],
-        operation_id=op_id,
+        operation_id=state["operation_id"],
     )
     return {"refund_id": result.id}
 

@@ -93,7 +93,7 @@ test('checkpoint replay: the resumed node refunds again, unless its call has a s
   await page.getByRole('radio', { name: /Stable operation id/ }).click();
   await expect(page).toHaveURL(/v=operation-id/);
   await page.getByRole('button', { name: 'Go to end' }).click();
-  expect(await rows(page, 'Refund service ledger')).toEqual([['re_1', '#1', 't-42:refund', '80.00']]);
+  expect(await rows(page, 'Refund service ledger')).toEqual([['re_1', '#1', 'op-ord-1701-r1', '80.00']]);
   await expect(invariant(page, 'refund executed at most once')).toContainText('holds');
   await page.getByRole('button', { name: 'Explore every run' }).click();
   await expect(page.locator('.exp-results')).toContainText('90 distinct states');
