@@ -2,8 +2,8 @@
 //! consumer, the broker and the provider each know afterwards.
 use super::*;
 
-const STRIPE: &str = "Stripe API v1, idempotent requests: docs.stripe.com/api/idempotent_requests";
-const STRIPE_ZH: &str = "Stripe API v1 幂等请求：docs.stripe.com/api/idempotent_requests";
+const STRIPE: &str = "a saved failure is replayed too, and a key is kept at least 24 hours; Stripe API v1, idempotent requests: docs.stripe.com/api/idempotent_requests";
+const STRIPE_ZH: &str = "保存的失败同样重放，键至少保留 24 小时；Stripe API v1 幂等请求：docs.stripe.com/api/idempotent_requests";
 const OUTBOX: &str =
     "AWS, transactional outbox: docs.aws.amazon.com/prescriptive-guidance/latest/cloud-design-patterns/transactional-outbox.html";
 const OUTBOX_ZH: &str =

@@ -259,8 +259,8 @@ pub(super) fn describe(m: &UnknownOutcomeModel, b: &UoState, a: UoAct, s: &UoSta
                 info.marks
                     .push(mark(PSP, MarkKind::Dedup, "replayed", "重放"));
                 info.narration = t(
-                    format!("The provider has a saved result for {k}: it replays “refund succeeded” without refunding again."),
-                    format!("支付方已为 {k} 保存了结果：它重放“退款成功”，不会再退一次。"),
+                    format!("The provider has a saved result for {k}: it replays “refund succeeded” without refunding again. It would replay a saved failure just the same, and it keeps a key at least 24 hours (Stripe API v1): a key reused after that is a new request."),
+                    format!("支付方已为 {k} 保存了结果：它重放“退款成功”，不会再退一次。保存的若是失败，它同样重放；键至少保留 24 小时（Stripe API v1），过期后再用同一个键就是新请求。"),
                 );
             } else {
                 let n = s.ledger.len();
