@@ -84,7 +84,7 @@ fn without_a_change_both_variants_refund_80_once() {
     );
     assert_eq!(
         table(&t, 3, "approvals"),
-        [["pr-1", d.as_str(), "alice", "10:02"]]
+        [["pr-1", d.as_str(), "alice", "refunds.approve", "10:02"]]
     );
 }
 

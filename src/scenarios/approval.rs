@@ -37,6 +37,9 @@ pub const PAID: i32 = 1_000;
 pub const VERSION: u8 = 3;
 pub const PROPOSAL: &str = "pr-1";
 pub const ORDER: &str = "ord-2042";
+/// What Alice approves under: stored with the approval, so an audit can tell whether she was
+/// allowed to (the notes: store the approver, the time, the permission and the digest).
+pub const PERMISSION: &str = "refunds.approve";
 
 const AGENT: usize = 0;
 const ALICE: usize = 1;
@@ -538,7 +541,7 @@ impl ApprovalModel {
 
     fn approvals_table(&self, s: &ApState) -> TableView {
         let mut t = TableView::new("approvals", Text::same("approvals"), DB, true);
-        t.columns = ["proposal_id", "digest", "approver", "approved_at"]
+        t.columns = ["proposal_id", "digest", "approver", "permission", "approved_at"]
             .into_iter()
             .map(Text::same)
             .collect();
@@ -546,7 +549,7 @@ impl ApprovalModel {
         if s.clicks > 0 {
             t.rows.push(RowView::new(
                 PROPOSAL.into(),
-                [PROPOSAL, &digest(AMOUNT, VERSION), "alice", "10:02"]
+                [PROPOSAL, &digest(AMOUNT, VERSION), "alice", PERMISSION, "10:02"]
                     .into_iter()
                     .map(Text::same)
                     .collect(),

@@ -198,7 +198,7 @@ fn approve(m: &ApprovalModel, info: &mut StepInfo, again: bool) {
         },
     ));
     info.code = Some(format!(
-        "BEGIN;\nINSERT INTO approvals (proposal_id, digest, approver, approved_at)\n  VALUES ('pr-1', '{d}', 'alice', now())\n  ON CONFLICT (proposal_id) DO NOTHING;\nUPDATE proposals SET status = 'APPROVED'\n WHERE id = 'pr-1' AND status = 'PENDING'\n   AND digest = '{d}' AND expires_at > now();\nCOMMIT;  -- then resume the waiting run"
+        "BEGIN;\nINSERT INTO approvals (proposal_id, digest, approver, permission, approved_at)\n  VALUES ('pr-1', '{d}', 'alice', '{PERMISSION}', now())\n  ON CONFLICT (proposal_id) DO NOTHING;\nUPDATE proposals SET status = 'APPROVED'\n WHERE id = 'pr-1' AND status = 'PENDING'\n   AND digest = '{d}' AND expires_at > now();\nCOMMIT;  -- then resume the waiting run"
     ));
     if again {
         info.marks.push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
@@ -212,8 +212,8 @@ fn approve(m: &ApprovalModel, info: &mut StepInfo, again: bool) {
             .push(mark(DB, MarkKind::Commit, "APPROVED", "APPROVED"));
         info.title = t("Alice approves pr-1", "Alice 批准 pr-1");
         info.narration = t(
-            format!("Alice opens pr-1, reads every field and clicks Approve: the approval row stores her name, the time and the digest {d} she saw, and pr-1 becomes APPROVED. The run resumes."),
-            format!("Alice 打开 pr-1，看过每个字段后点击“批准”：审批行记下她的名字、时间和她看到的摘要 {d}，pr-1 变成 APPROVED。运行恢复。"),
+            format!("Alice opens pr-1, reads every field and clicks Approve: the approval row stores who she is, the permission she approved under ({PERMISSION}), the time and the digest {d} she saw, and pr-1 becomes APPROVED. The run resumes."),
+            format!("Alice 打开 pr-1，看过每个字段后点击“批准”：审批行记下她是谁、她凭哪项权限批准（{PERMISSION}）、时间和她看到的摘要 {d}，pr-1 变成 APPROVED。运行恢复。"),
         );
     }
 }
