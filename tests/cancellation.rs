@@ -1,7 +1,9 @@
 //! Cancellation, proven: an aborted fetch taken for "nothing happened" tells the agent 1 of 3
-//! refunded while the provider's ledger holds two; cancelling, then asking the provider,
-//! reports "2 of 3 refunded, 1 not started"; exhaustive exploration with two faults per run
-//! (the agent's Cancel, a lost answer) breaks the mistake and proves the fix.
+//! refunded while the provider's ledger holds two; asking the provider once is not enough when
+//! the query overtakes the refund; voiding by the key (after a cancel) or sending again with the
+//! same key (after a timeout) reports "2 of 3 refunded, 1 not started". Exhaustive exploration
+//! with two and three faults per run (the agent's Cancel, a lost answer, a request overtaking
+//! another) breaks both mistakes and proves the fix.
 
 mod common;
 
@@ -10,7 +12,7 @@ use effectively_once::scenarios::{CaVariant, Cancellation};
 use effectively_once::sim::{explore, replay, Bounds, Status};
 
 const MATCHES: &str = "the screen matches the provider's ledger";
-const KEPT: &str = "no operation deleted while its outcome is unknown";
+const KEPT: &str = "nothing written off while the provider may still refund it";
 const ALL: [&str; 2] = [MATCHES, KEPT];
 
 fn bounds() -> Bounds {
@@ -129,7 +131,7 @@ fn cancel_then_reconcile_reports_two_of_three_refunded_one_not_started() {
     let path = by_labels(&m, &DRILL);
     let t = replay(&m, &path);
     let at = path.len() + 1;
-    assert_eq!(table(&t, at, "ops")[1][3], "CANCEL_REQUESTED (asking)");
+    assert_eq!(table(&t, at, "ops")[1][3], "CANCEL_REQUESTED (voiding)");
     let last = t.last();
     assert_eq!(
         table(&t, last, "screen")[0][0],
@@ -143,10 +145,11 @@ fn cancel_then_reconcile_reports_two_of_three_refunded_one_not_started() {
         ["SUCCEEDED", "SUCCEEDED", "NOT_EXECUTED"]
     );
     assert_eq!(table(&t, last, "ledger").len(), 2);
+    // The void came after the refund: "already refunded" settles it as SUCCEEDED.
     assert!(t
         .steps
         .iter()
-        .any(|s| s.info.title.en == "provider answers about op-2"));
+        .any(|s| s.info.title.en == "op-2 already refunded"));
     for name in ALL {
         assert_eq!(verdict(&t, last, name).status, Status::Holds, "{name}");
     }
@@ -200,28 +203,113 @@ fn exploration_breaks_the_mistake_and_proves_the_fix() {
                 r.invariants[0].violating_runs,
                 r.invariants[1].violating_runs,
                 r.invariants[0].counterexample.clone(),
+                r.invariants[1].counterexample.clone(),
             ));
         }
     }
     let states: Vec<usize> = got.iter().map(|g| g.0).collect();
     assert_eq!(
         states,
-        [47, 47, 124, 186],
+        [47, 47, 142, 221, 157, 276],
         "distinct states, budgets 2 and 3, pinned"
     );
     let runs: Vec<u128> = got.iter().map(|g| g.1).collect();
-    assert_eq!(runs, [23, 23, 71, 173], "runs, pinned");
+    assert_eq!(runs, [23, 23, 80, 203, 86, 239], "runs, pinned");
     // The mistake: 18 of its 23 runs break both invariants (every run with a cancel or a lost
     // answer while a request is out); the shortest is a lost answer and the timeout.
     assert_eq!((got[0].2, got[0].3), (18, 18));
     assert_eq!(got[0].4.as_ref().map(|p| p.len()), Some(5));
-    assert_eq!((got[2].2, got[2].3, got[3].2, got[3].3), (0, 0, 0, 0));
+    // Asking once: with two faults, the cancel and the query overtaking the refund, 9 runs
+    // write op-1 off while its refund is on its way: start, send, cancel, abort, ask,
+    // overtake, read "not found".
+    assert_eq!((got[2].2, got[2].3), (9, 9));
+    assert_eq!(got[2].5.as_deref(), Some(&[0, 0, 1, 0, 0, 1, 0][..]));
+    // Voiding by the key: no run breaks either invariant, with two faults or three.
+    assert_eq!((got[4].2, got[4].3, got[5].2, got[5].3), (0, 0, 0, 0));
     for budget in [2, 3] {
         assert_holds_everywhere(
             &Cancellation::model(CaVariant::CancelThenReconcile, budget),
             bounds(),
         );
     }
+}
+
+/// A real client asks on a new connection, so the question can overtake the refund: asking
+/// once writes the refund off and it runs anyway; voiding by the key makes the late refund be
+/// refused.
+#[test]
+fn a_request_on_a_new_connection_can_overtake_the_refund() {
+    let before = [DRILL[0], DRILL[1], DRILL[6], "Service: fetch rejects with AbortError"];
+    let m = Cancellation::model(CaVariant::CancelThenAskOnce, 2);
+    let mut labels = before.to_vec();
+    labels.extend([
+        "Service: ask the provider about op-1",
+        "⚡ Overtake: answer the query for op-1",
+        "Service: read the answer about op-1",
+    ]);
+    let path = by_labels(&m, &labels);
+    let t = replay(&m, &path);
+    let at = path.len();
+    assert_eq!(table(&t, at, "ops")[0][3], "NOT_EXECUTED");
+    assert_eq!(table(&t, at, "wire"), [["refund request op-1", "provider"]]);
+    let kept = verdict(&t, at, KEPT);
+    assert_eq!(kept.status, Status::Violated);
+    assert!(
+        kept.why.en.starts_with("The row of op-1 says NOT_EXECUTED, but its request is still waiting at the provider"),
+        "{}",
+        kept.why.en
+    );
+    let last = t.last();
+    assert_eq!(
+        table(&t, last, "screen")[0][0],
+        "Cancelled: 0 of 3 refunded, 1 stopped, 2 not started"
+    );
+    assert_eq!(table(&t, last, "ledger"), [["re_1", "op-1", "40.00", "succeeded"]]);
+    assert_eq!(verdict(&t, last, MATCHES).status, Status::Violated);
+
+    let m = Cancellation::model(CaVariant::CancelThenReconcile, 2);
+    let mut labels = before.to_vec();
+    labels.extend([
+        "Service: void op-1 by its key",
+        "⚡ Overtake: void the key op-1",
+        "Service: read the answer about op-1",
+    ]);
+    let path = by_labels(&m, &labels);
+    let t = replay(&m, &path);
+    assert_eq!(table(&t, path.len(), "ops")[0][3], "NOT_EXECUTED");
+    assert_eq!(verdict(&t, path.len(), KEPT).status, Status::Holds);
+    let last = t.last();
+    assert!(t.steps.iter().any(|s| s.info.title.en == "op-1 refused: voided"));
+    assert_eq!(
+        table(&t, last, "ledger"),
+        [["—", "op-1", "40.00", "voided: will not run"]]
+    );
+    assert_eq!(
+        table(&t, last, "screen")[0][0],
+        "Cancelled: 0 of 3 refunded, 1 stopped, 2 not started"
+    );
+    for name in ALL {
+        assert_eq!(verdict(&t, last, name).status, Status::Holds, "{name}");
+    }
+}
+
+/// After a timeout the fix sends the refund again under the same key: the provider replays.
+#[test]
+fn a_timeout_is_settled_by_the_same_key_again() {
+    let labels = [
+        DRILL[0],
+        DRILL[1],
+        DRILL[2],
+        "Lose the provider's answer",
+        "Service: fetch times out (5 s)",
+        "Service: send op-1 again, same key",
+    ];
+    let m = Cancellation::model(CaVariant::CancelThenReconcile, 2);
+    let path = by_labels(&m, &labels);
+    let t = replay(&m, &path);
+    assert_eq!(table(&t, path.len(), "ops")[0][3], "UNKNOWN (same key again)");
+    assert!(t.steps.iter().any(|s| s.info.title.en == "replay op-1"));
+    assert_eq!(table(&t, t.last(), "ledger").len(), 3);
 }
 
 /// Every step of every run (two faults, both variants) is narrated and labelled in both

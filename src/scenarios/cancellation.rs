@@ -13,11 +13,18 @@
 //! SUCCEEDED and tells the agent "Cancelled: 1 of 3 refunded, the rest cancelled", while the
 //! provider's ledger holds op-2 as well.
 //!
-//! **The fix.** `cancel-then-reconcile` stops *new* work (the loop checks `signal.aborted`
-//! before sending), keeps the operation whose request was in flight (CANCEL_REQUESTED, or
-//! UNKNOWN after a timeout), asks the provider what became of it, and reports partial
-//! completion: "Cancelled: 2 of 3 refunded, 1 not started". The provider handles a
-//! connection's requests in order, so the query is answered after the refund it asks about.
+//! **Half a fix.** `cancel-then-ask-once` stops new work, keeps the operation whose request
+//! was in flight (CANCEL_REQUESTED, or UNKNOWN after a timeout) and asks the provider once;
+//! "not found" is taken as NOT_EXECUTED. That holds only while the provider answers a
+//! connection's requests in order. A real client drops the aborted connection and asks on a
+//! new one, so the query can overtake the refund (the fault `Overtake`): "not found", then the
+//! refund commits.
+//!
+//! **The fix.** `cancel-then-reconcile` keeps the outcome unknown until the provider can no
+//! longer execute the request. After a cancel it voids the request by its key: either the
+//! provider has refunded ("already refunded") or the key is voided and the refund, arriving
+//! later, is refused. After a timeout it retries with the same key, which replays or executes
+//! once. Partial completion is reported: "Cancelled: 2 of 3 refunded, 1 not started".
 
 use crate::sim::{
     CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Metric,
@@ -36,19 +43,30 @@ pub(crate) const PSP: usize = 3;
 pub const AMOUNTS: [u32; 3] = [4_000, 2_500, 3_500];
 
 const UNDONE_JS: &str = include_str!("cancellation/undone.js");
+const ASK_ONCE_JS: &str = include_str!("cancellation/ask-once.js");
 const RECONCILE_JS: &str = include_str!("cancellation/reconcile.js");
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum CaVariant {
     CancelMeansUndone,
+    CancelThenAskOnce,
     CancelThenReconcile,
 }
 
 impl CaVariant {
-    pub const ALL: [CaVariant; 2] = [CaVariant::CancelMeansUndone, CaVariant::CancelThenReconcile];
+    pub const ALL: [CaVariant; 3] = [
+        CaVariant::CancelMeansUndone,
+        CaVariant::CancelThenAskOnce,
+        CaVariant::CancelThenReconcile,
+    ];
 
     fn naive(self) -> bool {
         self == CaVariant::CancelMeansUndone
+    }
+
+    /// Settles by the key (a void, a same-key retry) instead of trusting one "not found".
+    fn settles(self) -> bool {
+        self == CaVariant::CancelThenReconcile
     }
 }
 
@@ -85,21 +103,27 @@ impl OpStatus {
     }
 }
 
-/// What the service is awaiting.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Wait {
-    /// `fetch(POST /refunds)` for this operation.
-    Refund(u8),
-    /// `provider.findRefund(op)`.
-    Query(u8),
-}
-
-/// A message at the provider, or an answer on its way back.
+/// A request to the provider, an answer on its way back, or what the service awaits.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Msg {
+    /// `POST /refunds` with `Idempotency-Key: op`.
     Refund(u8),
+    /// `provider.findRefund(op)`: has the key a refund?
     Query(u8),
+    /// `provider.voidRefund(op)`: refund under this key never, unless it already has.
+    Void(u8),
 }
+
+impl Msg {
+    pub fn op(self) -> u8 {
+        match self {
+            Msg::Refund(o) | Msg::Query(o) | Msg::Void(o) => o,
+        }
+    }
+}
+
+/// What the service awaits: the answer to one of its requests.
+pub type Wait = Msg;
 
 /// How the batch ended, as the screen puts it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -143,8 +167,10 @@ pub struct CaState {
     pub inbox: Vec<Msg>,
     /// Refunds the provider committed, in order (the operation each was for).
     pub ledger: Vec<u8>,
-    /// Answers on their way to the service: what they answer, and for a query whether the
-    /// provider found a refund.
+    /// Keys the provider has voided: a refund under one of them is refused.
+    pub voided: Vec<u8>,
+    /// Answers on their way to the service: what they answer, and whether the provider has a
+    /// refund under that key.
     pub answers: Vec<(Msg, bool)>,
     pub faults: u8,
 }
@@ -161,15 +187,22 @@ pub enum CaAct {
     Abort,
     /// `AbortSignal.timeout(5000)` fires: the answer never came.
     Timeout,
-    /// Ask the provider what became of the operation.
+    /// Ask the provider what became of the operation (once).
     Query,
-    /// The query's own timeout: ask again.
-    QueryTimeout,
+    /// Void the operation's request by its key.
+    Void,
+    /// Send the refund again with the same key: it replays or executes once.
+    Retry,
+    /// A query's or a void's own timeout: ask again.
+    AskTimeout,
     /// The loop ends: all sent, or the signal was aborted before the next send.
     Finish,
     // Faults.
     Cancel,
     LoseAnswer,
+    /// The provider handles the second request it holds first: a query or a void sent on a new
+    /// connection overtakes the refund still on the old one.
+    Overtake,
 }
 
 pub struct CancellationModel {
@@ -233,6 +266,11 @@ impl CaState {
         v
     }
 
+    /// The provider has refunded `o`, or still holds a refund for it that no void stops.
+    fn may_run(&self, o: u8) -> bool {
+        self.ledger.contains(&o) || (self.inbox.contains(&Msg::Refund(o)) && !self.voided.contains(&o))
+    }
+
     fn succeeded_mask(&self) -> u8 {
         self.ops
             .iter()
@@ -245,6 +283,37 @@ impl CaState {
 impl CancellationModel {
     fn can_fault(&self, s: &CaState) -> bool {
         s.faults < self.budget
+    }
+
+    /// How the service settles an operation whose outcome it does not know: ask once, or, in
+    /// the fix, void it by its key after a cancel and send it again with the key after a
+    /// timeout (either way the provider can no longer run it behind the service's back).
+    fn settle(&self, s: &CaState) -> CaAct {
+        match (self.variant.settles(), s.aborted) {
+            (false, _) => CaAct::Query,
+            (true, true) => CaAct::Void,
+            (true, false) => CaAct::Retry,
+        }
+    }
+
+    /// The provider handles the `i`-th request it holds. A refund under a voided key is
+    /// refused; a void of a refunded key answers "already refunded". Only a caller still
+    /// waiting hears the answer: an aborted fetch has closed its connection.
+    fn handle(s: &mut CaState, i: usize) {
+        if i >= s.inbox.len() {
+            return;
+        }
+        let m = s.inbox.remove(i);
+        let o = m.op();
+        match m {
+            Msg::Refund(_) if !s.voided.contains(&o) && !s.ledger.contains(&o) => s.ledger.push(o),
+            Msg::Void(_) if !s.ledger.contains(&o) && !s.voided.contains(&o) => s.voided.push(o),
+            _ => {}
+        }
+        let listening = s.wait == Some(m) && !(matches!(m, Msg::Refund(_)) && s.aborted);
+        if listening {
+            s.answers.push((m, s.ledger.contains(&o)));
+        }
     }
 
     /// The mistake's `catch`: every row not SUCCEEDED deleted, the screen told the rest.
@@ -276,6 +345,7 @@ impl Model for CancellationModel {
             aborted: false,
             inbox: Vec::new(),
             ledger: Vec::new(),
+            voided: Vec::new(),
             answers: Vec::new(),
             faults: 0,
         }
@@ -291,10 +361,10 @@ impl Model for CancellationModel {
             match s.wait {
                 None => match s.current() {
                     Some(OpStatus::Pending) if !s.aborted => out.push(CaAct::Send),
-                    Some(st) if st.unsettled() => out.push(CaAct::Query),
+                    Some(st) if st.unsettled() => out.push(self.settle(s)),
                     _ => out.push(CaAct::Finish),
                 },
-                Some(Wait::Refund(o)) => {
+                Some(Msg::Refund(o)) => {
                     let m = Msg::Refund(o);
                     if s.aborted {
                         out.push(CaAct::Abort);
@@ -304,12 +374,11 @@ impl Model for CancellationModel {
                         out.push(CaAct::Timeout);
                     }
                 }
-                Some(Wait::Query(o)) => {
-                    let m = Msg::Query(o);
+                Some(m) => {
                     if s.answered(m) {
                         out.push(CaAct::Receive);
                     } else if !s.at_provider(m) {
-                        out.push(CaAct::QueryTimeout);
+                        out.push(CaAct::AskTimeout);
                     }
                 }
             }
@@ -325,11 +394,14 @@ impl Model for CancellationModel {
             if !s.answers.is_empty() {
                 out.push(CaAct::LoseAnswer);
             }
+            if s.inbox.len() > 1 {
+                out.push(CaAct::Overtake);
+            }
         }
     }
 
     fn is_fault(&self, a: &CaAct) -> bool {
-        matches!(a, CaAct::Cancel | CaAct::LoseAnswer)
+        matches!(a, CaAct::Cancel | CaAct::LoseAnswer | CaAct::Overtake)
     }
 
     fn next(&self, s: &CaState, a: &CaAct) -> CaState {
@@ -347,36 +419,13 @@ impl Model for CancellationModel {
                 s.inbox.push(Msg::Refund(o));
                 s.wait = Some(Wait::Refund(o));
             }
-            CaAct::Provider => {
-                if !s.inbox.is_empty() {
-                    let m = s.inbox.remove(0);
-                    let found = match m {
-                        Msg::Refund(o) => {
-                            if !s.ledger.contains(&o) {
-                                s.ledger.push(o);
-                            }
-                            true
-                        }
-                        Msg::Query(o) => s.ledger.contains(&o),
-                    };
-                    // Only a caller still waiting hears the answer; an aborted fetch has
-                    // closed its connection.
-                    let listening = match (m, s.wait) {
-                        (Msg::Refund(o), Some(Wait::Refund(w))) => o == w && !s.aborted,
-                        (Msg::Query(o), Some(Wait::Query(w))) => o == w,
-                        _ => false,
-                    };
-                    if listening {
-                        s.answers.push((m, found));
-                    }
-                }
+            CaAct::Provider => Self::handle(&mut s, 0),
+            CaAct::Overtake => {
+                s.faults += 1;
+                Self::handle(&mut s, 1);
             }
             CaAct::Receive => {
-                if let Some(w) = s.wait {
-                    let m = match w {
-                        Wait::Refund(o) => Msg::Refund(o),
-                        Wait::Query(o) => Msg::Query(o),
-                    };
+                if let Some(m) = s.wait {
                     if let Some(i) = s.answers.iter().position(|x| x.0 == m) {
                         let (_, found) = s.answers.remove(i);
                         let o = s.next as usize;
@@ -393,7 +442,7 @@ impl Model for CancellationModel {
                 }
             }
             CaAct::Abort | CaAct::Timeout => {
-                if let Some(Wait::Refund(o)) = s.wait {
+                if let Some(Msg::Refund(o)) = s.wait {
                     s.answers.retain(|x| x.0 != Msg::Refund(o));
                     if self.variant.naive() {
                         let end = if *a == CaAct::Abort {
@@ -414,12 +463,17 @@ impl Model for CancellationModel {
                     }
                 }
             }
-            CaAct::Query => {
+            CaAct::Query | CaAct::Void | CaAct::Retry => {
                 let o = s.next;
-                s.inbox.push(Msg::Query(o));
-                s.wait = Some(Wait::Query(o));
+                let m = match *a {
+                    CaAct::Query => Msg::Query(o),
+                    CaAct::Void => Msg::Void(o),
+                    _ => Msg::Refund(o),
+                };
+                s.inbox.push(m);
+                s.wait = Some(m);
             }
-            CaAct::QueryTimeout => s.wait = None,
+            CaAct::AskTimeout => s.wait = None,
             CaAct::Finish => {
                 let stopped = (s.next as usize) < s.ops.len();
                 if stopped && self.variant.naive() {
@@ -472,18 +526,18 @@ impl Model for CancellationModel {
             },
             Invariant {
                 name: Text::new(
-                    "no operation deleted while its outcome is unknown",
-                    "结果未知时不删除操作记录",
+                    "nothing written off while the provider may still refund it",
+                    "支付方仍可能退款时，不把操作记为没发生",
                 ),
                 kind: InvKind::Always,
                 holds: Text::new(
-                    "No row of refund_operations is deleted while the provider holds or has executed its request.",
-                    "支付方持有或已执行某个请求时，refund_operations 里对应的行不会被删除。",
+                    "No row of refund_operations is deleted or marked NOT_EXECUTED while the provider has refunded it or holds a refund for it that no void stops.",
+                    "支付方已经退款，或手里还有未被作废的退款请求时，refund_operations 里对应的行不会被删除，也不会记为 NOT_EXECUTED。",
                 ),
-                check: deleted_while_unknown,
+                check: written_off_while_unknown,
                 rows: |s| {
-                    let deleted = (s.ops.iter().enumerate()).filter(|(_, st)| **st == OpStatus::Deleted);
-                    deleted.map(|(o, _)| ("ops", op_id(o as u8))).collect()
+                    let off = (0..s.ops.len() as u8).filter(|&o| written_off(s, o) && s.may_run(o));
+                    off.map(|o| ("ops", op_id(o))).collect()
                 },
             },
         ]
@@ -552,18 +606,18 @@ impl Model for CancellationModel {
 /// nobody knows yet: cancel is not undo.
 fn figure(s: &CaState, told: u32) -> Figure {
     let made = s.refunded().len() as u32;
-    let deleted = (s.ops.iter().enumerate())
-        .filter(|&(o, st)| *st == OpStatus::Deleted && s.ledger.contains(&(o as u8)))
+    let deleted = (0..s.ops.len() as u8)
+        .filter(|&o| written_off(s, o) && s.ledger.contains(&o))
         .count() as u32;
     Figure {
         title: Text::new("Refunds: the provider against the screen", "退款：支付方与屏幕"),
         name: Text::new(
             format!(
-                "the provider made {}, the screen reports {told}; {} no record left",
+                "the provider made {}, the screen reports {told}; {} written off",
                 crate::sim::counted(made, "refund", "refunds"),
-                crate::sim::counted(deleted, "made refund has", "made refunds have")
+                crate::sim::counted(deleted, "made refund", "made refunds")
             ),
-            format!("支付方执行了 {made} 笔退款，屏幕报告 {told} 笔；{deleted} 笔已执行的退款没有留下记录"),
+            format!("支付方执行了 {made} 笔退款，屏幕报告 {told} 笔；{deleted} 笔已执行的退款被当作没发生"),
         ),
         body: FigureBody::Ledger(vec![
             LedgerRow {
@@ -573,7 +627,7 @@ fn figure(s: &CaState, told: u32) -> Figure {
                 unit: Unit::Count,
             },
             LedgerRow {
-                name: Text::new("made refunds whose record was deleted", "记录已被删除的已执行退款"),
+                name: Text::new("made refunds written off (deleted or NOT_EXECUTED)", "被当作没发生的已执行退款（已删除或 NOT_EXECUTED）"),
                 intended: 0,
                 executed: deleted,
                 unit: Unit::Count,
@@ -620,27 +674,30 @@ fn told_otherwise(s: &CaState) -> Option<Text> {
     }
 }
 
-fn deleted_while_unknown(s: &CaState) -> Option<Text> {
-    s.ops.iter().enumerate().find_map(|(o, st)| {
-        let o = o as u8;
-        let executed = s.ledger.contains(&o);
-        let held = s.inbox.contains(&Msg::Refund(o));
-        (*st == OpStatus::Deleted && (executed || held)).then(|| {
+/// The service has given `o` up as not done: its row deleted, or marked NOT_EXECUTED.
+fn written_off(s: &CaState, o: u8) -> bool {
+    matches!(s.ops.get(o as usize), Some(OpStatus::Deleted | OpStatus::NotExecuted))
+}
+
+fn written_off_while_unknown(s: &CaState) -> Option<Text> {
+    (0..s.ops.len() as u8).find_map(|o| {
+        (written_off(s, o) && s.may_run(o)).then(|| {
             let id = op_id(o);
-            let (en, zh) = if executed {
-                (
-                    "the provider has already refunded it",
-                    "支付方已经退了这笔款",
-                )
+            let (en, zh) = if s.ledger.contains(&o) {
+                ("the provider has already refunded it", "支付方已经退了这笔款")
             } else {
                 (
-                    "its request is still waiting at the provider",
-                    "它的请求还在支付方等待处理",
+                    "its request is still waiting at the provider, and nothing stops it",
+                    "它的请求还在支付方等待处理，没有什么能拦住它",
                 )
             };
+            let (did_en, did_zh) = match s.ops[o as usize] {
+                OpStatus::Deleted => ("was deleted as if nothing had happened", "被当作什么都没发生删掉了"),
+                _ => ("says NOT_EXECUTED", "记为 NOT_EXECUTED"),
+            };
             Text::new(
-                format!("The row of {id} was deleted as if nothing had happened, but {en}."),
-                format!("{id} 的记录被当作什么都没发生删掉了，但{zh}。"),
+                format!("The row of {id} {did_en}, but {en}."),
+                format!("{id} 的记录{did_zh}，但{zh}。"),
             )
         })
     })
@@ -670,10 +727,20 @@ impl CancellationModel {
                         format!("Done: {n} of 3 refunded"),
                         format!("完成：3 笔退了 {n} 笔"),
                     ),
-                    End::Cancelled => Text::new(
-                        format!("Cancelled: {n} of 3 refunded, {not_started} not started"),
-                        format!("已取消：3 笔退了 {n} 笔，{not_started} 笔未开始"),
-                    ),
+                    End::Cancelled => {
+                        // Sent, then settled as not executed (voided, or "not found").
+                        let off = s.ops.iter().filter(|x| **x == OpStatus::NotExecuted).count();
+                        match off.saturating_sub(not_started as usize) {
+                            0 => Text::new(
+                                format!("Cancelled: {n} of 3 refunded, {not_started} not started"),
+                                format!("已取消：3 笔退了 {n} 笔，{not_started} 笔未开始"),
+                            ),
+                            k => Text::new(
+                                format!("Cancelled: {n} of 3 refunded, {k} stopped, {not_started} not started"),
+                                format!("已取消：3 笔退了 {n} 笔，{k} 笔已拦下，{not_started} 笔未开始"),
+                            ),
+                        }
+                    }
                     End::Undone => Text::new(
                         format!("Cancelled: {n} of 3 refunded, the rest cancelled"),
                         format!("已取消：3 笔退了 {n} 笔，其余已撤销"),
@@ -718,8 +785,14 @@ impl CancellationModel {
         for (o, st) in s.ops.iter().enumerate() {
             let status = match st {
                 OpStatus::Deleted => Text::new("(deleted)", "（已删除）"),
+                OpStatus::CancelRequested if self.variant.settles() => {
+                    Text::new("CANCEL_REQUESTED (voiding)", "CANCEL_REQUESTED（作废中）")
+                }
                 OpStatus::CancelRequested => {
                     Text::new("CANCEL_REQUESTED (asking)", "CANCEL_REQUESTED（查询中）")
+                }
+                OpStatus::Unknown if self.variant.settles() => {
+                    Text::new("UNKNOWN (same key again)", "UNKNOWN（用同一个键重发）")
                 }
                 OpStatus::Unknown => Text::new("UNKNOWN (asking)", "UNKNOWN（查询中）"),
                 st => Text::same(st.sql()),
@@ -764,6 +837,18 @@ impl CancellationModel {
                 ],
             ));
         }
+        // A voided key is a row too: the provider's promise that no refund will run under it.
+        for (i, &o) in s.voided.iter().enumerate() {
+            t.rows.push(RowView::new(
+                format!("void-{i}"),
+                vec![
+                    Text::same("—"),
+                    Text::same(op_id(o)),
+                    Text::same(money(amount(o))),
+                    Text::new("voided: will not run", "已作废：不会执行"),
+                ],
+            ));
+        }
         t
     }
 
@@ -781,8 +866,9 @@ impl CancellationModel {
         let awaiting = match s.wait {
             None if s.done() => Text::new("(finished)", "（已结束）"),
             None => Text::new("(nothing)", "（无）"),
-            Some(Wait::Refund(o)) => Text::same(format!("fetch POST /refunds ({})", op_id(o))),
-            Some(Wait::Query(o)) => Text::same(format!("provider.findRefund({})", op_id(o))),
+            Some(Msg::Refund(o)) => Text::same(format!("fetch POST /refunds ({})", op_id(o))),
+            Some(Msg::Query(o)) => Text::same(format!("provider.findRefund({})", op_id(o))),
+            Some(Msg::Void(o)) => Text::same(format!("provider.voidRefund({})", op_id(o))),
         };
         t.rows.push(RowView::new(
             "signal".into(),
@@ -805,6 +891,10 @@ impl CancellationModel {
                     format!("query: refund for {}?", op_id(*o)),
                     format!("查询：{} 有退款吗？", op_id(*o)),
                 ),
+                Msg::Void(o) => Text::new(
+                    format!("void the key {}", op_id(*o)),
+                    format!("作废键 {}", op_id(*o)),
+                ),
             };
             t.rows.push(RowView::new(
                 format!("in-{i}"),
@@ -813,9 +903,21 @@ impl CancellationModel {
         }
         for (i, (m, found)) in s.answers.iter().enumerate() {
             let what = match (m, found) {
-                (Msg::Refund(o), _) => Text::new(
+                (Msg::Refund(o), true) => Text::new(
                     format!("200 refunded ({})", op_id(*o)),
                     format!("200 已退款（{}）", op_id(*o)),
+                ),
+                (Msg::Refund(o), false) => Text::new(
+                    format!("409 key voided ({})", op_id(*o)),
+                    format!("409 键已作废（{}）", op_id(*o)),
+                ),
+                (Msg::Void(o), true) => Text::new(
+                    format!("already refunded: {}", op_id(*o)),
+                    format!("已经退款：{}", op_id(*o)),
+                ),
+                (Msg::Void(o), false) => Text::new(
+                    format!("voided: {} will never run", op_id(*o)),
+                    format!("已作废：{} 永远不会执行", op_id(*o)),
                 ),
                 (Msg::Query(o), true) => Text::new(
                     format!("found: {} refunded", op_id(*o)),
@@ -835,10 +937,10 @@ impl CancellationModel {
     }
 
     fn code(&self, s: &CaState) -> CodeView {
-        let text = if self.variant.naive() {
-            UNDONE_JS
-        } else {
-            RECONCILE_JS
+        let text = match self.variant {
+            CaVariant::CancelMeansUndone => UNDONE_JS,
+            CaVariant::CancelThenAskOnce => ASK_ONCE_JS,
+            CaVariant::CancelThenReconcile => RECONCILE_JS,
         };
         let find = |needle: &str| text.lines().position(|l| l.contains(needle)).unwrap_or(0);
         let (line, doing) = match (s.screen, s.wait) {
@@ -854,15 +956,27 @@ impl CancellationModel {
                 },
                 Text::new("finished", "已结束"),
             ),
-            (_, Some(Wait::Refund(_))) => (
-                find("const res = await fetch"),
+            (_, Some(Msg::Refund(_))) => (
+                find("const res = await"),
                 Text::new("awaiting fetch", "等待 fetch"),
             ),
-            (_, Some(Wait::Query(_))) => (
+            (_, Some(Msg::Query(_))) => (
                 find("return await provider.findRefund"),
                 Text::new("awaiting findRefund", "等待 findRefund"),
             ),
+            (_, Some(Msg::Void(_))) => (
+                find("provider.voidRefund"),
+                Text::new("awaiting voidRefund", "等待 voidRefund"),
+            ),
             (_, None) => match s.current() {
+                Some(OpStatus::Unknown) if self.variant.settles() && !s.aborted => (
+                    find("continue;"),
+                    Text::new("about to send again, same key", "准备用同一个键重发"),
+                ),
+                Some(st) if st.unsettled() && self.variant.settles() => (
+                    find("provider.voidRefund"),
+                    Text::new("about to void by the key", "准备按键作废"),
+                ),
                 Some(st) if st.unsettled() => (
                     find("const refund = await reconcile"),
                     Text::new("about to ask the provider", "准备询问支付方"),
@@ -920,11 +1034,16 @@ impl Scenario for Cancellation {
                "把中止的 fetch 当成“什么都没发生”：删掉记录，屏幕显示已取消，而支付方已经退了款。"], false)
             .failing("0010", ["start the batch, let op-1 go out, then click Cancel while it is in flight.",
                               "开始批次，让 op-1 发出，然后趁它在途时点击取消。"]),
-            v("cancel-then-reconcile", ["Cancel, then reconcile", "取消后对账"],
-              ["Stop new work, keep the operation that was in flight, ask the provider, report partial completion: 2 of 3 refunded, 1 not started.",
-               "停止新工作，保留在途的操作，向支付方查询，报告部分完成：3 笔退了 2 笔，1 笔未开始。"], true)
-            .hinted(["click Cancel while a refund is in flight: the service asks the provider before it reports.",
-                     "在退款在途时点击取消：服务先问支付方，再报告结果。"]),
+            v("cancel-then-ask-once", ["Cancel, then ask once", "取消后只查一次"],
+              ["Keep the operation that was in flight and ask the provider once: “not found” is taken as not executed, but the query can overtake the refund.",
+               "保留在途的操作，向支付方查询一次：“没有”就当作没执行，可查询可能抢在退款前面。"], false)
+            .failing("0010010", ["let op-1 go out and click Cancel before the provider commits it; then ⚡ let the query overtake the refund.",
+                                 "让 op-1 发出，在支付方提交前点击取消；再 ⚡ 让查询抢在退款前面。"]),
+            v("cancel-then-reconcile", ["Cancel, then void by key", "取消后按键作废"],
+              ["Keep the outcome unknown until the provider can no longer run it: void the request by its key after a cancel, send it again with the same key after a timeout; report 2 of 3 refunded, 1 not started.",
+               "在支付方再也不能执行之前，结果一直算未知：取消后按键作废请求，超时后用同一个键重发；报告 3 笔退了 2 笔，1 笔未开始。"], true)
+            .hinted(["click Cancel while a refund is in flight, then ⚡ let the void overtake the refund: the late refund is refused.",
+                     "在退款在途时点击取消，再 ⚡ 让作废抢在退款前面：迟到的退款被拒绝。"]),
         ];
         ScenarioMeta {
             slug: "cancellation",
@@ -955,8 +1074,8 @@ impl Scenario for Cancellation {
 /// demand from `notes.json`, which `content::notes_json` writes (see `content`).
 pub(crate) fn notes() -> Notes {
     Notes::new(
-        ["Cancellation is a cooperative signal, not a transaction rollback. AbortSignal tells code that supports it to stop waiting or stop working, but the request may already have reached the provider and its write may be committed. Propagate the deadline and the signal, stop taking new work, release local resources in finally, and still query the refunds already sent: “cancelled” on the screen cannot erase an external fact. Report partial completion and what is still being checked.",
-         "取消是协作信号，不是事务回滚。Node 的 AbortSignal 可通知支持取消的请求停止等待或停止执行，但请求可能已经到达远端，远端写也可能已经提交。调用方应传播 deadline 和取消信号，停止领取新工作，并在 finally 释放本地资源。对已经发出的退款仍要查询状态；UI 上的“已取消”不能抹掉外部事实。返回部分完成和待核查状态。"],
+        ["Cancellation is a cooperative signal, not a transaction rollback. AbortSignal tells code that supports it to stop waiting or stop working, but the request may already have reached the provider and its write may be committed. Propagate the deadline and the signal, stop taking new work, release local resources in finally, and settle the refunds already sent: void each by its key, or send it again with the same key, or wait until the provider can no longer process it. One “not found” is not proof while the request may still arrive on another connection. “Cancelled” on the screen cannot erase an external fact. Report partial completion and what is still being checked.",
+         "取消是协作信号，不是事务回滚。Node 的 AbortSignal 可通知支持取消的请求停止等待或停止执行，但请求可能已经到达远端，远端写也可能已经提交。调用方应传播 deadline 和取消信号，停止领取新工作，并在 finally 释放本地资源。对已经发出的退款仍要了结：按键作废，或用同一个键重发，或等到支付方再也不会处理它。请求还可能从另一条连接到达时，一次“查无此款”不算证据。UI 上的“已取消”不能抹掉外部事实。返回部分完成和待核查状态。"],
         ["“Is cancel an immediate stop?” Stop dispatching and propagate the cancellation; side effects in progress may complete, so return partial completion and a to-be-verified status instead of erasing finished results. “The browser disconnected: does the task end?” That is the product's contract; a durable task usually goes on, and the disconnect only ends the subscription.",
          "“取消是不是立即终止？”停止派发并传播取消；进行中的副作用可能完成，返回部分完成和待核查状态，而不是抹除已完成结果。“浏览器断开，任务结束吗？”由产品契约决定；持久任务通常继续，断开只影响订阅。"],
         ["“Cancelling the HTTP request undoes the remote transaction.” “On a cancel signal, committed refunds are reversed automatically.”",

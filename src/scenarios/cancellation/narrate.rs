@@ -2,7 +2,7 @@
 
 use super::{
     amount, list, money, op_id, CaAct, CaState, CaVariant, CancellationModel, Msg, OpStatus,
-    Screen, Wait, DB, PSP, SCREEN, SERVICE,
+    Screen, DB, PSP, SCREEN, SERVICE,
 };
 use crate::sim::{arrow, mark, ArrowKind, MarkKind, StepInfo, Text};
 
@@ -24,9 +24,13 @@ pub(super) fn intro(v: CaVariant) -> Text {
             "This service treats an aborted fetch as “nothing happened”: it deletes the unfinished rows and shows “Cancelled”. Let op-2 reach the provider, then click Cancel.",
             "这个服务把中止的 fetch 当作“什么都没发生”：删掉未完成的记录，显示“已取消”。让 op-2 到达支付方，再点“取消”。",
         ),
+        CaVariant::CancelThenAskOnce => Text::new(
+            "This service stops new work on a cancel, keeps the operation that was in flight and asks the provider once; “not found” becomes NOT_EXECUTED. Click Cancel before the provider commits op-1, then let the query overtake the refund.",
+            "这个服务在取消时停止新工作，保留在途的操作，只向支付方查询一次；“没有”就记为 NOT_EXECUTED。在支付方提交 op-1 之前点“取消”，再让查询抢在退款前面。",
+        ),
         CaVariant::CancelThenReconcile => Text::new(
-            "This service stops new work on a cancel, keeps the operation that was in flight, asks the provider what became of it, and reports partial completion. Click Cancel at the same point.",
-            "这个服务在取消时停止新工作，保留在途的操作，向支付方查询它的结果，并报告部分完成。在同一个位置点“取消”。",
+            "This service keeps an outcome unknown until the provider can no longer run the request: after a cancel it voids the request by its key, after a timeout it sends it again with the same key. (Waiting out the provider's processing window would settle it too.) It reports partial completion. Cancel anywhere, and let any request overtake another.",
+            "这个服务在支付方再也不能执行请求之前，一直把结果当作未知：取消后按键作废请求，超时后用同一个键重发。（等过支付方的处理时限也能有定论。）它报告部分完成。在任何时候取消，让任何请求抢先都行。",
         ),
     };
     base.then(&how).then(&cite())
@@ -41,18 +45,21 @@ pub(super) fn label(m: &CancellationModel, s: &CaState, a: CaAct) -> Text {
             format!("服务：把 {cur} 发给支付方"),
         ),
         CaAct::Provider => match s.inbox.first() {
-            Some(Msg::Refund(o)) => Text::new(
-                format!("Provider: commit the refund for {}", op_id(*o)),
-                format!("支付方：提交 {} 的退款", op_id(*o)),
-            ),
-            Some(Msg::Query(o)) => Text::new(
-                format!("Provider: answer the query for {}", op_id(*o)),
-                format!("支付方：回答 {} 的查询", op_id(*o)),
-            ),
+            Some(&m) => provider_label(s, m),
             None => Text::new("Provider: idle", "支付方：空闲"),
         },
+        CaAct::Overtake => match s.inbox.get(1) {
+            Some(&m) => {
+                let what = provider_label(s, m);
+                Text::new(
+                    format!("⚡ Overtake: {}", what.en.trim_start_matches("Provider: ")),
+                    format!("⚡ 抢先：{}", what.zh.trim_start_matches("支付方：")),
+                )
+            }
+            None => Text::new("⚡ Overtake", "⚡ 抢先"),
+        },
         CaAct::Receive => match s.wait {
-            Some(Wait::Query(o)) => Text::new(
+            Some(Msg::Query(o) | Msg::Void(o)) => Text::new(
                 format!("Service: read the answer about {}", op_id(o)),
                 format!("服务：读取关于 {} 的应答", op_id(o)),
             ),
@@ -70,9 +77,17 @@ pub(super) fn label(m: &CancellationModel, s: &CaState, a: CaAct) -> Text {
             format!("Service: ask the provider about {cur}"),
             format!("服务：向支付方查询 {cur}"),
         ),
-        CaAct::QueryTimeout => Text::new(
-            "Service: the query times out; ask again",
-            "服务：查询超时，再问一次",
+        CaAct::Void => Text::new(
+            format!("Service: void {cur} by its key"),
+            format!("服务：按键作废 {cur}"),
+        ),
+        CaAct::Retry => Text::new(
+            format!("Service: send {cur} again, same key"),
+            format!("服务：用同一个键再发 {cur}"),
+        ),
+        CaAct::AskTimeout => Text::new(
+            "Service: no answer in time; ask again",
+            "服务：没有及时应答，再问一次",
         ),
         CaAct::Finish => {
             if (s.next as usize) >= s.ops.len() {
@@ -91,6 +106,120 @@ pub(super) fn label(m: &CancellationModel, s: &CaState, a: CaAct) -> Text {
         }
         CaAct::Cancel => Text::new("Agent: click Cancel", "客服：点击“取消”"),
         CaAct::LoseAnswer => Text::new("Lose the provider's answer", "丢失支付方的应答"),
+    }
+}
+
+/// What the provider does with request `m`, as a move.
+fn provider_label(s: &CaState, m: Msg) -> Text {
+    let id = op_id(m.op());
+    match m {
+        Msg::Refund(o) if s.voided.contains(&o) => Text::new(
+            format!("Provider: refuse the refund for {id} (key voided)"),
+            format!("支付方：拒绝 {id} 的退款（键已作废）"),
+        ),
+        Msg::Refund(_) => Text::new(
+            format!("Provider: commit the refund for {id}"),
+            format!("支付方：提交 {id} 的退款"),
+        ),
+        Msg::Query(_) => Text::new(
+            format!("Provider: answer the query for {id}"),
+            format!("支付方：回答 {id} 的查询"),
+        ),
+        Msg::Void(_) => Text::new(
+            format!("Provider: void the key {id}"),
+            format!("支付方：作废键 {id}"),
+        ),
+    }
+}
+
+/// The provider handles request `m`: commits or refuses a refund, answers a query, voids a key.
+fn provider_step(info: &mut StepInfo, b: &CaState, s: &CaState, m: Msg) {
+    info.lane = PSP;
+    let rid = op_id(m.op());
+    let heard = s.answers.len() > b.answers.len();
+    let back = |label: Text| {
+        let kind = if heard { ArrowKind::Message } else { ArrowKind::Lost };
+        arrow(PSP, SERVICE, label, kind)
+    };
+    match m {
+        Msg::Refund(o) if b.voided.contains(&o) => {
+            info.title = Text::new(format!("{rid} refused: voided"), format!("{rid} 被拒：已作废"));
+            info.marks
+                .push(mark(PSP, MarkKind::Dedup, "refused", "已拒绝"));
+            info.arrows.push(back(Text::same("409")));
+            info.narration = Text::new(
+                format!("The refund for {rid} arrives after its key was voided: the provider refuses it. Nothing is refunded, which is what the service recorded."),
+                format!("{rid} 的退款在它的键被作废之后才到：支付方拒绝它。什么都没退，与服务记下的一致。"),
+            );
+        }
+        Msg::Refund(o) if b.ledger.contains(&o) => {
+            info.title = Text::new(format!("replay {rid}"), format!("重放 {rid}"));
+            info.marks
+                .push(mark(PSP, MarkKind::Dedup, "replayed", "重放"));
+            info.arrows.push(back(Text::same("200")));
+            info.narration = Text::new(
+                format!("The provider already has a refund under the key {rid}: it replays the saved result instead of refunding again."),
+                format!("支付方在键 {rid} 下已经有一笔退款：它重放保存的结果，不会再退一次。"),
+            );
+        }
+        Msg::Refund(o) => {
+            let re = format!("re_{}", s.ledger.len());
+            info.title = Text::new(format!("provider commits {rid}"), format!("支付方提交 {rid}"));
+            info.marks
+                .push(mark(PSP, MarkKind::Commit, "refunded", "已退款"));
+            info.arrows.push(back(Text::same("200")));
+            info.narration = if heard {
+                Text::new(
+                    format!("The provider commits refund {re} of {} for {rid} and answers 200.", money(amount(o))),
+                    format!("支付方提交 {rid} 的退款 {re}（{}），应答 200。", money(amount(o))),
+                )
+            } else {
+                Text::new(
+                    format!("The request was already on its way, so the cancel did not stop it: the provider commits refund {re} of {} for {rid}. Its 200 goes to a connection nobody is reading any more.", money(amount(o))),
+                    format!("请求早已在路上，取消拦不住它：支付方提交 {rid} 的退款 {re}（{}）。它的 200 发往一个已经没人读的连接。", money(amount(o))),
+                )
+            };
+        }
+        Msg::Query(o) => {
+            let found = s.ledger.contains(&o);
+            info.title = Text::new(format!("provider answers about {rid}"), format!("支付方回答 {rid}"));
+            info.arrows.push(back(if found {
+                Text::new("found", "找到")
+            } else {
+                Text::new("not found", "未找到")
+            }));
+            info.narration = if found {
+                Text::new(
+                    format!("The provider looks up the Idempotency-Key {rid}: refund found, succeeded."),
+                    format!("支付方按 Idempotency-Key {rid} 查找：找到了退款，已成功。"),
+                )
+            } else {
+                Text::new(
+                    format!("The provider looks up the Idempotency-Key {rid}: no refund, yet. “Not found” says nothing about a request still on its way."),
+                    format!("支付方按 Idempotency-Key {rid} 查找：还没有退款。“没有”说明不了仍在路上的请求。"),
+                )
+            };
+        }
+        Msg::Void(o) if s.ledger.contains(&o) => {
+            info.title = Text::new(format!("{rid} already refunded"), format!("{rid} 已经退款"));
+            info.arrows
+                .push(back(Text::new("already refunded", "已经退款")));
+            info.narration = Text::new(
+                format!("The provider cannot void {rid}: it has already refunded under that key, and says so. That settles it: SUCCEEDED."),
+                format!("支付方无法作废 {rid}：它已经在这个键下退了款，并如实回答。结论已定：SUCCEEDED。"),
+            );
+        }
+        Msg::Void(_) => {
+            info.title = Text::new(format!("provider voids {rid}"), format!("支付方作废 {rid}"));
+            info.marks
+                .push(mark(PSP, MarkKind::Write, "voided", "已作废"));
+            info.arrows.push(back(Text::new("voided", "已作废")));
+            let late = b.inbox.contains(&Msg::Refund(m.op()));
+            info.narration = Text::new(
+                format!("The provider has no refund under {rid} and voids the key: from now on a refund under it is refused{}. That settles it: NOT_EXECUTED, for certain.", if late { ", including the one still on its way" } else { "" }),
+                format!("支付方在 {rid} 下没有退款，于是作废这个键：此后这个键下的退款一律拒绝{}。结论已定：肯定没执行，NOT_EXECUTED。", if late { "，包括还在路上的那一笔" } else { "" }),
+            );
+        }
     }
 }
 
@@ -164,71 +293,21 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
             );
         }
         CaAct::Provider => {
-            info.lane = PSP;
-            match b.inbox.first() {
-                Some(Msg::Refund(o)) => {
-                    let o = *o;
-                    let rid = op_id(o);
-                    let re = format!("re_{}", s.ledger.len());
-                    let listening = s.answers.len() > b.answers.len();
-                    info.title = Text::new(
-                        format!("provider commits {rid}"),
-                        format!("支付方提交 {rid}"),
-                    );
-                    info.marks
-                        .push(mark(PSP, MarkKind::Commit, "refunded", "已退款"));
-                    if listening {
-                        info.arrows
-                            .push(arrow(PSP, SERVICE, "200", ArrowKind::Message));
-                        info.narration = Text::new(
-                            format!(
-                                "The provider commits refund {re} of {} for {rid} and answers 200.",
-                                money(amount(o))
-                            ),
-                            format!(
-                                "支付方提交 {rid} 的退款 {re}（{}），应答 200。",
-                                money(amount(o))
-                            ),
-                        );
-                    } else {
-                        info.arrows
-                            .push(arrow(PSP, SERVICE, "200", ArrowKind::Lost));
-                        info.narration = Text::new(
-                            format!("The request was already on its way, so the cancel did not stop it: the provider commits refund {re} of {} for {rid}. Its 200 goes to a connection nobody is reading any more.", money(amount(o))),
-                            format!("请求早已在路上，取消拦不住它：支付方提交 {rid} 的退款 {re}（{}）。它的 200 发往一个已经没人读的连接。", money(amount(o))),
-                        );
-                    }
-                }
-                Some(Msg::Query(o)) => {
-                    let rid = op_id(*o);
-                    let found = s.ledger.contains(o);
-                    info.title = Text::new(
-                        format!("provider answers about {rid}"),
-                        format!("支付方回答 {rid}"),
-                    );
-                    info.arrows.push(arrow(
-                        PSP,
-                        SERVICE,
-                        if found {
-                            Text::new("found", "找到")
-                        } else {
-                            Text::new("not found", "未找到")
-                        },
-                        ArrowKind::Message,
-                    ));
-                    info.narration = if found {
-                        Text::new(
-                            format!("The provider looks up the Idempotency-Key {rid}: refund found, succeeded."),
-                            format!("支付方按 Idempotency-Key {rid} 查找：找到了退款，已成功。"),
-                        )
-                    } else {
-                        Text::new(
-                            format!("The provider looks up the Idempotency-Key {rid}: no refund."),
-                            format!("支付方按 Idempotency-Key {rid} 查找：没有退款。"),
-                        )
-                    };
-                }
-                None => {}
+            if let Some(&m) = b.inbox.first() {
+                provider_step(&mut info, b, s, m);
+            }
+        }
+        CaAct::Overtake => {
+            if let Some(&m) = b.inbox.get(1) {
+                provider_step(&mut info, b, s, m);
+                let first = op_id(b.inbox[0].op());
+                info.marks
+                    .push(mark(PSP, MarkKind::Crash, "overtakes", "抢先"));
+                info.narration = Text::new(
+                    format!("⚡ This request came on a new connection and reaches the provider before the refund for {first} still on the old one; nothing orders two connections."),
+                    format!("⚡ 这个请求走的是新连接，比还在旧连接上的 {first} 退款先到支付方；两条连接之间没有先后顺序。"),
+                )
+                .then(&info.narration);
             }
         }
         CaAct::Receive => {
@@ -248,11 +327,19 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
                 format!("{id} 记为 {}", st.map(|x| x.sql()).unwrap_or("")),
             );
             info.narration = match b.wait {
-                Some(Wait::Query(_)) if st == Some(OpStatus::Succeeded) => Text::new(
+                Some(Msg::Query(_) | Msg::Void(_)) if st == Some(OpStatus::Succeeded) => Text::new(
                     format!("The provider's answer settles it: {id} was refunded. The service records SUCCEEDED, the fact the screen must report."),
                     format!("支付方的应答给出了结论：{id} 已经退款。服务记下 SUCCEEDED，这是屏幕必须报告的事实。"),
                 ),
-                Some(Wait::Query(_)) => Text::new(
+                Some(Msg::Void(_)) => Text::new(
+                    format!("The key {id} is voided: the provider will never refund under it. The service records NOT_EXECUTED, and it is true."),
+                    format!("键 {id} 已作废：支付方永远不会在这个键下退款。服务记下 NOT_EXECUTED，这是真的。"),
+                ),
+                Some(Msg::Query(o)) if s.may_run(o) => Text::new(
+                    format!("The provider had no refund for {id} when it looked, and the service records NOT_EXECUTED. But the refund request is still at the provider, and nothing stops it from running."),
+                    format!("支付方查的时候没有 {id} 的退款，服务就记下 NOT_EXECUTED。可退款请求还在支付方手里，没有什么能拦住它执行。"),
+                ),
+                Some(Msg::Query(_)) => Text::new(
                     format!("The provider has no refund for {id}: the service records NOT_EXECUTED."),
                     format!("支付方没有 {id} 的退款：服务记下 NOT_EXECUTED。"),
                 ),
@@ -302,10 +389,18 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
                     "CANCEL_REQUESTED",
                     "CANCEL_REQUESTED",
                 ));
-                info.narration = head.then(&Text::new(
-                    format!("So the service keeps {id} as CANCEL_REQUESTED: its outcome is not known yet, and it will ask."),
-                    format!("所以服务保留 {id}，标为 CANCEL_REQUESTED：结果还不知道，它会去查询。"),
-                ));
+                let then = if m.variant.settles() {
+                    Text::new(
+                        format!("So the service keeps {id} as CANCEL_REQUESTED: its outcome is not known yet, and it will void the request by its key."),
+                        format!("所以服务保留 {id}，标为 CANCEL_REQUESTED：结果还不知道，它会按键作废这个请求。"),
+                    )
+                } else {
+                    Text::new(
+                        format!("So the service keeps {id} as CANCEL_REQUESTED: its outcome is not known yet, and it will ask."),
+                        format!("所以服务保留 {id}，标为 CANCEL_REQUESTED：结果还不知道，它会去查询。"),
+                    )
+                };
+                info.narration = head.then(&then);
             }
         }
         CaAct::Timeout => {
@@ -330,10 +425,17 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
                 info.code = Some(set_status(cur, OpStatus::Unknown));
                 info.marks
                     .push(mark(DB, MarkKind::Write, "UNKNOWN", "UNKNOWN"));
-                info.narration = head.then(&Text::new(
-                    format!("The service records {id} as UNKNOWN and will ask the provider."),
-                    format!("服务把 {id} 记为 UNKNOWN，并会去问支付方。"),
-                ));
+                info.narration = head.then(&if m.variant.settles() {
+                    Text::new(
+                        format!("The service records {id} as UNKNOWN and will send it again with the same key."),
+                        format!("服务把 {id} 记为 UNKNOWN，并会用同一个键再发一次。"),
+                    )
+                } else {
+                    Text::new(
+                        format!("The service records {id} as UNKNOWN and will ask the provider."),
+                        format!("服务把 {id} 记为 UNKNOWN，并会去问支付方。"),
+                    )
+                });
             }
         }
         CaAct::Query => {
@@ -351,21 +453,47 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
             )
             .then(&if behind {
                 Text::new(
-                    "The provider handles the connection's requests in order: the refund request first, then the query.",
-                    "支付方按顺序处理这条连接上的请求：先处理退款请求，再回答查询。",
+                    "The refund request is still at the provider. This service counts on the provider answering after it has handled the refund, as it would on one connection; but the aborted fetch's connection is gone, and the query goes out on a new one.",
+                    "退款请求还在支付方手里。这个服务指望支付方先处理退款再回答查询，同一条连接上确实如此；可中止的 fetch 的连接已经没了，查询走的是一条新连接。",
                 )
             } else {
                 Text::default()
             });
         }
-        CaAct::QueryTimeout => {
+        CaAct::Void => {
             info.lane = SERVICE;
-            info.title = Text::new("query timed out", "查询超时");
+            info.title = Text::new(format!("void {id}"), format!("作废 {id}"));
+            info.arrows
+                .push(arrow(SERVICE, PSP, Text::new(format!("void {id}"), format!("作废 {id}")), ArrowKind::Message));
+            info.code = Some(format!(
+                "provider.voidRefund('{id}', {{ signal: AbortSignal.timeout(5000) }})"
+            ));
+            info.narration = Text::new(
+                format!("The service asks the provider to void the key {id}. Whatever order the two requests arrive in, the answer is final: “already refunded”, or “voided”, after which a refund under {id} is refused. The call is not tied to the agent's signal."),
+                format!("服务请支付方作废键 {id}。两个请求无论谁先到，回答都是定论：要么“已经退款”，要么“已作废”，此后 {id} 下的退款一律拒绝。这个调用不挂在客服的信号上。"),
+            );
+        }
+        CaAct::Retry => {
+            info.lane = SERVICE;
+            info.title = Text::new(format!("send {id} again"), format!("再发 {id}"));
+            info.arrows
+                .push(arrow(SERVICE, PSP, id.clone(), ArrowKind::Duplicate));
+            info.code = Some(format!(
+                "fetch(`${{PROVIDER}}/refunds`, {{ method: 'POST',\n  headers: {{ 'Idempotency-Key': '{id}' }}, signal }})"
+            ));
+            info.narration = Text::new(
+                format!("The service sends {id} again under the same Idempotency-Key: if the provider refunded, it replays the saved result; if not, it refunds now. Either way once, and the answer is final."),
+                format!("服务用同一个 Idempotency-Key 再发一次 {id}：支付方若已退款，就重放保存的结果；若没有，现在才退。无论哪种只退一次，应答就是定论。"),
+            );
+        }
+        CaAct::AskTimeout => {
+            info.lane = SERVICE;
+            info.title = Text::new("no answer: ask again", "没有应答：再问");
             info.marks
                 .push(mark(SERVICE, MarkKind::Fail, "timeout", "超时"));
             info.narration = Text::new(
-                format!("The answer to the query was lost. The outcome of {id} is still unknown, so the service asks again rather than guess."),
-                format!("查询的应答丢了。{id} 的结果仍然未知，所以服务再问一次，而不是去猜。"),
+                format!("The answer was lost. The outcome of {id} is still unknown, so the service asks again rather than guess."),
+                format!("应答丢了。{id} 的结果仍然未知，所以服务再问一次，而不是去猜。"),
             );
         }
         CaAct::Finish => {
@@ -416,14 +544,14 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
             ));
             info.code = Some("controllers.get('b-9').abort()".into());
             let where_ = match b.wait {
-                Some(Wait::Refund(o)) if b.ledger.contains(&o) => Text::new(
+                Some(Msg::Refund(o)) if b.ledger.contains(&o) => Text::new(
                     format!(
                         "{} is already committed at the provider; its answer is on the way.",
                         op_id(o)
                     ),
                     format!("{} 在支付方已经提交，应答正在路上。", op_id(o)),
                 ),
-                Some(Wait::Refund(o)) => Text::new(
+                Some(Msg::Refund(o)) => Text::new(
                     format!(
                         "The request for {} is in flight, not yet committed.",
                         op_id(o)
@@ -448,9 +576,9 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
                     format!("The provider's 200 for {} is lost on the way back; the refund itself is committed.", op_id(*o)),
                     format!("支付方给 {} 的 200 在回程中丢了；退款本身已经提交。", op_id(*o)),
                 ),
-                Some((Msg::Query(o), _)) => Text::new(
-                    format!("The provider's answer to the query about {} is lost.", op_id(*o)),
-                    format!("支付方对 {} 查询的应答丢了。", op_id(*o)),
+                Some((Msg::Query(o) | Msg::Void(o), _)) => Text::new(
+                    format!("The provider's answer about {} is lost.", op_id(*o)),
+                    format!("支付方关于 {} 的应答丢了。", op_id(*o)),
                 ),
                 None => Text::default(),
             };

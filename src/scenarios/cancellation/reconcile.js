@@ -1,7 +1,8 @@
-// refund-batch.js: cancel, then reconcile (the fix)
+// refund-batch.js: cancel, then settle by the key (the fix)
 // AbortSignal is cooperative: it stops the waiting; it cannot undo a
 // write the provider already committed (Node.js docs,
-// nodejs.org/api/globals.html#class-abortsignal).
+// nodejs.org/api/globals.html#class-abortsignal). Nor does one "not found"
+// settle anything: a query on a new connection can overtake the refund.
 const controllers = new Map();
 app.post('/batches/:id/cancel', (req) => controllers.get(req.params.id).abort());
 
@@ -12,19 +13,22 @@ async function refundBatch(batch) {
   for (const op of batch.ops) {
     if (signal.aborted) break;                  // stop new work
     await db.setStatus(op.id, 'SENT');
-    try {
-      const res = await fetch(`${PROVIDER}/refunds`, {
-        method: 'POST',
-        headers: { 'Idempotency-Key': op.id },
-        body: JSON.stringify({ amount: op.amount }),
-        signal: AbortSignal.any([signal, AbortSignal.timeout(5000)]),
-      });
-      await db.setStatus(op.id, 'SUCCEEDED', await res.json());
-    } catch (err) {
-      // We stopped waiting; the refund may still have happened.
-      await db.setStatus(op.id, signal.aborted ? 'CANCEL_REQUESTED' : 'UNKNOWN');
-      const refund = await reconcile(op.id);    // keep the operation, ask
-      await db.setStatus(op.id, refund ? 'SUCCEEDED' : 'NOT_EXECUTED');
+    for (;;) {
+      try {
+        const res = await sendRefund(op, signal);
+        await db.setStatus(op.id, 'SUCCEEDED', await res.json());
+        break;
+      } catch (err) {
+        if (!signal.aborted) {                  // a timeout: outcome unknown
+          await db.setStatus(op.id, 'UNKNOWN');
+          continue;                             // same key: replays or runs once
+        }
+        await db.setStatus(op.id, 'CANCEL_REQUESTED');
+        const v = await settle((o) => provider.voidRefund(op.id, o));
+        // Voided: a refund under this key is refused from now on.
+        await db.setStatus(op.id, v.refunded ? 'SUCCEEDED' : 'NOT_EXECUTED');
+        break;
+      }
     }
     screen.show(progress(batch));               // "Refunding… 1 of 3 done"
   }
@@ -34,10 +38,19 @@ async function refundBatch(batch) {
   screen.show(summary(batch));                  // "2 of 3 refunded, 1 not started"
 }
 
-async function reconcile(opId) {                // not tied to the user's signal
+function sendRefund(op, signal) {               // the same key on every attempt
+  return fetch(`${PROVIDER}/refunds`, {
+    method: 'POST',
+    headers: { 'Idempotency-Key': op.id },
+    body: JSON.stringify({ amount: op.amount }),
+    signal: AbortSignal.any([signal, AbortSignal.timeout(5000)]),
+  });
+}
+
+async function settle(call) {                   // not tied to the user's signal
   for (;;) {
     try {
-      return await provider.findRefund(opId, { signal: AbortSignal.timeout(5000) });
+      return await call({ signal: AbortSignal.timeout(5000) });
     } catch { /* no answer: ask again */ }
   }
 }

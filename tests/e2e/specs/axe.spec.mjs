@@ -71,7 +71,7 @@ const variants = [
   ...['rerun-node', 'operation-id', 'in-memory-saver'].map((v) => ['checkpoint-replay', v, 'p=0001&t=4']),
   ...['unbounded-queue', 'admission-control', 'throttled-channel', 'paced-to-channel'].map((v) => ['backpressure', v, 'p=01&t=17']),
   ...['new-charge-per-delivery', 'message-id-dedup', 'stable-intent'].map((v) => ['duplicate-charge', v, 'p=000002&t=10']),
-  ...['cancel-means-undone', 'cancel-then-reconcile'].map((v) => ['cancellation', v, 'p=0000001&t=8']),
+  ...['cancel-means-undone', 'cancel-then-ask-once', 'cancel-then-reconcile'].map((v) => ['cancellation', v, 'p=0000001&t=8']),
   ...['approve-chat-text', 'approve-versioned-proposal'].map((v) => ['approval', v, 'p=002&t=4']),
   ...['per-instance-semaphore', 'shared-counter', 'leases'].map((v) => ['semaphore-scope', v, 'p=002&t=4']),
 ];
