@@ -932,7 +932,7 @@ fn view(m: &BackpressureModel, s: &BpState) -> StateView {
 
     StateView {
         lanes,
-        tables: vec![flow, cap, queue],
+        tables: vec![flow, cap, queue, targets(m, age)],
         metrics,
         code: Some(CodeView {
             title,
@@ -1219,12 +1219,83 @@ impl Scenario for Backpressure {
     }
 }
 
+/// The notes' design inputs beside this run: their latency targets, the capacity line they ask
+/// for, and the peak promise, which is this scenario's default and not theirs.
+fn targets(m: &BackpressureModel, age: u32) -> TableView {
+    let mut t = TableView::new(
+        "targets",
+        Text::new("The notes' targets and capacity line", "笔记里的目标与容量估算"),
+        API,
+        false,
+    );
+    t.columns = vec![
+        Text::new("what", "项目"),
+        Text::new("the notes", "笔记"),
+        Text::new("here", "这里"),
+    ];
+    let r = &m.rates;
+    let per_day = MESSAGES_PER_ORDER * ORDERS_PER_DAY;
+    let rows = [
+        (
+            "accept",
+            Text::new("accept latency, 95th percentile", "受理延迟（第 95 百分位）"),
+            Text::new("< 300 ms", "< 300 毫秒"),
+            Text::new("the API only records the order and answers", "API 只记录订单并应答"),
+        ),
+        (
+            "result",
+            Text::new("accept to result, normal load", "受理到结果（常态）"),
+            Text::new("≤ 5 s", "≤ 5 秒"),
+            Text::new(format!("the oldest order has waited {age} s"), format!("最老的订单已等 {age} 秒")),
+        ),
+        (
+            "promise",
+            Text::new("promised wait at the peak", "高峰时承诺的等待"),
+            Text::new("a wait budget, no number", "等待预算，没有给数"),
+            Text::new(
+                format!("{} s, admit under {} s: our defaults", r.age_limit, r.admit_s),
+                format!("{} 秒，{} 秒内准入：本场景的默认值", r.age_limit, r.admit_s),
+            ),
+        ),
+        (
+            "messages",
+            Text::new("messages a day", "每日消息量"),
+            Text::new(
+                format!("{MESSAGES_PER_ORDER} per order × {} orders", grouped(ORDERS_PER_DAY)),
+                format!("每单 {MESSAGES_PER_ORDER} 条 × {} 个订单", grouped(ORDERS_PER_DAY)),
+            ),
+            Text::new(
+                format!("≈ {}, before redeliveries and retries", grouped(per_day)),
+                format!("约 {}，未计重复投递与重试", grouped(per_day)),
+            ),
+        ),
+        (
+            "kept",
+            Text::new(format!("kept {KEPT_DAYS} days"), format!("保留 {KEPT_DAYS} 天")),
+            Text::new(format!("{KEPT_DAYS} × {}", grouped(per_day)), format!("{KEPT_DAYS} × {}", grouped(per_day))),
+            Text::new(
+                format!("≈ {} messages' bodies and metadata", grouped(per_day * KEPT_DAYS)),
+                format!("约 {} 条消息的消息体和元数据", grouped(per_day * KEPT_DAYS)),
+            ),
+        ),
+    ];
+    for (key, what, notes, here) in rows {
+        t.rows.push(RowView::new(key.into(), vec![what, notes, here]));
+    }
+    t
+}
+
+/// The notes' capacity line: messages per order, orders a day, days kept.
+const MESSAGES_PER_ORDER: u32 = 6;
+const ORDERS_PER_DAY: u32 = 100_000;
+const KEPT_DAYS: u32 = 7;
+
 /// Speaker notes for presenting this scenario. Not part of `meta()`: the page fetches them on
 /// demand from `notes.json`, which `content::notes_json` writes (see `content`).
 pub(crate) fn notes() -> Notes {
     Notes::new(
-        ["A queue buys time, not capacity. 400/s in and 240/s out for 60 s is 9,600 queued; after the peak it drains at the net 160/s, so another 60 s — and the oldest order has waited 40 s while the API said 202 in 200 ms. Judge backpressure by the oldest message's age and the expected wait, refuse early with 503 and Retry-After, and schedule payment work at the channel's rate: 400 tries against 120/s only buys 429s.",
-         "队列换来的是时间，不是容量。每秒进 400、出 240，持续 60 秒就积压 9,600 条；高峰后按净速率每秒 160 消化，还要 60 秒——最老的订单已经等了 40 秒，而 API 在 200 毫秒内回了 202。背压要看最老消息年龄和预计等待，尽早用 503 + Retry-After 拒绝，并按通道速率调度支付：对每秒 120 次的通道尝试 400 次，只会换来 429。"],
+        ["A queue buys time, not capacity. 400/s in and 240/s out for 60 s is 9,600 queued; after the peak it drains at the net 160/s, so another 60 s — and the oldest order has waited 40 s while the API said 202 in 200 ms. Judge backpressure by the oldest message's age and the expected wait, refuse early with 503 and Retry-After, and schedule payment work at the channel's rate: 400 tries against 120/s only buys 429s. The notes' design inputs: accept within 300 ms at the 95th percentile, a result within 5 s at normal load; 6 messages per order × 100,000 orders a day ≈ 600,000 messages a day, kept 7 days (the 30 s promise here is our default).",
+         "队列换来的是时间，不是容量。每秒进 400、出 240，持续 60 秒就积压 9,600 条；高峰后按净速率每秒 160 消化，还要 60 秒——最老的订单已经等了 40 秒，而 API 在 200 毫秒内回了 202。背压要看最老消息年龄和预计等待，尽早用 503 + Retry-After 拒绝，并按通道速率调度支付：对每秒 120 次的通道尝试 400 次，只会换来 429。笔记的设计输入：受理延迟第 95 百分位低于 300 毫秒，常态下 5 秒内出结果；每单 6 条消息 × 每日 10 万个订单 ≈ 每日 60 万条消息，保留 7 天（这里的 30 秒承诺是本场景的默认值）。"],
         ["“Why not divide 9,600 by 240?” New orders keep arriving: the net rate is 160/s. “48 slots at 0.2 s?” About 240/s — an upper bound; connections and channel limits lower it. “Just add consumers?” Only up to the slowest downstream stage.",
          "“为什么不是 9,600 ÷ 240？”新订单还在进来：净速率是每秒 160。“48 个槽位、每单 0.2 秒？”约每秒 240——是上限；连接数和通道限流会拉低它。“多加消费者不就行了？”只到最慢的下游环节为止。"],
         ["“The queue is short, so we are fine.” “Scale consumers out and the channel will cope.” “The API returns in 200 ms, so orders are fast.”",
