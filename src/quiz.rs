@@ -1,6 +1,7 @@
-//! The seeds' quiz: six multiple-choice questions with their explanations and four short-answer
-//! questions with their scoring points, in Chinese (as in the seeds) and English, each with a
-//! "show me" link to the scenario state that demonstrates the answer. Pure data; progress is
+//! The notes' quiz: seven multiple-choice questions with their explanations, eight short-answer
+//! questions with their scoring points (the notes' own, the outbox rubric, the order API's
+//! self-test) and ten interview questions in full, in Chinese (as in the notes) and English, each
+//! with a "show me" link to the scenario state that demonstrates the answer. Pure data; progress is
 //! kept by the page (`ui::quiz`) as a short string this module parses without trusting it.
 
 use crate::sim::Text;
@@ -31,7 +32,7 @@ fn t(en: &str, zh: &str) -> Text {
     Text::new(en, zh)
 }
 
-/// Every question, in the seeds' order.
+/// Every question, in the notes' order.
 pub fn questions() -> Vec<Question> {
     vec![
         Question {
@@ -137,6 +138,23 @@ pub fn questions() -> Vec<Question> {
             show: "?s=checkpoint-replay&v=rerun-node&p=0001&t=7".into(),
         },
         Question {
+            id: "c7".into(),
+            prompt: t("Orders arrive at 400/s for a 60 s peak, then at 80/s; consumers complete 240/s (48 busy slots, 0.2 s per order). How many orders are queued when the peak ends, and how long until the queue is empty?",
+                      "订单在 60 秒高峰内每秒到达 400 个，之后每秒 80 个；消费者每秒完成 240 个（48 个忙碌槽位，每单 0.2 秒）。高峰结束时积压多少？之后多久清空？"),
+            kind: Kind::Choice {
+                options: [
+                    t("9,600 queued; 40 s to drain (9,600 ÷ 240)", "积压 9,600；40 秒清空（9,600 ÷ 240）"),
+                    t("9,600 queued; 60 s to drain (net 160/s)", "积压 9,600；60 秒清空（净速率每秒 160）"),
+                    t("24,000 queued; 100 s to drain (24,000 ÷ 240)", "积压 24,000；100 秒清空（24,000 ÷ 240）"),
+                    t("Nothing queues: 48 slots always keep up", "不会积压：48 个槽位总能跟上"),
+                ],
+                answer: 1,
+            },
+            explanation: t("B. (400 − 240) × 60 s = 9,600 queued. After the peak new orders keep arriving, so the queue drains at the net 240 − 80 = 160/s: 60 s, not 9,600 ÷ 240 = 40 s (A). C counts every arrival as backlog; D: 48 slots × 1 / 0.2 s = 240/s is an upper bound that connections and channel limits only lower. Meanwhile the oldest order waits 40 s while the API answers in milliseconds: watch the oldest message's age, not the queue length.",
+                           "正确答案：B。(400 − 240) × 60 秒 = 9,600 条积压。高峰后新订单还在进入，所以按净速率 240 − 80 = 每秒 160 消化：要 60 秒，而不是 9,600 ÷ 240 = 40 秒（A）。C 把所有到达都算成积压；D：48 个槽位 × 1 / 0.2 秒 = 每秒 240 只是上限，连接数和通道限流只会拉低它。与此同时最老的订单已等了 40 秒，而 API 几毫秒就应答：要看最老消息年龄，而不是队列长度。"),
+            show: "?s=backpressure&v=unbounded-queue&t=12".into(),
+        },
+        Question {
             id: "s1".into(),
             prompt: t("An operation is PROCESSING; the payment channel succeeded but the response was lost, and the worker exits before writing the local success. On recovery, what does each side know, and what is the safe next step?",
                       "操作为 PROCESSING，支付通道已成功但响应丢失，worker 在写本地成功状态前退出。请说明恢复时本地和外部各自掌握什么，以及安全的下一步。"),
@@ -201,6 +219,70 @@ pub fn questions() -> Vec<Question> {
             show: "?s=refund-cap&v=conditional-update&t=4".into(),
         },
         Question {
+            id: "s5".into(),
+            prompt: t("Design a transactional outbox for OrderCreated. What must your answer cover to score full marks?",
+                      "为 OrderCreated 设计一个事务发件箱。答案要覆盖哪些内容才能拿满分？"),
+            kind: Kind::Short {
+                points: [
+                    t("Locates the dual-write gap: the database commit and the broker send cannot commit in one local transaction, so the order change and the outbox row go in the same transaction", "准确定位双写窗口：数据库提交与消息代理发送无法由普通本地事务同时提交，把订单变更和发件箱记录放入同一事务"),
+                    t("Explains at-least-once and idempotency: the relay crashing after sending and before marking sends again, so the consumer dedupes by event ID in the same transaction as its update", "解释至少一次与幂等：中继发送后、标记前崩溃会重复发送，消费者以事件 ID 去重，且与业务更新共用事务"),
+                    t("Handles order and concurrency: per-aggregate order versus global order; partition keys, versions, locks or leases limit concurrent claiming", "处理顺序和并发：区分单聚合顺序与全局顺序，说明分区键、版本号、锁或租约如何限制并发领取"),
+                    t("Covers operations: retry backoff, dead letters, backlog alerts, archiving and cleanup, schema evolution, not just a table", "覆盖运营边界：重试退避、死信、积压告警、归档清理和 schema 演进，而不是只给出一张表结构"),
+                ],
+            },
+            explanation: t("Write the order and an outbox row for OrderCreated in one local transaction; a relay (polling or CDC) publishes and then marks the row. A relay that crashes after publishing and before marking publishes again, so consumers record the event ID in their own transaction with the effect. Order holds per aggregate (a partition key, a version), and claims are limited by locks or leases. Then the operations: bounded retries with backoff, dead letters with an owner, alerts on the oldest pending row, archiving, and compatible schema changes.",
+                           "在同一本地事务里写订单和 OrderCreated 的发件箱记录；中继（轮询或 CDC）发布后再标记。中继发布后、标记前崩溃会再发一次，所以消费者在自己的事务里随业务效果一起记下事件 ID。顺序按聚合保证（分区键、版本号），领取用锁或租约限制并发。再加上运营：有上限的退避重试、有负责人的死信、最老待发记录的告警、归档，以及兼容的 schema 演进。"),
+            show: "?s=dual-write&v=outbox&t=7".into(),
+        },
+        Question {
+            id: "s6".into(),
+            prompt: t("The order API's self-test, 1 of 3: why does a publish acknowledgement not mean the order succeeded?",
+                      "订单 API 一课的自测 1/3：发布确认为什么不代表订单成功？"),
+            kind: Kind::Short {
+                points: [
+                    t("The acknowledgement says the broker stored the message: the system accepted responsibility, nothing more", "确认只说明消息代理保存了消息：系统接下了处理责任，仅此而已"),
+                    t("Success means the agreed conditions hold: stock reserved and payment confirmed", "成功意味着约定条件已满足：库存已预留、支付已确认"),
+                    t("Consumers may still wait, retry, refuse (out of stock) or dead-letter the work", "消费者之后仍可能排队、重试、拒绝（库存不足）或进入死信"),
+                    t("So the API answers 202 with an order id and a status URL; the order stays PROCESSING until a result", "所以 API 回 202、订单标识和查询地址；订单在有结果之前保持处理中"),
+                ],
+            },
+            explanation: t("Accepted is not done. A publish acknowledgement means the broker holds the message; the order succeeds only when stock is reserved and payment confirmed, which consumers do later and may fail, retry or refuse. The client gets the order id and a status URL and follows the order, and the operator watches the oldest message's age: an API that answers in 200 ms can hide orders that wait 40 s.",
+                           "受理不等于完成。发布确认说明消息代理拿到了消息；只有库存已预留、支付已确认，订单才算成功，而这些由消费者稍后完成，可能失败、重试或被拒绝。客户端拿到订单标识和查询地址去跟踪订单，运维盯着最老消息年龄：200 毫秒应答的 API 背后，订单可能等了 40 秒。"),
+            show: "?s=backpressure&v=unbounded-queue&t=20".into(),
+        },
+        Question {
+            id: "s7".into(),
+            prompt: t("The order API's self-test, 2 of 3: why can a consumer that committed and then exited receive the message again?",
+                      "订单 API 一课的自测 2/3：消费者提交后退出，为什么可能再次收到消息？"),
+            kind: Kind::Short {
+                points: [
+                    t("It committed its effect but exited before acknowledging: the broker never heard back", "它提交了业务效果，却在确认之前退出：消息代理没有收到确认"),
+                    t("At-least-once delivery redelivers an unacknowledged message", "至少一次投递会重投未确认的消息"),
+                    t("So the consumer records the message or event ID with its effect, in one transaction", "所以消费者在同一事务里随业务效果记下消息或事件 ID"),
+                    t("The redelivery is recognised and acknowledged without a second effect (an external call also needs a stable key)", "重投被识别后直接确认，不产生第二次效果（外部调用还需要稳定的键）"),
+                ],
+            },
+            explanation: t("The commit and the acknowledgement are two steps: a consumer that commits and exits before acknowledging leaves the broker with an unacknowledged message, which at-least-once delivery sends again. Record the message or event ID in the same transaction as the effect, and a redelivery finds it and is acknowledged without repeating the effect; a payment call outside that transaction still needs a stable key at the provider.",
+                           "提交和确认是两步：消费者提交后、确认前退出，消息代理手里就是一条未确认的消息，至少一次投递会再发一次。在同一事务里随业务效果记下消息或事件 ID，重投时查到它，直接确认，不重复效果；事务之外的支付调用，还需要支付方那边的稳定键。"),
+            show: "?s=duplicate-charge&v=message-id-dedup&p=0000020&t=9".into(),
+        },
+        Question {
+            id: "s8".into(),
+            prompt: t("The order API's self-test, 3 of 3: after a payment timeout, why not charge again under a new operation key?",
+                      "订单 API 一课的自测 3/3：支付超时后，为什么不能直接换个操作键重扣？"),
+            kind: Kind::Short {
+                points: [
+                    t("A timeout is an unknown outcome: the first charge may have succeeded", "超时是结果未知：第一次扣款可能已经成功"),
+                    t("A new key is a new request to the provider: it charges again", "新键对支付方就是新请求：它会再扣一次"),
+                    t("Keep the payment pending and the order processing; query the original intent or retry with the same key", "支付保持待确认、订单保持处理中；查询原支付意图或用同一个键重试"),
+                    t("If it cannot be queried or replayed: reconcile or hand it to a person, never a new key", "既查不到也不能重放时：对账或转人工，绝不换新键"),
+                ],
+            },
+            explanation: t("The timeout says only that the answer did not come. The provider deduplicates by the key, so a new key is a second payment in its eyes; the first may already have succeeded. Keep the payment pending, query the original payment intent or retry under the same key (the provider replays the saved result), and reconcile before releasing anything.",
+                           "超时只说明应答没来。支付方按键去重，新键在它眼里就是第二笔支付；而第一笔可能已经成功。让支付保持待确认，查询原支付意图，或用同一个键重试（支付方重放保存的结果），对账之前什么都不释放。"),
+            show: "?s=unknown-outcome&v=mark-failed-new-key&p=0001&t=9".into(),
+        },
+        Question {
             id: "ag19".into(),
             prompt: t("AG19: After a checkpoint is saved, can an agent resume exactly where it stopped?", "AG19｜Checkpoint 保存后，Agent 能从断点精确继续吗？"),
             kind: Kind::Oral {
@@ -214,10 +296,10 @@ pub fn questions() -> Vec<Question> {
             id: "ag20".into(),
             prompt: t("AG20: A tool call timed out, but the refund may have completed. What now?", "AG20｜工具超时，但退款可能已完成，怎么办？"),
             kind: Kind::Oral {
-                follow_up: t("“Can't a database transaction solve it?” A local transaction does not cover the provider's commit; holding one open across the network settles nothing. “Call a different model and try again?” That is a new request identity; recover the original operation's facts first.", "“有数据库事务不能解决吗？”本地事务覆盖不了独立支付系统的提交；一直持有数据库事务等网络也不解决不确定性。“换一个模型重新调用？”会制造新请求身份；先恢复原业务操作的事实。"),
+                follow_up: t("“Can't a database transaction solve it?” A local transaction does not cover the provider's commit; holding one open across the network settles nothing. “Call a different model and try again?” That is a new request identity; recover the original operation's facts first: reasoning again is no substitute for reconciliation.", "“有数据库事务不能解决吗？”本地事务覆盖不了独立支付系统的提交；一直持有数据库事务等网络也不解决不确定性。“换一个模型重新调用？”会制造新请求身份；先恢复原业务操作的事实，不能用重新推理代替对账。"),
                 avoid: t("“Retry three times on a timeout.” “Catch the error and roll back locally, and the remote refund is undone.”", "“超时重试三次就行”“捕获异常后回滚本地事务，就等于远端退款撤销了”。"),
             },
-            explanation: t("Mark it UNKNOWN, not failed. Query the provider with the stable business idempotency key and the saved request; retry with the same key only where the contract allows. Verify, deduplicate and match callbacks. If the downstream is neither idempotent nor queryable, local state cannot make an automatic retry safe: reconcile or hand it to a person. Distinguish never sent, definitely refused, known success, and sent with an unknown outcome; releasing the refundable amount while unknown lets another operation refund again.", "将结果标为 UNKNOWN，而不是直接标失败。应用用稳定的业务幂等键和已保存的请求内容，查询支付方状态；只有在契约允许时才以相同键重试。收到回调后也要验签、去重并核对请求目标。如果下游既不支持幂等也无法查询，需对账或人工处理。必须区分“没发出去”“确定拒绝”“已知成功”“发出后结果未知”。在未知时提前释放可退款额度，可能造成累计超额。"),
+            explanation: t("Mark it UNKNOWN, not failed. Query the provider with the stable business idempotency key and the saved request; retry with the same key only where the contract allows. Verify, deduplicate and match callbacks. If the downstream is neither idempotent nor queryable, local state cannot make an automatic retry safe: reconcile or hand it to a person. Distinguish never sent, definitely refused, known success, and sent with an unknown outcome; releasing the refundable amount while unknown lets another operation refund again.", "将结果标为 UNKNOWN，而不是直接标失败。应用用稳定的业务幂等键和已保存的请求内容，查询支付方状态；只有在契约允许时才以相同键重试。收到回调后也要验签、去重并核对请求目标。如果下游既不支持幂等也无法查询，那么不能凭本地状态保证安全自动重试，需对账或人工处理。必须区分“没发出去”“确定拒绝”“已知成功”“发出后结果未知”。在未知时提前释放可退款额度，可能让另一个操作再退款，造成累计超额。"),
             show: "?s=unknown-outcome&v=unknown-same-key&p=000020&t=6".into(),
         },
         Question {
@@ -234,50 +316,50 @@ pub fn questions() -> Vec<Question> {
             id: "ag29".into(),
             prompt: t("AG29: How do you turn an agent loop into a scalable backend service?", "AG29｜如何把一个 Agent 循环做成可扩展后端服务？"),
             kind: Kind::Oral {
-                follow_up: t("“The browser disconnects: does the task end?” The product contract decides; durable tasks usually continue. “Is cancel immediate?” Stop dispatching and propagate it; side effects in progress may complete — report partial completion and what needs checking rather than erasing it.", "“浏览器断开，任务结束吗？”由产品契约决定；持久任务通常继续。“取消是不是立即终止？”停止派发并传播取消；进行中的副作用可能完成，返回部分完成和待核查状态。"),
+                follow_up: t("“The browser disconnects: does the task end?” The product contract decides; durable tasks usually continue, and the disconnect only ends the subscription. “Is cancel immediate?” Stop dispatching and propagate it; side effects in progress may complete — report partial completion and what needs checking rather than erasing it.", "“浏览器断开，任务结束吗？”由产品契约决定；持久任务通常继续，断开只影响订阅。“取消是不是立即终止？”停止派发并传播取消；进行中的副作用可能完成，返回部分完成和待核查状态。"),
                 avoid: t("A never-persisted while loop per request, trusting the load balancer to recover it.", "每个用户请求开一个永不落盘的 while 循环，并认为负载均衡能负责恢复。"),
             },
-            explanation: t("Separate accepting the request from running the long task: create a run, return its id, let workers claim work from a durable queue or table; keep state, events and tool results in durable storage; clients follow by polling or an event stream. Give runs tenant quotas, concurrency limits, deadlines and a cancellation state. Workers claim, renew and complete with a versioned protocol; a stale worker must not overwrite newer state, and external writes still rely on stable business identity and downstream idempotency.", "把请求接入与长任务执行分离：创建 run 后返回标识，由 worker 从持久任务队列或数据库领取工作；状态、事件和工具操作结果保存到持久存储，客户端用查询或事件流跟踪。为运行设置租户配额、并发限额、deadline 和取消状态。并发 worker 需要带版本的领取/续租/完成协议；过期 worker 恢复后不得覆盖新状态；外部写仍靠稳定业务身份与下游幂等。"),
+            explanation: t("Separate accepting the request from running the long task: create a run, return its id, let workers claim work from a durable queue or table; keep state, events and tool results in durable storage; clients follow by polling or an event stream. Give runs tenant quotas, concurrency limits, deadlines and a cancellation state. Concurrent workers must not each run a job just because they read RUNNING: claim, renew and complete with a versioned protocol. A stale worker that comes back must not overwrite newer state; a lease coordinates execution but cannot by itself stop a request the worker already sent, so external writes still rely on stable business identity and downstream idempotency.", "把请求接入与长任务执行分离：创建 run 后返回标识，由 worker 从持久任务队列或数据库领取工作；状态、事件和工具操作结果保存到持久存储，客户端用查询或事件流跟踪。为运行设置租户配额、并发限额、deadline 和取消状态。并发 worker 不能仅凭“读到状态是 RUNNING”都执行，需要带版本的领取/续租/完成协议。过期 worker 恢复后不得覆盖新状态；租约能协调执行，但不能单独阻止它已发到外部的请求，外部写仍靠稳定业务身份与下游幂等。"),
             show: "?s=cancellation&v=cancel-then-reconcile&p=0000001&t=8".into(),
         },
         Question {
             id: "ag30".into(),
             prompt: t("AG30: Hand-written loop, agent SDK, LangGraph or Temporal: how do you choose?", "AG30｜手写循环、Agent SDK、LangGraph、Temporal 怎么选？"),
             kind: Kind::Oral {
-                follow_up: t("“Combine them all for completeness?” Three retry policies and three states. If you layer, name the one outer recovery authority — who owns the run, who retries the model or tool, who advances approval — and let the inner layers run controlled steps.", "“都组合起来最完整？”很容易出现三套重试、三套状态与重复恢复。真要分层时，明确外层唯一恢复权威：谁 owns run、谁重试模型/工具、谁推进审批；下层只执行受控步骤。"),
+                follow_up: t("“Combine them all for completeness?” Three retry policies and three states. If you layer, name the one outer recovery authority — who owns the run, who retries the model or tool, who advances approval — and let the inner layers run controlled steps. “Must I know LangChain for the interview?” The execution contract matters more than remembering an API.", "“都组合起来最完整？”很容易出现三套重试、三套状态与重复恢复。真要分层时，明确外层唯一恢复权威：谁拥有 run、谁重试模型/工具、谁推进审批；下层只执行受控步骤。“面试是不是必须会 LangChain？”执行契约比记 API 更重要。"),
                 avoid: t("“Temporal and LangGraph are equivalent.” “The more frameworks, the more production-grade.”", "“Temporal 和 LangGraph 完全等价”，或“框架越多，系统就越生产级”。"),
             },
-            explanation: t("A direct API with a clear loop is a fine baseline for few tools and short tasks; an SDK packages tools, handoffs, sessions and tracing; LangGraph suits explicit graph state, interrupts and checkpoints; Temporal durable workflows, retries, long waits and external activities. They overlap and can be layered. Ask how long tasks run, whether they recover across processes, wait for people, how side effects stay idempotent — the framework does not guarantee the business database or the payment state.", "少量工具、短任务时，直接 API 加清晰循环是合理基线；SDK 提供工具、handoff、会话和 tracing 等封装；LangGraph 适合显式图状态、中断、checkpoint；Temporal 更侧重持久工作流、重试、长时间等待与外部活动。它们有重叠，也可以分层组合。选择前问：任务多长，是否跨进程恢复，是否人工等待，副作用如何幂等。业务数据库与支付状态不由框架自动保证。"),
+            explanation: t("A direct API with a clear loop is a fine baseline for few tools and short tasks; an SDK packages tools, handoffs, sessions and tracing; LangGraph suits explicit graph state, interrupts and checkpoints; Temporal durable workflows, retries, long waits and external activities. They overlap and can be layered. Ask how long tasks run, whether they recover across processes, wait for people, how side effects stay idempotent, and how much infrastructure the team is willing to run. Even with a graph or workflow engine, the framework does not guarantee the business database or the payment state.", "少量工具、短任务时，直接 API 加清晰循环是合理基线；SDK 提供工具、handoff、会话和 tracing 等封装；LangGraph 适合显式图状态、中断、checkpoint 与可检查的执行流程；Temporal 更侧重持久工作流、重试、长时间等待与外部活动。它们有重叠，也可以分层组合。选择前问：任务多长，是否跨进程恢复，是否人工等待，副作用如何幂等，团队愿意承担多少基础设施。即使用图或工作流引擎，业务数据库与支付状态也不由框架自动保证。"),
             show: "?s=retry-layers&v=every-layer-retries&t=27".into(),
         },
         Question {
             id: "nc05".into(),
             prompt: t("NC05: Node.js is single-threaded; why are there still concurrency and races?", "NC05｜Node.js 单线程，为什么还有并发和竞态？"),
             kind: Kind::Oral {
-                follow_up: t("“Does Promise.resolve().then move heavy work to the background?” No, it still occupies the JavaScript thread. “How do you fix the balance race?” An atomic conditional update in the business database.", "“Promise.resolve().then 能把大计算放后台吗？”不能，计算仍会占住执行 JS 的线程。“解决余额竞态？”在业务数据库做原子条件更新。"),
+                follow_up: t("“Does Promise.resolve().then move heavy work to the background?” No, it still occupies the JavaScript thread. “What order do nextTick, promises and timers run in?” First pin down CommonJS or ESM, the callback's context and the version; understand nextTick, microtasks and the loop's phases rather than reciting one sequence for every environment. “How do you fix the balance race?” An atomic conditional update in the business database.", "“Promise.resolve().then 能把大计算放后台吗？”不能，计算仍会占住执行 JS 的线程。“nextTick、Promise、timer 的顺序呢？”先明确 CommonJS/ESM、回调上下文与版本；理解 nextTick/microtasks 与事件阶段即可，不盲背一个跨环境序列。“解决余额竞态？”在业务数据库做原子条件更新。"),
                 avoid: t("“Node is single-threaded, so it is thread-safe and has no business races.” “A loop in an async function doesn't block.”", "“Node 单线程所以线程安全，也就没有业务并发问题”“async 函数里的循环不会阻塞”。"),
             },
-            explanation: t("JavaScript callbacks run on one event-loop thread, but while one request waits for I/O others proceed: that is concurrency, not parallel CPU work. Business races remain: A reads the balance and awaits, B changes it meanwhile, A resumes and writes from the stale value. Promise.all only aggregates; it cancels nothing on failure and gives no atomicity.", "普通 JS 回调在一个 event loop 线程上执行，但 I/O 等待期间可让别的请求继续，所以有并发；这不等于 CPU 密集 JS 自动并行。单线程也有业务竞态：请求 A 读余额后 await，请求 B 在此期间修改余额，A 恢复后按旧值写回。Promise.all 只是聚合，失败时不会自动取消其他请求，更不会提供事务原子性。"),
-            show: "?s=refund-cap&v=read-then-write&t=8".into(),
+            explanation: t("JavaScript callbacks run on one event-loop thread, but while one request waits for I/O others proceed: that is concurrency, not CPU-heavy JavaScript running on several cores. The thread pool and worker_threads are separate matters: move CPU-heavy work to a worker or a separate service. Business races remain: A reads the balance and awaits, B changes it meanwhile, A resumes and writes back from the stale value, and an update is lost. Promise.all only aggregates; it cancels nothing on failure and gives no atomicity.", "普通 JS 回调在一个 event loop 线程上执行，但 I/O 等待期间可让别的请求继续，所以有并发；这不等于 CPU 密集 JS 自动在多个核上并行。线程池与 worker_threads 承担的工作要分别看，CPU 密集任务可转移到 worker 或独立执行服务。单线程也有业务竞态：请求 A 读余额后 await，请求 B 在此期间修改余额，A 恢复后按旧值写回，就会丢更新。Promise.all 只是聚合，失败时不会自动取消其他请求，更不会提供事务原子性。"),
+            show: "?s=refund-cap&v=lost-update&t=8".into(),
         },
         Question {
             id: "nc06".into(),
             prompt: t("NC06: Mutex, semaphore, CAS, backpressure and cancellation: how do they differ?", "NC06｜Mutex、Semaphore、CAS、背压与取消怎么区分？"),
             kind: Kind::Oral {
-                follow_up: t("“One semaphore protects the cluster's quota?” With a limit per instance, total concurrency multiplies by the instances; use a global or layered budget. “Conditions for deadlock?” Mutual exclusion, hold and wait, no preemption, circular wait; a fixed lock order, short critical sections and cancellable waits reduce the risk.", "“开一个 semaphore 就能保护整个集群配额？”每实例各有一个上限时，总并发仍乘实例数；需要全局或分层预算。“死锁有哪些条件？”互斥、占有且等待、不可抢占、循环等待；用统一锁顺序、短临界区与可取消等待减少风险。"),
+                follow_up: t("“One semaphore protects the cluster's quota?” With a limit per instance, total concurrency multiplies by the instances; use a global or layered budget. “Conditions for deadlock?” Mutual exclusion, hold and wait, no preemption, circular wait; a fixed lock order, short critical sections and cancellable waits reduce the risk. Shared memory also follows the language's memory model: more than single instructions being atomic.", "“开一个 semaphore 就能保护整个集群配额？”每实例各有一个上限时，总并发仍乘实例数；需要全局或分层预算。“死锁有哪些条件？”互斥、占有且等待、不可抢占、循环等待；工程上用统一锁顺序、短临界区与可取消等待减少风险。共享内存读写还要遵守语言内存模型，不只保证单条指令原子。"),
                 avoid: t("“Cancelling the HTTP request undoes the remote transaction.” “An in-process mutex protects every replica.”", "“取消 HTTP 请求就撤销远端事务”“进程内互斥锁能保护所有副本”。"),
             },
-            explanation: t("A mutex protects a critical section; a semaphore limits how many enter at once; CAS updates atomically when the value is as expected (optimistic concurrency); backpressure makes the upstream follow the downstream's pace instead of piling up. Their scopes differ: an in-process lock does not protect another instance, a database version condition does. Cancellation is cooperative: the callee must observe the signal, and it does not undo a write already committed.", "Mutex 保护互斥临界区；Semaphore 限制同时进入的任务数；CAS 在值符合预期时原子更新；背压是让上游发起速度服从下游处理能力。它们作用范围不同：进程内锁不能保护另一个服务实例，数据库版本条件可以约束多个实例竞争的业务状态。取消通常是协作式信号，被调用逻辑必须观察并响应；它不自动撤销已经提交的写操作。"),
+            explanation: t("A mutex protects a critical section; a semaphore limits how many enter at once; CAS updates atomically when the value is as expected (optimistic concurrency); backpressure makes the upstream follow the downstream's pace instead of piling up. Their scopes differ: an in-process lock does not protect another instance, a database version condition does. Cancellation is cooperative: the callee must observe the signal, and it does not undo a write already committed. Release resources on a reliable path such as finally; when shutting a worker down, stop claiming first, then finish or record what is left to recover.", "Mutex 保护互斥临界区；Semaphore 限制同时进入的任务数；CAS 在值符合预期时原子更新；背压是让上游发起速度服从下游处理能力。它们作用范围不同：进程内锁不能保护另一个服务实例，数据库版本条件可以约束多个实例竞争的业务状态。取消通常是协作式信号。调用方发出 AbortSignal/context cancellation，被调用逻辑必须观察并响应；它不自动撤销已经提交的写操作。释放资源用 finally 等可靠路径，关闭 worker 时先停止领取，再收尾或记录待恢复任务。"),
             show: "?s=refund-cap&v=mutex-two-instances&t=8".into(),
         },
         Question {
             id: "ds01".into(),
             prompt: t("DS01: How do you make a create/refund endpoint idempotent?", "DS01｜一个创建/退款接口如何实现幂等？"),
             kind: Kind::Oral {
-                follow_up: t("“Why not use the parameters' hash as the key?” Two legitimate, identical intents should not merge; identity comes from the intent, the hash guards against key reuse. “When the record expires?” Match it to the longest retry and reconciliation window; expiry must not allow a duplicate refund.", "“为什么不直接用参数哈希作 key？”两次合法、内容相同的独立业务意图可能不应合并；参数哈希用来防 key 复用冲突。“幂等记录过期呢？”要与最长重试/对账窗口匹配，不能让过期自动允许重复退款。"),
+                follow_up: t("“Why not use the parameters' hash as the key?” Two legitimate, identical intents should not merge; identity comes from the intent, the hash guards against key reuse. “When the record expires?” Match it to the longest retry and reconciliation window and the business's unique constraints; expiry must not allow a duplicate refund.", "“为什么不直接用参数哈希作 key？”两次合法、内容相同的独立业务意图可能不应合并；身份应来自业务意图，参数哈希用来防 key 复用冲突。“幂等记录过期呢？”要与最长重试/对账窗口和业务唯一约束匹配，不能让过期自动允许重复退款。"),
                 avoid: t("“SELECT first, INSERT if absent: idempotent by nature.” “Generate a new random retry key.”", "“先 SELECT 没有记录再 INSERT，所以天然幂等”“随机生成新的 retry key”。"),
             },
-            explanation: t("Define the identity of one business intent: a stable key, scoped by tenant or caller. Store a hash of the normalised request, the business operation_id and its status, with a unique constraint for concurrency; same key and same parameters return the original result or progress, same key with other parameters is refused. The idempotency record must share the transaction boundary with the business write — a short-TTL Redis flag is not enough — and across a payment system reuse a stable downstream key under its contract.", "先定义“同一次业务意图”的身份，生成稳定 key，按租户/调用主体划定作用域。服务端保存规范化请求内容的哈希、业务 operation_id 与状态，使用唯一约束处理并发；相同 key、相同参数返回原操作结果或当前进度，相同 key、不同参数应拒绝。幂等记录必须与本地业务写处于同一事务边界，不能先写一个短 TTL Redis 标记就认为安全。跨支付系统时，还要复用稳定下游键。"),
+            explanation: t("Define the identity of one business intent: a stable key, scoped by tenant or caller. Store a hash of the normalised request, the business operation_id and its status, with a unique constraint for concurrency; same key and same parameters return the original result or progress, same key with other parameters is refused. The idempotency record must share the transaction boundary with the business write, or be the unique business operation record itself — a short-TTL Redis flag is not enough — and across a payment system reuse a stable downstream key and handle unknown outcomes and the key's retention as its contract says.", "先定义“同一次业务意图”的身份，生成稳定 key，按租户/调用主体划定作用域。服务端保存规范化请求内容的哈希、业务 operation_id 与状态，使用唯一约束处理并发；相同 key、相同参数返回原操作结果或当前进度，相同 key、不同参数应拒绝。幂等记录必须与本地业务写处于同一事务边界，或本身就是唯一业务操作记录，不能先写一个短 TTL Redis 标记就认为安全。跨支付系统时，还要复用稳定下游键并按其契约处理未知结果和键保留期限。"),
             show: "?s=unknown-outcome&v=check-then-insert&t=9".into(),
         },
         Question {
@@ -297,7 +379,7 @@ pub fn questions() -> Vec<Question> {
                 follow_up: t("“One partition for all orders: global order?” It limits throughput and does not constrain writes that bypass the queue. “The success callback arrives before the processing one?” Use versions and the real payment state; define conflict resolution rather than keeping the last value received.", "“所有订单用一个分区就全局有序？”会限制吞吐，而且不自动约束绕开队列的写入。“付款成功回调比处理中回调先到？”用版本与真实支付状态处理；状态机要定义冲突解决，而不是覆盖最后收到的值。"),
                 avoid: t("“An exactly-once MQ means never charging twice.” “Messages are ordered, so no state checks are needed.”", "“用了 exactly-once MQ，所以绝不会重复扣款”“消息有序所以不需要状态校验”。"),
             },
-            explanation: t("State the scope: Kafka orders per partition; its transactions coordinate Kafka's own outputs and offsets, not arbitrary payment or database side effects, which still need commit boundaries, deduplication, idempotency or reconciliation. Don't rely on arrival order alone: events carry event_id, aggregate_id and a version, and a state machine allows legal transitions; duplicates do not apply twice, stale events do not roll state back, a version gap means look up the authority or wait.", "必须说清范围。Kafka 的顺序通常以分区为单位；其事务能力可以协调 Kafka 内部的输出与 offset，但外部支付/数据库副作用不会自动获得同样保证。业务处理不要只依赖到达顺序：事件带 event_id、aggregate_id 和版本号，按状态机允许合法转移。重复不重复生效，旧事件不把状态倒退；发现版本缺口时补查权威状态或等待。"),
+            explanation: t("State the scope: Kafka orders per partition; its transactions coordinate Kafka's own outputs and offsets, not arbitrary payment or database side effects, which still need commit boundaries, deduplication, idempotency or reconciliation. Don't rely on arrival order alone: events carry event_id, aggregate_id and a version, and a state machine allows legal transitions; duplicates do not apply twice, stale events do not roll state back, and a version gap means looking up the authoritative state or waiting, as the business requires — never simply dropping every late message.", "必须说清范围。Kafka 的顺序通常以分区为单位；其事务能力可以协调 Kafka 内部的输出与 offset，但外部支付/数据库副作用不会自动获得同样保证。业务处理不要只依赖到达顺序：事件带 event_id、aggregate_id 和版本号，按状态机允许合法转移。重复不重复生效，旧事件不把状态倒退；发现版本缺口时按业务选择补查权威状态或等待，不能简单丢弃所有晚到消息。"),
             show: "?s=outbox-relay&v=skip-locked&t=13".into(),
         },
     ]
@@ -335,6 +417,46 @@ mod tests {
         for q in questions() {
             let start = resolve(&q.show, None);
             assert!(start.notices.is_empty(), "{}: {:?}", q.id, start.notices);
+        }
+    }
+
+    /// What interviewers probe next is in the answers, in both languages (the notes' wording),
+    /// and the order API's self-test, the outbox rubric and the backpressure arithmetic are asked.
+    #[test]
+    fn the_interview_answers_are_whole_and_the_quiz_is_complete() {
+        let qs = questions();
+        assert!(qs.len() >= 25, "{}", qs.len());
+        let text = |id: &str| {
+            let q = qs.iter().find(|q| q.id == id).expect(id);
+            let mut all = vec![&q.prompt, &q.explanation];
+            if let Kind::Oral { follow_up, avoid } = &q.kind {
+                all.extend([follow_up, avoid]);
+            }
+            let en: String = all.iter().map(|t| t.en.as_str()).collect();
+            let zh: String = all.iter().map(|t| t.zh.as_str()).collect();
+            (en, zh)
+        };
+        for (id, en, zh) in [
+            ("ag20", "no substitute for reconciliation", "不能凭本地状态保证安全自动重试"),
+            ("ag20", "cannot make an automatic retry safe", "不能用重新推理代替对账"),
+            ("ag29", "cannot by itself stop a request the worker already sent", "不能单独阻止它已发到外部的请求"),
+            ("ag30", "how much infrastructure", "团队愿意承担多少基础设施"),
+            ("nc05", "worker_threads", "worker_threads"),
+            ("nc05", "nextTick", "nextTick"),
+            ("nc06", "stop claiming first", "先停止领取"),
+            ("nc06", "finally", "finally"),
+            ("ds03", "never simply dropping every late message", "不能简单丢弃所有晚到消息"),
+            ("c7", "9,600", "9,600"),
+            ("c7", "160/s", "每秒 160"),
+            ("c7", "0.2 s", "0.2 秒"),
+            ("s5", "dead letters", "死信"),
+            ("s6", "publish acknowledgement", "发布确认"),
+            ("s7", "committed and then exited", "提交后退出"),
+            ("s8", "new operation key", "换个操作键"),
+        ] {
+            let (e, z) = text(id);
+            assert!(e.contains(en), "{id}: {en}");
+            assert!(z.contains(zh), "{id}: {zh}");
         }
     }
 

@@ -530,8 +530,8 @@ impl Model for BackpressureModel {
         let cap = self.throughput(false);
         base.then(&match self.variant {
             BpVariant::UnboundedQueue => Text::new(
-                format!("Consumers complete {cap}/s ({} slots × 1 / {} ms). The API accepts every order with 202 and lets the queue absorb the peak.", r.slots, r.service_ms),
-                format!("消费者每秒完成 {cap} 条（{} 个槽位 × 1 / {} 毫秒）。API 对每个订单都回 202，让队列吸收高峰。", r.slots, r.service_ms),
+                format!("Consumers complete {cap}/s ({} slots, {} ms per order). The API accepts every order with 202 and lets the queue absorb the peak.", r.slots, r.service_ms),
+                format!("消费者每秒完成 {cap} 条（{} 个槽位，每单 {} 毫秒）。API 对每个订单都回 202，让队列缓冲高峰。", r.slots, r.service_ms),
             ),
             BpVariant::AdmissionControl => Text::new(
                 format!("Consumers complete {cap}/s. The API admits an order only while the expected wait and the oldest message's age are under {} s; otherwise it answers 503 with Retry-After.", r.admit_s),
@@ -1186,7 +1186,7 @@ impl Scenario for Backpressure {
             ),
             summary: Text::new(
                 "400 orders/s arrive for 60 s, consumers finish 240/s: the queue absorbs the peak, and the oldest order pays for it. Judge by age and expected wait, not length.",
-                "60 秒内每秒到达 400 条，消费者每秒完成 240 条：队列吸收了高峰，代价由最老的订单承担。要看消息年龄和预计等待，而不只是长度。",
+                "60 秒内每秒到达 400 条，消费者每秒完成 240 条：队列缓冲了高峰，代价由最老的订单承担。要看消息年龄和预计等待，而不只是长度。",
             ),
             variants: variants
                 .into_iter()

@@ -1012,7 +1012,7 @@ mod view {
                 value: MetricValue::Count(pending.len() as u32),
             },
             Metric {
-                name: Text::new("oldest pending age (steps)", "最早待发送记录的等待（步）"),
+                name: Text::new("oldest pending age (steps)", "最老待发送记录已等待（步）"),
                 value: MetricValue::oldest(pending),
             },
             Metric {

@@ -1068,8 +1068,8 @@ impl Scenario for RefundCap {
                 .failing("00000000", ["just play: each instance's mutex is free, so A and B both read 100.",
                                       "直接播放：每个实例的互斥锁都是空闲的，于是 A 和 B 都读到 100。"]),
                 v("conditional-update", ["Conditional UPDATE", "条件 UPDATE"],
-                  ["The database checks and reserves in one statement; the loser is told \"insufficient remaining\".",
-                   "数据库在一条语句里检查并预留；竞争失败的请求得到“insufficient remaining”（剩余额度不足）。"], true)
+                  ["The database checks and reserves in one statement; the second request gets UPDATE 0 and is told “insufficient remaining”.",
+                   "数据库在一条语句里检查并预留；后到的请求得到 UPDATE 0，被告知“insufficient remaining”（剩余额度不足）。"], true)
                 .hinted(["run the two UPDATEs in either order: the second changes 0 rows.",
                          "两条 UPDATE 谁先执行都行：后执行的那条改动 0 行。"]),
                 v("select-for-update", ["SELECT … FOR UPDATE", "SELECT … FOR UPDATE"],

@@ -864,7 +864,7 @@ impl SemaphoreScopeModel {
                 "abandoned",
                 Text::new(
                     "running, owner crashed (to reconcile)",
-                    "running，领取者已崩溃（待对账）",
+                    "运行中（running），领取者已崩溃，待对账",
                 ),
                 lost,
             ),

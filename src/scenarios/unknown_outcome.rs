@@ -528,7 +528,7 @@ impl Model for UnknownOutcomeModel {
                 name: Text::new("refunded ≤ refundable", "已退 ≤ 可退"),
                 kind: InvKind::Always,
                 holds: Text::new(
-                    format!("The provider has refunded at most {} and so says the database.", money(REFUNDABLE)),
+                    format!("The provider has refunded at most {}, and the database agrees.", money(REFUNDABLE)),
                     format!("支付方最多退了 {}，数据库也这么记。", money(REFUNDABLE)),
                 ),
                 check: over_refunded,

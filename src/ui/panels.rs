@@ -645,9 +645,9 @@ pub fn invariants(verdicts: &[Verdict], step: usize, lang: Lang, t: &Ui, differs
                 violated_at(lang, v.since.unwrap_or(step)),
             ),
         };
-        let kind = match v.kind {
-            InvKind::Always => t.always,
-            InvKind::Eventually => t.eventually,
+        let (kind, means) = match v.kind {
+            InvKind::Always => (t.always, t.always_means),
+            InvKind::Eventually => (t.eventually, t.eventually_means),
         };
         let span =
             |class: &'static str, text: &str| Node::el("span").attr("class", class).text(text);
@@ -655,7 +655,7 @@ pub fn invariants(verdicts: &[Verdict], step: usize, lang: Lang, t: &Ui, differs
             .attr("class", "inv-head")
             .child(span("inv-icon", icon).attr("aria-hidden", "true"))
             .child(span("inv-name", v.name.get(lang)))
-            .child(span("inv-kind", kind));
+            .child(span("inv-kind", kind).attr("title", means));
         if differs {
             head.push(span("diff-tag", &format!("≠ {}", t.differs)));
         }

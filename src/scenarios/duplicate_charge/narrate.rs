@@ -65,7 +65,7 @@ pub(super) fn describe(m: &DuplicateChargeModel, b: &DcState, a: DcAct, s: &DcSt
             info.code = Some("publish(\"payment-commands\", id=\"msg-2\",   -- a new message id\n        {\"order_id\": \"ord-1701\", \"intent_id\": \"pay-1701\", \"amount\": 10000})".into());
             info.title = t("re-publish as msg-2", "以 msg-2 重新发布");
             info.narration = t(
-                format!("The relay died before its outbox row was marked sent and publishes the same command again. It mints message ids when it publishes, so this copy is msg-2: same order, same intent pay-1701, new message id. An outbox promises no loss, not no duplicates ({OUTBOX})."),
+                format!("The relay died before marking its outbox row sent; after restarting, it publishes the same command again. It mints message ids when it publishes, so this copy is msg-2: same order, same intent pay-1701, new message id. An outbox promises no loss, not no duplicates ({OUTBOX})."),
                 format!("中继在把发件箱记录标为已发送之前退出，恢复后再次发布同一命令。它在发布时才生成消息标识，所以这份副本是 msg-2：同一个订单、同一个支付意图 pay-1701，消息标识却是新的。发件箱保证不丢，不保证不重（{OUTBOX_ZH}）。"),
             );
         }

@@ -265,7 +265,7 @@ pub(super) fn describe(m: &RetryLayersModel, b: &RlState, o: Outcome, s: &RlStat
                         secs(m.deadline_ms)
                     ),
                     format!(
-                        "用户的 {} 截止时间早已过去；没有谁执行它。",
+                        "用户的 {} 截止时间早已过去；没有任何一层去强制执行它。",
                         secs(m.deadline_ms)
                     ),
                 )
