@@ -437,15 +437,35 @@ mod tests {
             (en, zh)
         };
         for (id, en, zh) in [
-            ("ag20", "no substitute for reconciliation", "不能凭本地状态保证安全自动重试"),
-            ("ag20", "cannot make an automatic retry safe", "不能用重新推理代替对账"),
-            ("ag29", "cannot by itself stop a request the worker already sent", "不能单独阻止它已发到外部的请求"),
-            ("ag30", "how much infrastructure", "团队愿意承担多少基础设施"),
+            (
+                "ag20",
+                "no substitute for reconciliation",
+                "不能凭本地状态保证安全自动重试",
+            ),
+            (
+                "ag20",
+                "cannot make an automatic retry safe",
+                "不能用重新推理代替对账",
+            ),
+            (
+                "ag29",
+                "cannot by itself stop a request the worker already sent",
+                "不能单独阻止它已发到外部的请求",
+            ),
+            (
+                "ag30",
+                "how much infrastructure",
+                "团队愿意承担多少基础设施",
+            ),
             ("nc05", "worker_threads", "worker_threads"),
             ("nc05", "nextTick", "nextTick"),
             ("nc06", "stop claiming first", "先停止领取"),
             ("nc06", "finally", "finally"),
-            ("ds03", "never simply dropping every late message", "不能简单丢弃所有晚到消息"),
+            (
+                "ds03",
+                "never simply dropping every late message",
+                "不能简单丢弃所有晚到消息",
+            ),
             ("c7", "9,600", "9,600"),
             ("c7", "160/s", "每秒 160"),
             ("c7", "0.2 s", "0.2 秒"),

@@ -226,7 +226,10 @@ fn the_notes_targets_and_capacity_line_are_shown_and_ours_are_called_defaults() 
         let Some(MetricValue::Count(age)) = oldest else {
             panic!("the oldest message's age")
         };
-        assert_eq!(cells("result")[2], format!("the oldest order has waited {age} s"));
+        assert_eq!(
+            cells("result")[2],
+            format!("the oldest order has waited {age} s")
+        );
         assert!(cells("promise")[2].ends_with("our defaults"));
         assert_eq!(cells("promise")[2], "30 s, admit under 20 s: our defaults");
         assert_eq!(cells("messages")[1], "6 per order × 100,000 orders");

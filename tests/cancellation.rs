@@ -239,7 +239,12 @@ fn exploration_breaks_the_mistake_and_proves_the_fix() {
 /// refused.
 #[test]
 fn a_request_on_a_new_connection_can_overtake_the_refund() {
-    let before = [DRILL[0], DRILL[1], DRILL[6], "Service: fetch rejects with AbortError"];
+    let before = [
+        DRILL[0],
+        DRILL[1],
+        DRILL[6],
+        "Service: fetch rejects with AbortError",
+    ];
     let m = Cancellation::model(CaVariant::CancelThenAskOnce, 2);
     let mut labels = before.to_vec();
     labels.extend([
@@ -255,7 +260,9 @@ fn a_request_on_a_new_connection_can_overtake_the_refund() {
     let kept = verdict(&t, at, KEPT);
     assert_eq!(kept.status, Status::Violated);
     assert!(
-        kept.why.en.starts_with("The row of op-1 says NOT_EXECUTED, but its request is still waiting at the provider"),
+        kept.why.en.starts_with(
+            "The row of op-1 says NOT_EXECUTED, but its request is still waiting at the provider"
+        ),
         "{}",
         kept.why.en
     );
@@ -264,7 +271,10 @@ fn a_request_on_a_new_connection_can_overtake_the_refund() {
         table(&t, last, "screen")[0][0],
         "Cancelled: 0 of 3 refunded, 1 stopped, 2 not started"
     );
-    assert_eq!(table(&t, last, "ledger"), [["re_1", "op-1", "40.00", "succeeded"]]);
+    assert_eq!(
+        table(&t, last, "ledger"),
+        [["re_1", "op-1", "40.00", "succeeded"]]
+    );
     assert_eq!(verdict(&t, last, MATCHES).status, Status::Violated);
 
     let m = Cancellation::model(CaVariant::CancelThenReconcile, 2);
@@ -279,7 +289,10 @@ fn a_request_on_a_new_connection_can_overtake_the_refund() {
     assert_eq!(table(&t, path.len(), "ops")[0][3], "NOT_EXECUTED");
     assert_eq!(verdict(&t, path.len(), KEPT).status, Status::Holds);
     let last = t.last();
-    assert!(t.steps.iter().any(|s| s.info.title.en == "op-1 refused: voided"));
+    assert!(t
+        .steps
+        .iter()
+        .any(|s| s.info.title.en == "op-1 refused: voided"));
     assert_eq!(
         table(&t, last, "ledger"),
         [["—", "op-1", "40.00", "voided: will not run"]]
@@ -307,7 +320,10 @@ fn a_timeout_is_settled_by_the_same_key_again() {
     let m = Cancellation::model(CaVariant::CancelThenReconcile, 2);
     let path = by_labels(&m, &labels);
     let t = replay(&m, &path);
-    assert_eq!(table(&t, path.len(), "ops")[0][3], "UNKNOWN (same key again)");
+    assert_eq!(
+        table(&t, path.len(), "ops")[0][3],
+        "UNKNOWN (same key again)"
+    );
     assert!(t.steps.iter().any(|s| s.info.title.en == "replay op-1"));
     assert_eq!(table(&t, t.last(), "ledger").len(), 3);
 }

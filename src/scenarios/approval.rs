@@ -541,18 +541,30 @@ impl ApprovalModel {
 
     fn approvals_table(&self, s: &ApState) -> TableView {
         let mut t = TableView::new("approvals", Text::same("approvals"), DB, true);
-        t.columns = ["proposal_id", "digest", "approver", "permission", "approved_at"]
-            .into_iter()
-            .map(Text::same)
-            .collect();
+        t.columns = [
+            "proposal_id",
+            "digest",
+            "approver",
+            "permission",
+            "approved_at",
+        ]
+        .into_iter()
+        .map(Text::same)
+        .collect();
         t.empty = Text::new("(not approved)", "（未批准）");
         if s.clicks > 0 {
             t.rows.push(RowView::new(
                 PROPOSAL.into(),
-                [PROPOSAL, &digest(AMOUNT, VERSION), "alice", PERMISSION, "10:02"]
-                    .into_iter()
-                    .map(Text::same)
-                    .collect(),
+                [
+                    PROPOSAL,
+                    &digest(AMOUNT, VERSION),
+                    "alice",
+                    PERMISSION,
+                    "10:02",
+                ]
+                .into_iter()
+                .map(Text::same)
+                .collect(),
             ));
         }
         t

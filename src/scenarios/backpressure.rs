@@ -1224,7 +1224,10 @@ impl Scenario for Backpressure {
 fn targets(m: &BackpressureModel, age: u32) -> TableView {
     let mut t = TableView::new(
         "targets",
-        Text::new("The notes' targets and capacity line", "笔记里的目标与容量估算"),
+        Text::new(
+            "The notes' targets and capacity line",
+            "笔记里的目标与容量估算",
+        ),
         API,
         false,
     );
@@ -1238,22 +1241,34 @@ fn targets(m: &BackpressureModel, age: u32) -> TableView {
     let rows = [
         (
             "accept",
-            Text::new("accept latency, 95th percentile", "受理延迟（第 95 百分位）"),
+            Text::new(
+                "accept latency, 95th percentile",
+                "受理延迟（第 95 百分位）",
+            ),
             Text::new("< 300 ms", "< 300 毫秒"),
-            Text::new("the API only records the order and answers", "API 只记录订单并应答"),
+            Text::new(
+                "the API only records the order and answers",
+                "API 只记录订单并应答",
+            ),
         ),
         (
             "result",
             Text::new("accept to result, normal load", "受理到结果（常态）"),
             Text::new("≤ 5 s", "≤ 5 秒"),
-            Text::new(format!("the oldest order has waited {age} s"), format!("最老的订单已等 {age} 秒")),
+            Text::new(
+                format!("the oldest order has waited {age} s"),
+                format!("最老的订单已等 {age} 秒"),
+            ),
         ),
         (
             "promise",
             Text::new("promised wait at the peak", "高峰时承诺的等待"),
             Text::new("a wait budget, no number", "等待预算，没有给数"),
             Text::new(
-                format!("{} s, admit under {} s: our defaults", r.age_limit, r.admit_s),
+                format!(
+                    "{} s, admit under {} s: our defaults",
+                    r.age_limit, r.admit_s
+                ),
                 format!("{} 秒，{} 秒内准入：本场景的默认值", r.age_limit, r.admit_s),
             ),
         ),
@@ -1261,8 +1276,14 @@ fn targets(m: &BackpressureModel, age: u32) -> TableView {
             "messages",
             Text::new("messages a day", "每日消息量"),
             Text::new(
-                format!("{MESSAGES_PER_ORDER} per order × {} orders", grouped(ORDERS_PER_DAY)),
-                format!("每单 {MESSAGES_PER_ORDER} 条 × {} 个订单", grouped(ORDERS_PER_DAY)),
+                format!(
+                    "{MESSAGES_PER_ORDER} per order × {} orders",
+                    grouped(ORDERS_PER_DAY)
+                ),
+                format!(
+                    "每单 {MESSAGES_PER_ORDER} 条 × {} 个订单",
+                    grouped(ORDERS_PER_DAY)
+                ),
             ),
             Text::new(
                 format!("≈ {}, before redeliveries and retries", grouped(per_day)),
@@ -1271,16 +1292,26 @@ fn targets(m: &BackpressureModel, age: u32) -> TableView {
         ),
         (
             "kept",
-            Text::new(format!("kept {KEPT_DAYS} days"), format!("保留 {KEPT_DAYS} 天")),
-            Text::new(format!("{KEPT_DAYS} × {}", grouped(per_day)), format!("{KEPT_DAYS} × {}", grouped(per_day))),
             Text::new(
-                format!("≈ {} messages' bodies and metadata", grouped(per_day * KEPT_DAYS)),
+                format!("kept {KEPT_DAYS} days"),
+                format!("保留 {KEPT_DAYS} 天"),
+            ),
+            Text::new(
+                format!("{KEPT_DAYS} × {}", grouped(per_day)),
+                format!("{KEPT_DAYS} × {}", grouped(per_day)),
+            ),
+            Text::new(
+                format!(
+                    "≈ {} messages' bodies and metadata",
+                    grouped(per_day * KEPT_DAYS)
+                ),
                 format!("约 {} 条消息的消息体和元数据", grouped(per_day * KEPT_DAYS)),
             ),
         ),
     ];
     for (key, what, notes, here) in rows {
-        t.rows.push(RowView::new(key.into(), vec![what, notes, here]));
+        t.rows
+            .push(RowView::new(key.into(), vec![what, notes, here]));
     }
     t
 }

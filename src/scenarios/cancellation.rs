@@ -268,7 +268,8 @@ impl CaState {
 
     /// The provider has refunded `o`, or still holds a refund for it that no void stops.
     fn may_run(&self, o: u8) -> bool {
-        self.ledger.contains(&o) || (self.inbox.contains(&Msg::Refund(o)) && !self.voided.contains(&o))
+        self.ledger.contains(&o)
+            || (self.inbox.contains(&Msg::Refund(o)) && !self.voided.contains(&o))
     }
 
     fn succeeded_mask(&self) -> u8 {
@@ -676,7 +677,10 @@ fn told_otherwise(s: &CaState) -> Option<Text> {
 
 /// The service has given `o` up as not done: its row deleted, or marked NOT_EXECUTED.
 fn written_off(s: &CaState, o: u8) -> bool {
-    matches!(s.ops.get(o as usize), Some(OpStatus::Deleted | OpStatus::NotExecuted))
+    matches!(
+        s.ops.get(o as usize),
+        Some(OpStatus::Deleted | OpStatus::NotExecuted)
+    )
 }
 
 fn written_off_while_unknown(s: &CaState) -> Option<Text> {
@@ -684,7 +688,10 @@ fn written_off_while_unknown(s: &CaState) -> Option<Text> {
         (written_off(s, o) && s.may_run(o)).then(|| {
             let id = op_id(o);
             let (en, zh) = if s.ledger.contains(&o) {
-                ("the provider has already refunded it", "支付方已经退了这笔款")
+                (
+                    "the provider has already refunded it",
+                    "支付方已经退了这笔款",
+                )
             } else {
                 (
                     "its request is still waiting at the provider, and nothing stops it",
@@ -692,7 +699,10 @@ fn written_off_while_unknown(s: &CaState) -> Option<Text> {
                 )
             };
             let (did_en, did_zh) = match s.ops[o as usize] {
-                OpStatus::Deleted => ("was deleted as if nothing had happened", "被当作什么都没发生删掉了"),
+                OpStatus::Deleted => (
+                    "was deleted as if nothing had happened",
+                    "被当作什么都没发生删掉了",
+                ),
                 _ => ("says NOT_EXECUTED", "记为 NOT_EXECUTED"),
             };
             Text::new(
@@ -729,7 +739,11 @@ impl CancellationModel {
                     ),
                     End::Cancelled => {
                         // Sent, then settled as not executed (voided, or "not found").
-                        let off = s.ops.iter().filter(|x| **x == OpStatus::NotExecuted).count();
+                        let off = s
+                            .ops
+                            .iter()
+                            .filter(|x| **x == OpStatus::NotExecuted)
+                            .count();
                         match off.saturating_sub(not_started as usize) {
                             0 => Text::new(
                                 format!("Cancelled: {n} of 3 refunded, {not_started} not started"),

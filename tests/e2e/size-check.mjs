@@ -2,13 +2,13 @@
 // Size budget + wasm hygiene for a Trunk release build.
 //   node tests/e2e/size-check.mjs [distDir=dist]
 // Checks: the *_bg.wasm, its JS glue and the CSS exist; the wasm has no "name" custom section
-// (debug names: +40 % gzip); the page's wasm + js + css gzip (zlib level 9) <= budget (408 KiB;
+// (debug names: +40 % gzip); the page's wasm + js + css gzip (zlib level 9) <= budget (420 KiB;
 // override with SIZE_BUDGET_KB). The goal is 120 KiB of first-load bytes; with every scenario
 // compiled into one wasm that stopped fitting at the second scenario (BENCHMARKS.md, "Bundle"),
 // so this ceiling (raised per scenario, each time recorded there) holds the line until scenarios
 // load on demand. The explorer's Web Worker
 // (explorer_bg.wasm, explorer.js, explorer_loader.js) is fetched only when someone explores:
-// reported and held to its own budget (WORKER_BUDGET_KB, 74 KiB), not counted as first load; so
+// reported and held to its own budget (WORKER_BUDGET_KB, 76 KiB), not counted as first load; so
 // are quiz.json and notes.json, text fetched when first needed. Writes
 // <repo>/target/size-report.json. Exit code 1 if any check fails.
 import { existsSync, mkdirSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -18,8 +18,8 @@ import { constants, gzipSync } from 'node:zlib';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const distDir = resolve(process.argv[2] ?? join(root, 'dist'));
-const budgetKB = Number(process.env.SIZE_BUDGET_KB ?? 408);
-const workerBudgetKB = Number(process.env.WORKER_BUDGET_KB ?? 74);
+const budgetKB = Number(process.env.SIZE_BUDGET_KB ?? 420);
+const workerBudgetKB = Number(process.env.WORKER_BUDGET_KB ?? 76);
 const budget = budgetKB * 1024;
 
 const checks = [];

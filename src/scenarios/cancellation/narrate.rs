@@ -138,12 +138,19 @@ fn provider_step(info: &mut StepInfo, b: &CaState, s: &CaState, m: Msg) {
     let rid = op_id(m.op());
     let heard = s.answers.len() > b.answers.len();
     let back = |label: Text| {
-        let kind = if heard { ArrowKind::Message } else { ArrowKind::Lost };
+        let kind = if heard {
+            ArrowKind::Message
+        } else {
+            ArrowKind::Lost
+        };
         arrow(PSP, SERVICE, label, kind)
     };
     match m {
         Msg::Refund(o) if b.voided.contains(&o) => {
-            info.title = Text::new(format!("{rid} refused: voided"), format!("{rid} 被拒：已作废"));
+            info.title = Text::new(
+                format!("{rid} refused: voided"),
+                format!("{rid} 被拒：已作废"),
+            );
             info.marks
                 .push(mark(PSP, MarkKind::Dedup, "refused", "已拒绝"));
             info.arrows.push(back(Text::same("409")));
@@ -164,14 +171,23 @@ fn provider_step(info: &mut StepInfo, b: &CaState, s: &CaState, m: Msg) {
         }
         Msg::Refund(o) => {
             let re = format!("re_{}", s.ledger.len());
-            info.title = Text::new(format!("provider commits {rid}"), format!("支付方提交 {rid}"));
+            info.title = Text::new(
+                format!("provider commits {rid}"),
+                format!("支付方提交 {rid}"),
+            );
             info.marks
                 .push(mark(PSP, MarkKind::Commit, "refunded", "已退款"));
             info.arrows.push(back(Text::same("200")));
             info.narration = if heard {
                 Text::new(
-                    format!("The provider commits refund {re} of {} for {rid} and answers 200.", money(amount(o))),
-                    format!("支付方提交 {rid} 的退款 {re}（{}），应答 200。", money(amount(o))),
+                    format!(
+                        "The provider commits refund {re} of {} for {rid} and answers 200.",
+                        money(amount(o))
+                    ),
+                    format!(
+                        "支付方提交 {rid} 的退款 {re}（{}），应答 200。",
+                        money(amount(o))
+                    ),
                 )
             } else {
                 Text::new(
@@ -182,7 +198,10 @@ fn provider_step(info: &mut StepInfo, b: &CaState, s: &CaState, m: Msg) {
         }
         Msg::Query(o) => {
             let found = s.ledger.contains(&o);
-            info.title = Text::new(format!("provider answers about {rid}"), format!("支付方回答 {rid}"));
+            info.title = Text::new(
+                format!("provider answers about {rid}"),
+                format!("支付方回答 {rid}"),
+            );
             info.arrows.push(back(if found {
                 Text::new("found", "找到")
             } else {
@@ -190,7 +209,9 @@ fn provider_step(info: &mut StepInfo, b: &CaState, s: &CaState, m: Msg) {
             }));
             info.narration = if found {
                 Text::new(
-                    format!("The provider looks up the Idempotency-Key {rid}: refund found, succeeded."),
+                    format!(
+                        "The provider looks up the Idempotency-Key {rid}: refund found, succeeded."
+                    ),
                     format!("支付方按 Idempotency-Key {rid} 查找：找到了退款，已成功。"),
                 )
             } else {
@@ -463,8 +484,12 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
         CaAct::Void => {
             info.lane = SERVICE;
             info.title = Text::new(format!("void {id}"), format!("作废 {id}"));
-            info.arrows
-                .push(arrow(SERVICE, PSP, Text::new(format!("void {id}"), format!("作废 {id}")), ArrowKind::Message));
+            info.arrows.push(arrow(
+                SERVICE,
+                PSP,
+                Text::new(format!("void {id}"), format!("作废 {id}")),
+                ArrowKind::Message,
+            ));
             info.code = Some(format!(
                 "provider.voidRefund('{id}', {{ signal: AbortSignal.timeout(5000) }})"
             ));
