@@ -41,7 +41,7 @@ test('admission control refuses with 503 and keeps the wait within the promise, 
   await open(page, '?s=backpressure&v=admission-control&lang=en');
   await page.getByRole('button', { name: 'Step forward' }).click();
   await page.getByRole('button', { name: 'Lose a consumer host (¼ of capacity)' }).click();
-  await expect(page.locator('.tables figure', { hasText: 'Capacity' })).toContainText('36 busy slots × 1 / 0.2 s');
+  await expect(page.getByRole('region', { name: 'Capacity', exact: true })).toContainText('36 busy slots × 1 / 0.2 s');
   await page.getByRole('button', { name: 'Go to end' }).click();
   for (const name of ['Orders wait within the promise', "Calls within the payment channel's limit"]) {
     await expect(invariant(page, name)).toContainText('holds');

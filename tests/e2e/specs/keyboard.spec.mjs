@@ -35,7 +35,7 @@ test('a whole scenario, keyboard only, with focus always visible', async ({ page
   // The variant radios: arrows move the choice; the focus follows it.
   await tabTo(page, /^Read, await, write/);
   await page.keyboard.press('ArrowRight');
-  await expect(page).toHaveURL(/v=mutex-one-instance/);
+  await expect(page).toHaveURL(/v=lost-update/);
   await page.keyboard.press('ArrowLeft');
   await expect(page).toHaveURL(/v=read-then-write/);
 
