@@ -214,6 +214,10 @@ fn the_notes_targets_and_capacity_line_are_shown_and_ours_are_called_defaults() 
         let table = (view.tables.iter())
             .find(|t| t.key == "targets")
             .expect("the targets table");
+        assert!(
+            table.reference,
+            "tagged as the notes' figures, not as memory"
+        );
         let cells = |key: &str| -> Vec<String> {
             let row = table.rows.iter().find(|r| r.key == key).expect(key);
             row.cells.iter().map(|c| c.en.clone()).collect()

@@ -1236,6 +1236,7 @@ fn targets(m: &BackpressureModel, age: u32) -> TableView {
         Text::new("the notes", "笔记"),
         Text::new("here", "这里"),
     ];
+    t.reference = true;
     let r = &m.rates;
     let per_day = MESSAGES_PER_ORDER * ORDERS_PER_DAY;
     let rows = [

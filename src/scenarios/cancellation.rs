@@ -607,8 +607,9 @@ impl Model for CancellationModel {
 /// nobody knows yet: cancel is not undo.
 fn figure(s: &CaState, told: u32) -> Figure {
     let made = s.refunded().len() as u32;
+    // Written off while the provider ran it or still may: the second invariant, counted.
     let deleted = (0..s.ops.len() as u8)
-        .filter(|&o| written_off(s, o) && s.ledger.contains(&o))
+        .filter(|&o| written_off(s, o) && s.may_run(o))
         .count() as u32;
     Figure {
         title: Text::new("Refunds: the provider against the screen", "退款：支付方与屏幕"),
@@ -616,9 +617,9 @@ fn figure(s: &CaState, told: u32) -> Figure {
             format!(
                 "the provider made {}, the screen reports {told}; {} written off",
                 crate::sim::counted(made, "refund", "refunds"),
-                crate::sim::counted(deleted, "made refund", "made refunds")
+                crate::sim::counted(deleted, "refund", "refunds")
             ),
-            format!("支付方执行了 {made} 笔退款，屏幕报告 {told} 笔；{deleted} 笔已执行的退款被当作没发生"),
+            format!("支付方执行了 {made} 笔退款，屏幕报告 {told} 笔；{deleted} 笔已执行或仍在路上的退款被当作没发生"),
         ),
         body: FigureBody::Ledger(vec![
             LedgerRow {
@@ -628,7 +629,7 @@ fn figure(s: &CaState, told: u32) -> Figure {
                 unit: Unit::Count,
             },
             LedgerRow {
-                name: Text::new("made refunds written off (deleted or NOT_EXECUTED)", "被当作没发生的已执行退款（已删除或 NOT_EXECUTED）"),
+                name: Text::new("written off, yet made or still on its way", "被当作没发生，却已执行或仍在路上"),
                 intended: 0,
                 executed: deleted,
                 unit: Unit::Count,

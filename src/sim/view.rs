@@ -53,6 +53,9 @@ pub struct TableView {
     pub durable: bool,
     /// Volatile state wiped by a crash: shown as lost rather than as an empty table.
     pub lost: bool,
+    /// Not state at all but figures from the notes, shown beside it for reference (tagged so,
+    /// neither durable nor memory).
+    pub reference: bool,
     pub columns: Vec<Text>,
     pub rows: Vec<RowView>,
     /// Shown when there are no rows.
@@ -68,6 +71,7 @@ impl TableView {
             lane,
             durable,
             lost: false,
+            reference: false,
             columns: Vec::new(),
             rows: Vec::new(),
             empty: Text::new("(empty)", "（空）"),

@@ -36,6 +36,7 @@ pub struct Ui {
     pub faults_none: &'static str,
     pub state: &'static str,
     pub durable: &'static str,
+    pub reference: &'static str,
     /// Above a program listing: who runs it.
     pub program: &'static str,
     /// Before and after a line number ("line 9", "第 9 行").
@@ -217,6 +218,7 @@ pub const EN: Ui = Ui {
     faults_none: "No fault can be injected at this step.",
     state: "State",
     durable: "durable",
+    reference: "from the notes",
     program: "The code that runs:",
     line: ["line ", ""],
     knobs: "The numbers",
@@ -391,6 +393,7 @@ pub const ZH: Ui = Ui {
     faults_none: "这一步无法注入故障。",
     state: "状态",
     durable: "持久",
+    reference: "出自笔记",
     program: "运行的代码：",
     line: ["第 ", " 行"],
     knobs: "参数",

@@ -232,7 +232,11 @@ fn table_with(
     if note.is_some() {
         class.push_str(" differs");
     }
-    let label = if t.durable { ui.durable } else { ui.volatile };
+    let label = match (t.reference, t.durable) {
+        (true, _) => ui.reference,
+        (false, true) => ui.durable,
+        (false, false) => ui.volatile,
+    };
     let caption = Node::el("caption").child(
         Node::el("span")
             .attr("class", "cap")
