@@ -353,17 +353,5 @@ mod tests {
                 rows: |_| Vec::new(),
             }]
         }
-        fn label(&self, _: &u8, _: &u8) -> Text {
-            Text::same("+1")
-        }
-        fn view(&self, _: &u8) -> crate::sim::StateView {
-            crate::sim::StateView::default()
-        }
-        fn describe(&self, _: &u8, _: &u8, _: &u8) -> crate::sim::StepInfo {
-            crate::sim::StepInfo::default()
-        }
-        fn intro(&self) -> Text {
-            Text::default()
-        }
     }
 }

@@ -12,7 +12,7 @@ mod trace;
 mod view;
 
 pub use explore::{explore, explore_with, Bounds, InvariantReport, Report, PROGRESS_EVERY};
-pub use model::{InvKind, Invariant, Model, RowRef};
+pub use model::{InvKind, Invariant, Model, Present, RowRef};
 pub use path::{decode_path, encode_path, PathError, MAX_CHOICES};
 pub use text::{counted, grouped, Lang, Text};
 pub use trace::{follow, replay, Choice, Status, Step, Trace, Verdict, MAX_STEPS};
@@ -176,7 +176,7 @@ impl ScenarioMeta {
 /// A scenario: what it is about, and the model of each of its variants. Everything else (the
 /// replay, following labels, exploring) is the engine's, the same for every scenario.
 pub trait Scenario {
-    type Model: Model;
+    type Model: Present;
     fn meta(&self) -> ScenarioMeta;
     /// The model of the variant at `variant` (out of range: the first), with up to `budget`
     /// faults (`None`: the player's budget) and `knobs` (one value per `meta().knobs` entry;

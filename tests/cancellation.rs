@@ -9,7 +9,7 @@ mod common;
 
 use common::{assert_holds_everywhere, by_labels, table, verdict};
 use effectively_once::scenarios::{CaVariant, Cancellation};
-use effectively_once::sim::{explore, replay, Bounds, Status};
+use effectively_once::sim::{explore, replay, Bounds, Present, Status};
 
 const MATCHES: &str = "the screen matches the provider's ledger";
 const KEPT: &str = "nothing written off while the provider may still refund it";

@@ -3,8 +3,8 @@
 
 use effectively_once::scenarios;
 use effectively_once::sim::{
-    decode_path, encode_path, explore, replay, Bounds, InvKind, Invariant, Model, StateView,
-    Status, StepInfo, Text,
+    decode_path, encode_path, explore, replay, Bounds, InvKind, Invariant, Model, Present,
+    StateView, Status, StepInfo, Text,
 };
 
 /// Two counters, each incremented up to 2 by its own action; a fault resets `a` to 0 once.
@@ -30,6 +30,7 @@ enum ToyAct {
 impl Model for Toy {
     type State = ToyState;
     type Act = ToyAct;
+
     fn init(&self) -> ToyState {
         ToyState {
             a: 0,
@@ -37,6 +38,7 @@ impl Model for Toy {
             faults: 0,
         }
     }
+
     fn actions(&self, s: &ToyState, out: &mut Vec<ToyAct>) {
         if s.a < 2 {
             out.push(ToyAct::IncA);
@@ -48,9 +50,11 @@ impl Model for Toy {
             out.push(ToyAct::ResetA);
         }
     }
+
     fn is_fault(&self, a: &ToyAct) -> bool {
         *a == ToyAct::ResetA
     }
+
     fn next(&self, s: &ToyState, a: &ToyAct) -> ToyState {
         let mut n = s.clone();
         match a {
@@ -63,6 +67,7 @@ impl Model for Toy {
         }
         n
     }
+
     fn invariants(&self) -> Vec<Invariant<ToyState>> {
         vec![
             Invariant {
@@ -81,9 +86,13 @@ impl Model for Toy {
             },
         ]
     }
+}
+
+impl Present for Toy {
     fn label(&self, _: &ToyState, a: &ToyAct) -> Text {
         Text::same(format!("{a:?}"))
     }
+
     fn view(&self, _: &ToyState) -> StateView {
         StateView {
             lanes: Vec::new(),
@@ -96,12 +105,14 @@ impl Model for Toy {
             figure: None,
         }
     }
+
     fn describe(&self, _: &ToyState, a: &ToyAct, _: &ToyState) -> StepInfo {
         StepInfo {
             title: Text::same(format!("{a:?}")),
             ..StepInfo::default()
         }
     }
+
     fn intro(&self) -> Text {
         Text::same("toy")
     }

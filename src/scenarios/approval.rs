@@ -24,7 +24,7 @@
 
 use crate::sim::{
     arrow, mark, ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind,
-    Metric, MetricValue, Model, Notes, RowRef, RowView, Scenario, ScenarioMeta, StateView,
+    Metric, MetricValue, Model, Notes, Present, RowRef, RowView, Scenario, ScenarioMeta, StateView,
     StepInfo, TableView, Text, Unit, VariantMeta,
 };
 
@@ -303,7 +303,9 @@ impl Model for ApprovalModel {
             },
         ]
     }
+}
 
+impl Present for ApprovalModel {
     fn label(&self, _: &ApState, a: &ApAct) -> Text {
         let chat = !self.versioned();
         match a {

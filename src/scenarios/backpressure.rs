@@ -22,8 +22,8 @@
 use crate::sim::grouped;
 use crate::sim::{
     arrow, counted, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob,
-    LaneView, Mark, MarkKind, Meter, Metric, MetricValue, Model, Notes, Plot, RowView, Scenario,
-    ScenarioMeta, Series, StateView, StepInfo, TableView, Text, Tone, Unit, VariantMeta,
+    LaneView, Mark, MarkKind, Meter, Metric, MetricValue, Model, Notes, Plot, Present, RowView,
+    Scenario, ScenarioMeta, Series, StateView, StepInfo, TableView, Text, Tone, Unit, VariantMeta,
 };
 use std::collections::VecDeque;
 use std::hash::Hash;
@@ -493,7 +493,9 @@ impl Model for BackpressureModel {
             },
         ]
     }
+}
 
+impl Present for BackpressureModel {
     fn label(&self, s: &BpState, a: &BpAct) -> Text {
         match a {
             BpAct::Advance => Text::new(

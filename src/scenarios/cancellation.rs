@@ -28,8 +28,8 @@
 
 use crate::sim::{
     CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Metric,
-    MetricValue, Model, Notes, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView,
-    Text, Unit, VariantMeta,
+    MetricValue, Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
+    TableView, Text, Unit, VariantMeta,
 };
 
 mod narrate;
@@ -543,7 +543,9 @@ impl Model for CancellationModel {
             },
         ]
     }
+}
 
+impl Present for CancellationModel {
     fn label(&self, s: &CaState, a: &CaAct) -> Text {
         narrate::label(self, s, *a)
     }

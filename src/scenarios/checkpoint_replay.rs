@@ -19,8 +19,8 @@
 
 use crate::sim::{
     arrow, mark, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView,
-    LedgerRow, MarkKind, Metric, MetricValue, Model, Notes, RowView, Scenario, ScenarioMeta,
-    StateView, StepInfo, TableView, Text, Unit, VariantMeta,
+    LedgerRow, MarkKind, Metric, MetricValue, Model, Notes, Present, RowView, Scenario,
+    ScenarioMeta, StateView, StepInfo, TableView, Text, Unit, VariantMeta,
 };
 
 const RUNTIME: usize = 0;
@@ -229,7 +229,9 @@ impl Model for CheckpointReplayModel {
             },
         ]
     }
+}
 
+impl Present for CheckpointReplayModel {
     fn label(&self, s: &CrState, a: &CrAct) -> Text {
         let n = Self::node_name(s.node);
         match a {

@@ -23,7 +23,8 @@
 use crate::sim::kit::Proc;
 use crate::sim::{
     ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind, Model, Notes,
-    RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, Unit, VariantMeta,
+    Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, Unit,
+    VariantMeta,
 };
 
 /// The orders the client submits, in this order.
@@ -371,7 +372,9 @@ impl Model for DualWriteModel {
             },
         ]
     }
+}
 
+impl Present for DualWriteModel {
     fn label(&self, s: &DwState, a: &DwAct) -> Text {
         let next = order_id(s.next_req.min(N as u8 - 1));
         let cur = order_id(s.svc.mem.req);

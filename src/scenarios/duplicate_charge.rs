@@ -27,8 +27,8 @@
 
 use crate::sim::{
     arrow, mark, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView,
-    LedgerRow, MarkKind, Metric, MetricValue, Model, Notes, RowView, Scenario, ScenarioMeta,
-    StateView, StepInfo, TableView, Text, Unit, VariantMeta,
+    LedgerRow, MarkKind, Metric, MetricValue, Model, Notes, Present, RowView, Scenario,
+    ScenarioMeta, StateView, StepInfo, TableView, Text, Unit, VariantMeta,
 };
 
 /// The order's amount, in whole units (shown as 100.00).
@@ -621,7 +621,9 @@ impl Model for DuplicateChargeModel {
             },
         ]
     }
+}
 
+impl Present for DuplicateChargeModel {
     fn label(&self, s: &DcState, a: &DcAct) -> Text {
         let held = s.job.map(|j| msg_id(j.msg)).unwrap_or_default();
         match *a {

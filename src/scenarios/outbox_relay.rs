@@ -26,8 +26,8 @@
 use crate::sim::kit::Proc;
 use crate::sim::{
     ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind, Metric,
-    MetricValue, Model, Notes, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView,
-    Text, Unit, VariantMeta,
+    MetricValue, Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
+    TableView, Text, Unit, VariantMeta,
 };
 
 /// The order whose events flow through the system.
@@ -515,7 +515,9 @@ impl Model for OutboxRelayModel {
         }
         v
     }
+}
 
+impl Present for OutboxRelayModel {
     fn label(&self, s: &OrState, a: &OrAct) -> Text {
         let hand = |r: u8| Self::hand(s, r).map(|h| ev_id(h.ev)).unwrap_or_default();
         match *a {

@@ -25,8 +25,8 @@
 
 use crate::sim::{
     CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob, LaneView, Meter, Metric,
-    MetricValue, Model, Notes, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView,
-    Text, Unit, VariantMeta,
+    MetricValue, Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
+    TableView, Text, Unit, VariantMeta,
 };
 
 /// The refundable cap of the order (refunded so far: 0).
@@ -514,7 +514,9 @@ impl Model for RefundCapModel {
             },
         ]
     }
+}
 
+impl Present for RefundCapModel {
     fn label(&self, s: &RcState, a: &RcAct) -> Text {
         match *a {
             RcAct::Exec(r) => {

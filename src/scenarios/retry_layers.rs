@@ -30,8 +30,8 @@
 use crate::sim::kit::Retry;
 use crate::sim::{
     Figure, FigureBody, InvKind, Invariant, Knob, KnobOption, LaneView, Level, Metric, MetricValue,
-    Model, Notes, RowView, Scenario, ScenarioMeta, Span, SpanChart, StateView, StepInfo, TableView,
-    Text, Tone, TreeItem, VariantMeta,
+    Model, Notes, Present, RowView, Scenario, ScenarioMeta, Span, SpanChart, StateView, StepInfo,
+    TableView, Text, Tone, TreeItem, VariantMeta,
 };
 use std::hash::Hash;
 
@@ -547,7 +547,9 @@ impl Model for RetryLayersModel {
             },
         ]
     }
+}
 
+impl Present for RetryLayersModel {
     fn label(&self, s: &RlState, o: &Outcome) -> Text {
         let replay = self.variant.keyed() && s.saved;
         match (o, replay) {

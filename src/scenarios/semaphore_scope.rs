@@ -30,8 +30,8 @@
 
 use crate::sim::{
     CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob, KnobOption, LaneView, Meter,
-    Metric, MetricValue, Model, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView,
-    Text, Tone, TreeItem, Unit,
+    Metric, MetricValue, Model, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
+    TableView, Text, Tone, TreeItem, Unit,
 };
 
 /// The payment channel's limit on calls in flight.
@@ -463,7 +463,9 @@ impl Model for SemaphoreScopeModel {
             },
         ]
     }
+}
 
+impl Present for SemaphoreScopeModel {
     fn label(&self, s: &SsState, a: &SsAct) -> Text {
         narrate::label(self, s, *a)
     }

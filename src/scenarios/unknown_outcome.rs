@@ -27,7 +27,7 @@
 
 use crate::sim::{
     arrow, mark, ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind,
-    Metric, MetricValue, Model, Notes, RowRef, RowView, Scenario, ScenarioMeta, StateView,
+    Metric, MetricValue, Model, Notes, Present, RowRef, RowView, Scenario, ScenarioMeta, StateView,
     StepInfo, TableView, Text, Unit, VariantMeta,
 };
 
@@ -576,7 +576,9 @@ impl Model for UnknownOutcomeModel {
             },
         ]
     }
+}
 
+impl Present for UnknownOutcomeModel {
     fn label(&self, s: &UoState, a: &UoAct) -> Text {
         match *a {
             UoAct::Check(r) => Text::new(

@@ -49,7 +49,13 @@ pub trait Model {
     /// The transition. Only called with an action that `actions` returned for `state`.
     fn next(&self, state: &Self::State, action: &Self::Act) -> Self::State;
     fn invariants(&self) -> Vec<Invariant<Self::State>>;
+}
 
+/// How a [`Model`] is shown: button labels, the state's tables and drawings, and narration.
+///
+/// The explorer and its worker need only [`Model`]; the page's player needs this too. Keeping
+/// the two apart is what keeps a scenario's text and drawings out of the explorer's worker.
+pub trait Present: Model {
     /// What a button offering `action` in `state` says ("Crash order service").
     fn label(&self, state: &Self::State, action: &Self::Act) -> Text;
     /// The projection of a state to plain view data.

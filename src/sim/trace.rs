@@ -1,6 +1,6 @@
 //! Replaying a path into a trace: one snapshot per step, with the invariants judged at each.
 
-use super::{ArrowKind, InvKind, MetricValue, Model, PathError, StateView, StepInfo, Text};
+use super::{ArrowKind, InvKind, MetricValue, PathError, Present, StateView, StepInfo, Text};
 
 /// Runs longer than this are cut off. The longest run of the knobs' range is retry layering's
 /// 5 attempts × 4 layers: 625 calls, one step each.
@@ -71,7 +71,7 @@ impl Trace {
 
 /// Replays `path` as far as it is valid, then continues with default choices (the first
 /// enabled progress action) until the run is quiet.
-pub fn replay<M: Model>(model: &M, path: &[u8]) -> Trace {
+pub fn replay<M: Present>(model: &M, path: &[u8]) -> Trace {
     let mut states = vec![model.init()];
     let mut taken: Vec<u8> = Vec::new();
     let mut actions = Vec::new();
@@ -132,7 +132,7 @@ pub fn replay<M: Model>(model: &M, path: &[u8]) -> Trace {
 /// The path that takes, step by step, the action with the same English label as `labels` does,
 /// or the default (first progress action) where no action has that label: the same fault
 /// schedule on another variant of a scenario (the compare view).
-pub fn follow<M: Model>(model: &M, labels: &[String]) -> Vec<u8> {
+pub fn follow<M: Present>(model: &M, labels: &[String]) -> Vec<u8> {
     let mut state = model.init();
     let mut path = Vec::new();
     let mut actions = Vec::new();
@@ -172,7 +172,7 @@ fn too_long(at: usize) -> PathError {
     }
 }
 
-fn snapshots<M: Model>(model: &M, states: &[M::State], path: &[u8]) -> Vec<Step> {
+fn snapshots<M: Present>(model: &M, states: &[M::State], path: &[u8]) -> Vec<Step> {
     let mut actions = Vec::new();
     let mut steps: Vec<Step> = Vec::with_capacity(states.len());
     for (t, state) in states.iter().enumerate() {
@@ -279,7 +279,7 @@ fn date_waits(prev: Option<&StateView>, view: &mut StateView, step: usize) {
 /// stays broken even if a later state looks fine. The sentence is the state's own at each step
 /// (the counters keep moving after the first violation), followed by where it first broke and
 /// what caused it.
-fn judge<M: Model>(model: &M, states: &[M::State], steps: &mut [Step]) {
+fn judge<M: Present>(model: &M, states: &[M::State], steps: &mut [Step]) {
     for inv in model.invariants() {
         // (first violating step, its cause, the sentence then)
         let mut violated: Option<(usize, Option<usize>, Text)> = None;
