@@ -341,6 +341,9 @@ mod tests {
         fn is_fault(&self, _: &u8) -> bool {
             false
         }
+        fn fault_budget(&self) -> u8 {
+            0
+        }
         fn next(&self, s: &u8, a: &u8) -> u8 {
             s + a
         }

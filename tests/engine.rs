@@ -17,7 +17,6 @@ struct Toy {
 struct ToyState {
     a: u8,
     b: u8,
-    faults: u8,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -32,11 +31,7 @@ impl Model for Toy {
     type Act = ToyAct;
 
     fn init(&self) -> ToyState {
-        ToyState {
-            a: 0,
-            b: 0,
-            faults: 0,
-        }
+        ToyState { a: 0, b: 0 }
     }
 
     fn actions(&self, s: &ToyState, out: &mut Vec<ToyAct>) {
@@ -46,7 +41,7 @@ impl Model for Toy {
         if s.b < 2 {
             out.push(ToyAct::IncB);
         }
-        if s.a > 0 && s.faults < self.faults {
+        if s.a > 0 {
             out.push(ToyAct::ResetA);
         }
     }
@@ -55,15 +50,16 @@ impl Model for Toy {
         *a == ToyAct::ResetA
     }
 
+    fn fault_budget(&self) -> u8 {
+        self.faults
+    }
+
     fn next(&self, s: &ToyState, a: &ToyAct) -> ToyState {
         let mut n = s.clone();
         match a {
             ToyAct::IncA => n.a += 1,
             ToyAct::IncB => n.b += 1,
-            ToyAct::ResetA => {
-                n.a = 0;
-                n.faults += 1;
-            }
+            ToyAct::ResetA => n.a = 0,
         }
         n
     }

@@ -101,7 +101,6 @@ pub struct ApState {
     pub support_refunded: bool,
     pub calls: Vec<Outcome>,
     pub ledger: Vec<Entry>,
-    pub faults: u8,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -198,7 +197,6 @@ impl Model for ApprovalModel {
             support_refunded: false,
             calls: Vec::new(),
             ledger: Vec::new(),
-            faults: 0,
         }
     }
 
@@ -212,9 +210,6 @@ impl Model for ApprovalModel {
         }
         if s.pending > 0 {
             out.push(ApAct::Execute);
-        }
-        if s.faults >= self.budget {
-            return;
         }
         if s.clicks == 1 {
             out.push(ApAct::ApproveAgain);
@@ -234,11 +229,12 @@ impl Model for ApprovalModel {
         !matches!(a, ApAct::Propose | ApAct::Approve | ApAct::Execute)
     }
 
+    fn fault_budget(&self) -> u8 {
+        self.budget
+    }
+
     fn next(&self, s: &ApState, a: &ApAct) -> ApState {
         let mut s = s.clone();
-        if self.is_fault(a) {
-            s.faults += 1;
-        }
         match a {
             ApAct::Propose => s.proposed = true,
             ApAct::Approve | ApAct::ApproveAgain => {

@@ -448,6 +448,10 @@ impl Model for BackpressureModel {
         *a == BpAct::LoseConsumers
     }
 
+    fn fault_budget(&self) -> u8 {
+        1
+    }
+
     fn next(&self, s: &BpState, a: &BpAct) -> BpState {
         match a {
             BpAct::Advance => self.advance(s),

@@ -172,7 +172,6 @@ pub struct CaState {
     /// Answers on their way to the service: what they answer, and whether the provider has a
     /// refund under that key.
     pub answers: Vec<(Msg, bool)>,
-    pub faults: u8,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -282,10 +281,6 @@ impl CaState {
 }
 
 impl CancellationModel {
-    fn can_fault(&self, s: &CaState) -> bool {
-        s.faults < self.budget
-    }
-
     /// How the service settles an operation whose outcome it does not know: ask once, or, in
     /// the fix, void it by its key after a cancel and send it again with the key after a
     /// timeout (either way the provider can no longer run it behind the service's back).
@@ -348,7 +343,6 @@ impl Model for CancellationModel {
             ledger: Vec::new(),
             voided: Vec::new(),
             answers: Vec::new(),
-            faults: 0,
         }
     }
 
@@ -388,21 +382,23 @@ impl Model for CancellationModel {
         if !s.inbox.is_empty() {
             out.push(CaAct::Provider);
         }
-        if self.can_fault(s) {
-            if matches!(s.screen, Screen::Working) && !s.aborted {
-                out.push(CaAct::Cancel);
-            }
-            if !s.answers.is_empty() {
-                out.push(CaAct::LoseAnswer);
-            }
-            if s.inbox.len() > 1 {
-                out.push(CaAct::Overtake);
-            }
+        if matches!(s.screen, Screen::Working) && !s.aborted {
+            out.push(CaAct::Cancel);
+        }
+        if !s.answers.is_empty() {
+            out.push(CaAct::LoseAnswer);
+        }
+        if s.inbox.len() > 1 {
+            out.push(CaAct::Overtake);
         }
     }
 
     fn is_fault(&self, a: &CaAct) -> bool {
         matches!(a, CaAct::Cancel | CaAct::LoseAnswer | CaAct::Overtake)
+    }
+
+    fn fault_budget(&self) -> u8 {
+        self.budget
     }
 
     fn next(&self, s: &CaState, a: &CaAct) -> CaState {
@@ -422,7 +418,6 @@ impl Model for CancellationModel {
             }
             CaAct::Provider => Self::handle(&mut s, 0),
             CaAct::Overtake => {
-                s.faults += 1;
                 Self::handle(&mut s, 1);
             }
             CaAct::Receive => {
@@ -496,12 +491,10 @@ impl Model for CancellationModel {
                 }
             }
             CaAct::Cancel => {
-                s.faults += 1;
                 s.aborted = true;
                 s.screen = Screen::Cancelling;
             }
             CaAct::LoseAnswer => {
-                s.faults += 1;
                 if !s.answers.is_empty() {
                     s.answers.remove(0);
                 }

@@ -88,7 +88,6 @@ pub struct CrState {
     pub calls: u8,
     /// How many times the run started from its input.
     pub starts: u8,
-    pub faults: u8,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -135,7 +134,6 @@ impl Model for CheckpointReplayModel {
             ledger: Vec::new(),
             calls: 0,
             starts: 1,
-            faults: 0,
         }
     }
 
@@ -152,13 +150,15 @@ impl Model for CheckpointReplayModel {
             Stage::Called => CrAct::Return,
             Stage::Ran => CrAct::Checkpoint,
         });
-        if s.faults < self.budget {
-            out.push(CrAct::Crash);
-        }
+        out.push(CrAct::Crash);
     }
 
     fn is_fault(&self, a: &CrAct) -> bool {
         *a == CrAct::Crash
+    }
+
+    fn fault_budget(&self) -> u8 {
+        self.budget
     }
 
     fn next(&self, s: &CrState, a: &CrAct) -> CrState {
@@ -183,7 +183,6 @@ impl Model for CheckpointReplayModel {
                 s.stage = Stage::Start;
             }
             CrAct::Crash => {
-                s.faults += 1;
                 s.up = false;
                 if !self.variant.durable() {
                     s.checkpoints = 0;

@@ -105,7 +105,6 @@ pub struct DwState {
     // The relay; in memory, the event in hand (published, not yet marked sent).
     relay: Proc<Option<u8>>,
     replies: [Reply; N],
-    faults: u8,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -163,10 +162,6 @@ impl DualWriteModel {
         }
     }
 
-    fn budget_left(&self, s: &DwState) -> bool {
-        s.faults < self.fault_budget
-    }
-
     fn next_pending(s: &DwState) -> Option<u8> {
         (0..N as u8).find(|&i| s.outbox[i as usize] == OutboxRow::Pending)
     }
@@ -202,7 +197,6 @@ impl Model for DualWriteModel {
             delivered: 0,
             relay: Proc::new(),
             replies: [Reply::Waiting; N],
-            faults: 0,
         }
     }
 
@@ -225,9 +219,6 @@ impl Model for DualWriteModel {
             if !s.relay.up {
                 out.push(DwAct::RelayRestart);
             }
-        }
-        if !self.budget_left(s) {
-            return;
         }
         let mid_request = s.svc.up && s.svc.mem.pc != SvcPc::Idle;
         if mid_request {
@@ -258,12 +249,13 @@ impl Model for DualWriteModel {
         )
     }
 
+    fn fault_budget(&self) -> u8 {
+        self.fault_budget
+    }
+
     fn next(&self, s: &DwState, a: &DwAct) -> DwState {
         let mut n = s.clone();
         let i = s.svc.mem.req as usize;
-        if self.is_fault(a) {
-            n.faults += 1;
-        }
         match *a {
             DwAct::BrokerDeliver => n.delivered += 1,
             DwAct::SvcBegin => {

@@ -205,7 +205,6 @@ pub struct DcState {
     pub refunds: Vec<RefundOp>,
     /// How many of the provider's charges the reconciliation job has examined.
     pub checked: u8,
-    pub faults: u8,
 }
 
 impl DcState {
@@ -353,7 +352,6 @@ impl Model for DuplicateChargeModel {
             answers: Vec::new(),
             refunds: Vec::new(),
             checked: 0,
-            faults: 0,
         }
     }
 
@@ -400,25 +398,27 @@ impl Model for DuplicateChargeModel {
                 out.push(DcAct::Reconcile);
             }
         }
-        if s.faults < self.budget {
-            // The relay re-publishes around its own restart, while msg-1 is still in play.
-            if s.msgs.len() == 1 && s.msgs.iter().all(|m| !m.acked) {
-                out.push(DcAct::Republish);
-            }
-            if s.up
-                && s.job
-                    .is_some_and(|j| matches!(j.stage, Stage::Sent | Stage::Done))
-            {
-                out.push(DcAct::Crash);
-            }
-            if !s.answers.is_empty() {
-                out.push(DcAct::LoseAnswer);
-            }
+        // The relay re-publishes around its own restart, while msg-1 is still in play.
+        if s.msgs.len() == 1 && s.msgs.iter().all(|m| !m.acked) {
+            out.push(DcAct::Republish);
+        }
+        if s.up
+            && s.job
+                .is_some_and(|j| matches!(j.stage, Stage::Sent | Stage::Done))
+        {
+            out.push(DcAct::Crash);
+        }
+        if !s.answers.is_empty() {
+            out.push(DcAct::LoseAnswer);
         }
     }
 
     fn is_fault(&self, a: &DcAct) -> bool {
         matches!(a, DcAct::Republish | DcAct::Crash | DcAct::LoseAnswer)
+    }
+
+    fn fault_budget(&self) -> u8 {
+        self.budget
     }
 
     fn next(&self, s: &DcState, a: &DcAct) -> DcState {
@@ -432,7 +432,6 @@ impl Model for DuplicateChargeModel {
                 });
             }
             DcAct::Republish => {
-                s.faults += 1;
                 s.msgs.push(Msg {
                     delivered: 0,
                     acked: false,
@@ -545,14 +544,12 @@ impl Model for DuplicateChargeModel {
             }
             DcAct::Timeout => s.job = None,
             DcAct::Crash => {
-                s.faults += 1;
                 s.up = false;
                 s.job = None;
                 s.answers.retain(|a| !matches!(a, Answer::Charged { .. }));
             }
             DcAct::Restart => s.up = true,
             DcAct::LoseAnswer => {
-                s.faults += 1;
                 s.answers.remove(0);
             }
             DcAct::Reconcile => {

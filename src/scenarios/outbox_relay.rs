@@ -136,7 +136,6 @@ pub struct OrState {
     /// Events delivered to inventory at least once (to count duplicates).
     seen: [bool; EVENTS],
     dups: u8,
-    faults: u8,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -265,7 +264,6 @@ impl Model for OutboxRelayModel {
             history: Vec::new(),
             seen: [false; EVENTS],
             dups: 0,
-            faults: 0,
         }
     }
 
@@ -312,9 +310,6 @@ impl Model for OutboxRelayModel {
         if (s.notified as usize) < s.log.len() {
             out.push(OrAct::Notify);
         }
-        if s.faults >= self.fault_budget {
-            return;
-        }
         for r in relays {
             match Self::hand(s, r) {
                 Some(Hand {
@@ -348,11 +343,12 @@ impl Model for OutboxRelayModel {
         )
     }
 
+    fn fault_budget(&self) -> u8 {
+        self.fault_budget
+    }
+
     fn next(&self, s: &OrState, a: &OrAct) -> OrState {
         let mut n = s.clone();
-        if self.is_fault(a) {
-            n.faults += 1;
-        }
         let delete = self.variant == OrVariant::DeleteAfterPublish;
         match *a {
             OrAct::SvcCreate | OrAct::SvcCancel => {

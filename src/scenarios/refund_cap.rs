@@ -469,6 +469,10 @@ impl Model for RefundCapModel {
         false
     }
 
+    fn fault_budget(&self) -> u8 {
+        0
+    }
+
     fn next(&self, s: &RcState, a: &RcAct) -> RcState {
         let mut n = s.clone();
         match *a {

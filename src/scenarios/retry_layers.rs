@@ -434,6 +434,10 @@ impl Model for RetryLayersModel {
         false
     }
 
+    fn fault_budget(&self) -> u8 {
+        0
+    }
+
     fn next(&self, s: &RlState, &o: &Outcome) -> RlState {
         let mut s = s.clone();
         let start = s.now;

@@ -125,26 +125,18 @@ pub struct SsState {
     pub counter: u8,
     /// `channel_slots` (leases; empty elsewhere).
     pub slots: Vec<Slot>,
-    pub faults: u8,
 }
 
 impl SsState {
     /// What decides the future (see the type's comment).
-    fn key(&self) -> (u8, u8, &[Inst], u8, u8, [u8; 8]) {
+    fn key(&self) -> (u8, u8, &[Inst], u8, [u8; 8]) {
         let mut stale = [0u8; 8];
         for &x in &self.slots {
             if let Some(n) = self.stale(x).and_then(|i| stale.get_mut(i as usize)) {
                 *n += 1;
             }
         }
-        (
-            self.queue,
-            self.done,
-            &self.inst,
-            self.counter,
-            self.faults,
-            stale,
-        )
+        (self.queue, self.done, &self.inst, self.counter, stale)
     }
 
     /// Calls in flight at the channel: live and orphaned.
@@ -308,7 +300,6 @@ impl Model for SemaphoreScopeModel {
             } else {
                 Vec::new()
             },
-            faults: 0,
         }
     }
 
@@ -340,17 +331,19 @@ impl Model for SemaphoreScopeModel {
                 out.push(SsAct::Restart(i));
             }
         }
-        if s.faults < self.budget {
-            for (i, x) in (0..n).zip(&s.inst) {
-                if x.up && x.calls > 0 {
-                    out.push(SsAct::Crash(i));
-                }
+        for (i, x) in (0..n).zip(&s.inst) {
+            if x.up && x.calls > 0 {
+                out.push(SsAct::Crash(i));
             }
         }
     }
 
     fn is_fault(&self, a: &SsAct) -> bool {
         matches!(a, SsAct::Crash(_))
+    }
+
+    fn fault_budget(&self) -> u8 {
+        self.budget
     }
 
     fn next(&self, s: &SsState, a: &SsAct) -> SsState {
@@ -412,7 +405,6 @@ impl Model for SemaphoreScopeModel {
                 me.orphans += me.calls;
                 me.calls = 0;
                 me.up = false;
-                s.faults += 1;
             }
         }
         s

@@ -162,7 +162,6 @@ pub struct UoState {
     pub answers: Vec<(u8, u8, Answer)>,
     /// Callbacks (webhooks) on their way to the API: the operation they report.
     pub callbacks: Vec<u8>,
-    pub faults: u8,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -241,10 +240,6 @@ impl UnknownOutcomeModel {
         }
     }
 
-    fn can_fault(&self, s: &UoState) -> bool {
-        s.faults < self.budget
-    }
-
     /// The outcome of a send whose answer never came (a timeout or a crash): FAILED and the
     /// reservation released (naive), or UNKNOWN with the reservation kept.
     fn give_up_waiting(&self, s: &mut UoState, o: u8) {
@@ -301,7 +296,6 @@ impl Model for UnknownOutcomeModel {
             ledger: Vec::new(),
             answers: Vec::new(),
             callbacks: Vec::new(),
-            faults: 0,
         }
     }
 
@@ -364,19 +358,17 @@ impl Model for UnknownOutcomeModel {
         if !s.callbacks.is_empty() {
             out.push(UoAct::Callback);
         }
-        if self.can_fault(s) {
-            if !s.answers.is_empty() {
-                out.push(UoAct::LoseAnswer);
-            }
-            if let Some((_, true)) = Self::in_flight(s) {
-                out.push(UoAct::SlowTimeout);
-            }
-            if s.worker_up && matches!(s.job, Some((_, Stage::Sent))) {
-                out.push(UoAct::Crash);
-            }
-            if !s.callbacks.is_empty() {
-                out.push(UoAct::CallbackTwice);
-            }
+        if !s.answers.is_empty() {
+            out.push(UoAct::LoseAnswer);
+        }
+        if let Some((_, true)) = Self::in_flight(s) {
+            out.push(UoAct::SlowTimeout);
+        }
+        if s.worker_up && matches!(s.job, Some((_, Stage::Sent))) {
+            out.push(UoAct::Crash);
+        }
+        if !s.callbacks.is_empty() {
+            out.push(UoAct::CallbackTwice);
         }
     }
 
@@ -385,6 +377,10 @@ impl Model for UnknownOutcomeModel {
             a,
             UoAct::LoseAnswer | UoAct::SlowTimeout | UoAct::Crash | UoAct::CallbackTwice
         )
+    }
+
+    fn fault_budget(&self) -> u8 {
+        self.budget
     }
 
     fn next(&self, s: &UoState, a: &UoAct) -> UoState {
@@ -482,9 +478,6 @@ impl Model for UnknownOutcomeModel {
             }
             UoAct::Timeout | UoAct::SlowTimeout => {
                 if let Some((o, _)) = Self::in_flight(&s) {
-                    if *a == UoAct::SlowTimeout {
-                        s.faults += 1;
-                    }
                     self.give_up_waiting(&mut s, o);
                     s.job = None;
                 }
@@ -494,16 +487,13 @@ impl Model for UnknownOutcomeModel {
                 self.succeed(&mut s, o);
             }
             UoAct::CallbackTwice => {
-                s.faults += 1;
                 let o = s.callbacks[0];
                 self.succeed(&mut s, o);
             }
             UoAct::LoseAnswer => {
-                s.faults += 1;
                 s.answers.remove(0);
             }
             UoAct::Crash => {
-                s.faults += 1;
                 s.worker_up = false;
                 s.job = None;
                 s.answers.clear();

@@ -5,6 +5,7 @@
 //! (a run is a maximal path from the initial state), so "violated in K of N runs" is exact
 //! without enumerating runs one by one.
 
+use super::model::Budgeted;
 use super::{InvKind, Model, Text, MAX_CHOICES};
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
@@ -198,7 +199,7 @@ pub fn explore_with<M: Model>(
     let mut actions = Vec::new();
     let mut successors = Vec::new();
 
-    let init = model.init();
+    let init = Budgeted::init(model);
     let hash = fx(&init);
     let slot = seen.find(hash, &init).err().unwrap_or(0);
     seen.add(hash, init, slot);
@@ -213,7 +214,7 @@ pub fn explore_with<M: Model>(
         }
         let state = &seen.states[id as usize];
         actions.clear();
-        model.actions(state, &mut actions);
+        state.actions(model, &mut actions);
         assert!(
             actions.len() <= MAX_CHOICES,
             "a state enables {} actions",
@@ -223,7 +224,7 @@ pub fn explore_with<M: Model>(
         quiet_states += usize::from(quiet);
         for (i, inv) in invariants.iter().enumerate() {
             let judged = inv.kind == InvKind::Always || quiet;
-            let broken = judged && (inv.check)(state).is_some();
+            let broken = judged && (inv.check)(&state.state).is_some();
             graph.bad[i].push(broken);
             if broken && first_bad[i].is_none() {
                 first_bad[i] = Some(id);
@@ -235,7 +236,7 @@ pub fn explore_with<M: Model>(
         }
         // Successors first (borrowing the state), then their ids (growing the store).
         successors.clear();
-        successors.extend(actions.iter().map(|a| model.next(state, a)));
+        successors.extend(actions.iter().map(|a| state.next(model, a)));
         for (choice, next) in successors.drain(..).enumerate() {
             let hash = fx(&next);
             let next_id = match seen.find(hash, &next) {

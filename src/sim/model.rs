@@ -32,9 +32,11 @@ pub type RowRef = (&'static str, String);
 
 /// A scenario variant as a state machine.
 ///
-/// Faults (crashes, rollbacks, lost acknowledgements) are ordinary actions: the model enables
-/// them at their injection points while its fault budget lasts. Everything is deterministic:
-/// `actions` lists the enabled actions in a fixed order and `next` is a pure function.
+/// Faults (crashes, rollbacks, lost acknowledgements) are ordinary actions that the model marks
+/// with `is_fault` and enables at their injection points. The budget is the engine's: it counts
+/// the faults a run has taken and stops offering them once `fault_budget` is spent, so a model
+/// neither counts nor checks. Everything is deterministic: `actions` lists the enabled actions
+/// in a fixed order and `next` is a pure function.
 pub trait Model {
     /// Durable and volatile state together. The explorer deduplicates states by `Hash` and
     /// `Eq`; state ids follow the breadth-first order, so no result depends on hash order.
@@ -42,13 +44,50 @@ pub trait Model {
     type Act: Clone + Debug + PartialEq;
 
     fn init(&self) -> Self::State;
-    /// The enabled actions in a fixed order. Progress actions first, faults after them: the
-    /// default continuation of a run takes the first action that is not a fault.
+    /// The enabled actions in a fixed order, faults included whatever the budget. The engine
+    /// offers progress actions first and faults after them (a stable partition): the default
+    /// continuation of a run takes the first action that is not a fault.
     fn actions(&self, state: &Self::State, out: &mut Vec<Self::Act>);
     fn is_fault(&self, action: &Self::Act) -> bool;
+    /// How many faults one run may take.
+    fn fault_budget(&self) -> u8;
     /// The transition. Only called with an action that `actions` returned for `state`.
     fn next(&self, state: &Self::State, action: &Self::Act) -> Self::State;
     fn invariants(&self) -> Vec<Invariant<Self::State>>;
+}
+
+/// A state as the engine keeps it: the model's, and the faults the run has taken to reach it.
+/// Two runs that reach the same model state with different budgets left are different states.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct Budgeted<S> {
+    pub state: S,
+    pub faults: u8,
+}
+
+impl<S> Budgeted<S> {
+    pub fn init<M: Model<State = S>>(model: &M) -> Budgeted<S> {
+        Budgeted {
+            state: model.init(),
+            faults: 0,
+        }
+    }
+
+    /// The actions offered here: the model's, progress first, faults only while the budget lasts.
+    pub fn actions<M: Model<State = S>>(&self, model: &M, out: &mut Vec<M::Act>) {
+        model.actions(&self.state, out);
+        if self.faults >= model.fault_budget() {
+            out.retain(|a| !model.is_fault(a));
+        } else {
+            out.sort_by_key(|a| model.is_fault(a));
+        }
+    }
+
+    pub fn next<M: Model<State = S>>(&self, model: &M, action: &M::Act) -> Budgeted<S> {
+        Budgeted {
+            state: model.next(&self.state, action),
+            faults: self.faults + u8::from(model.is_fault(action)),
+        }
+    }
 }
 
 /// How a [`Model`] is shown: button labels, the state's tables and drawings, and narration.

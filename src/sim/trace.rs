@@ -1,5 +1,6 @@
 //! Replaying a path into a trace: one snapshot per step, with the invariants judged at each.
 
+use super::model::Budgeted;
 use super::{ArrowKind, InvKind, MetricValue, PathError, Present, StateView, StepInfo, Text};
 
 /// Runs longer than this are cut off. The longest run of the knobs' range is retry layering's
@@ -72,7 +73,7 @@ impl Trace {
 /// Replays `path` as far as it is valid, then continues with default choices (the first
 /// enabled progress action) until the run is quiet.
 pub fn replay<M: Present>(model: &M, path: &[u8]) -> Trace {
-    let mut states = vec![model.init()];
+    let mut states = vec![Budgeted::init(model)];
     let mut taken: Vec<u8> = Vec::new();
     let mut actions = Vec::new();
     let mut error = None;
@@ -80,7 +81,7 @@ pub fn replay<M: Present>(model: &M, path: &[u8]) -> Trace {
     for (at, &choice) in path.iter().enumerate() {
         let state = &states[at];
         actions.clear();
-        model.actions(state, &mut actions);
+        state.actions(model, &mut actions);
         if at >= MAX_STEPS {
             error = Some(too_long(at));
             break;
@@ -102,7 +103,7 @@ pub fn replay<M: Present>(model: &M, path: &[u8]) -> Trace {
             error = Some(PathError { at, reason });
             break;
         };
-        let next = model.next(state, action);
+        let next = state.next(model, action);
         states.push(next);
         taken.push(choice);
     }
@@ -111,11 +112,11 @@ pub fn replay<M: Present>(model: &M, path: &[u8]) -> Trace {
     while taken.len() < MAX_STEPS {
         let Some(state) = states.last() else { break };
         actions.clear();
-        model.actions(state, &mut actions);
+        state.actions(model, &mut actions);
         let Some(index) = actions.iter().position(|a| !model.is_fault(a)) else {
             break;
         };
-        let next = model.next(state, &actions[index]);
+        let next = state.next(model, &actions[index]);
         states.push(next);
         taken.push(index as u8);
     }
@@ -133,19 +134,19 @@ pub fn replay<M: Present>(model: &M, path: &[u8]) -> Trace {
 /// or the default (first progress action) where no action has that label: the same fault
 /// schedule on another variant of a scenario (the compare view).
 pub fn follow<M: Present>(model: &M, labels: &[String]) -> Vec<u8> {
-    let mut state = model.init();
+    let mut state = Budgeted::init(model);
     let mut path = Vec::new();
     let mut actions = Vec::new();
     for label in labels {
         actions.clear();
-        model.actions(&state, &mut actions);
+        state.actions(model, &mut actions);
         let same = actions
             .iter()
-            .position(|a| model.label(&state, a).en == *label);
+            .position(|a| model.label(&state.state, a).en == *label);
         let Some(i) = same.or_else(|| actions.iter().position(|a| !model.is_fault(a))) else {
             break;
         };
-        state = model.next(&state, &actions[i]);
+        state = state.next(model, &actions[i]);
         path.push(i as u8);
     }
     path
@@ -172,12 +173,13 @@ fn too_long(at: usize) -> PathError {
     }
 }
 
-fn snapshots<M: Present>(model: &M, states: &[M::State], path: &[u8]) -> Vec<Step> {
+fn snapshots<M: Present>(model: &M, states: &[Budgeted<M::State>], path: &[u8]) -> Vec<Step> {
     let mut actions = Vec::new();
     let mut steps: Vec<Step> = Vec::with_capacity(states.len());
-    for (t, state) in states.iter().enumerate() {
+    for (t, run) in states.iter().enumerate() {
+        let state = &run.state;
         actions.clear();
-        model.actions(state, &mut actions);
+        run.actions(model, &mut actions);
         let choices = actions
             .iter()
             .enumerate()
@@ -197,10 +199,10 @@ fn snapshots<M: Present>(model: &M, states: &[M::State], path: &[u8]) -> Vec<Ste
             (info, false)
         } else {
             let mut prev_actions = Vec::new();
-            model.actions(&states[t - 1], &mut prev_actions);
+            states[t - 1].actions(model, &mut prev_actions);
             let action = &prev_actions[path[t - 1] as usize];
             (
-                model.describe(&states[t - 1], action, state),
+                model.describe(&states[t - 1].state, action, state),
                 model.is_fault(action),
             )
         };
@@ -279,13 +281,13 @@ fn date_waits(prev: Option<&StateView>, view: &mut StateView, step: usize) {
 /// stays broken even if a later state looks fine. The sentence is the state's own at each step
 /// (the counters keep moving after the first violation), followed by where it first broke and
 /// what caused it.
-fn judge<M: Present>(model: &M, states: &[M::State], steps: &mut [Step]) {
+fn judge<M: Present>(model: &M, states: &[Budgeted<M::State>], steps: &mut [Step]) {
     for inv in model.invariants() {
         // (first violating step, its cause, the sentence then)
         let mut violated: Option<(usize, Option<usize>, Text)> = None;
         let mut unmet_since: Option<usize> = None;
         for t in 0..states.len() {
-            let outcome = (inv.check)(&states[t]);
+            let outcome = (inv.check)(&states[t].state);
             unmet_since = match outcome {
                 Some(_) => unmet_since.or(Some(t)),
                 None => None,
@@ -315,7 +317,7 @@ fn judge<M: Present>(model: &M, states: &[M::State], steps: &mut [Step]) {
                         *cause,
                         t,
                     ),
-                    rows: (inv.rows)(&states[t]),
+                    rows: (inv.rows)(&states[t].state),
                 },
                 (None, Some(why)) => Verdict {
                     name: inv.name.clone(),
