@@ -129,6 +129,50 @@ fn explorer_counts_match_a_hand_count() {
     assert_eq!(r.invariants[1].violating_runs, 0);
 }
 
+/// The toy with its fault listed before its progress actions.
+struct FaultFirst(Toy);
+
+impl Model for FaultFirst {
+    type State = ToyState;
+    type Act = ToyAct;
+    fn init(&self) -> ToyState {
+        self.0.init()
+    }
+    fn actions(&self, s: &ToyState, out: &mut Vec<ToyAct>) {
+        self.0.actions(s, out);
+        out.sort_by_key(|a| !self.0.is_fault(a));
+    }
+    fn is_fault(&self, a: &ToyAct) -> bool {
+        self.0.is_fault(a)
+    }
+    fn fault_budget(&self) -> u8 {
+        self.0.fault_budget()
+    }
+    fn next(&self, s: &ToyState, a: &ToyAct) -> ToyState {
+        self.0.next(s, a)
+    }
+    fn invariants(&self) -> Vec<Invariant<ToyState>> {
+        self.0.invariants()
+    }
+}
+
+#[test]
+fn the_engine_keeps_the_fault_budget_and_offers_faults_last() {
+    // One reset: (a, b) × {reset taken or not}, minus the states a reset cannot reach.
+    let one = explore(&Toy { faults: 1 }, Bounds::default());
+    let none = explore(&Toy { faults: 0 }, Bounds::default());
+    assert!(one.states > none.states && one.runs > none.runs);
+    // Two resets reach more: the budget, not the model, stops the second.
+    assert!(explore(&Toy { faults: 2 }, Bounds::default()).states > one.states);
+    // A model that lists its fault first is offered progress first all the same: the same
+    // states, runs and shortest counterexamples, choice for choice.
+    assert_eq!(explore(&FaultFirst(Toy { faults: 1 }), Bounds::default()), one);
+    // Once spent, the reset is no longer offered: IncA, reset, IncA offers IncA and IncB only.
+    let t = replay(&Toy { faults: 1 }, &[0, 2, 0]);
+    assert_eq!(t.steps[1].choices.len(), 3);
+    assert!(t.steps[3].choices.iter().all(|c| !c.fault));
+}
+
 #[test]
 fn depth_bounds_truncate_and_say_so() {
     let r = explore(
