@@ -1,16 +1,55 @@
-//! The scenario registry: slug → scenario. Adding a scenario is one file and one line here.
+//! The scenario registry: slug → scenario. Adding a scenario is one folder and one line in
+//! `registry!` below.
 
-mod approval;
-mod backpressure;
-mod cancellation;
-mod checkpoint_replay;
-mod dual_write;
-mod duplicate_charge;
-mod outbox_relay;
-mod refund_cap;
-mod retry_layers;
-mod semaphore_scope;
-mod unknown_outcome;
+/// Generates, from one line per scenario (slug, module, type), the module declarations, `ALL`
+/// and `SLUGS` in the picker's order, and the by-slug dispatch of the explorer and the notes.
+macro_rules! registry {
+    ($($slug:literal => $module:ident :: $ty:ident),* $(,)?) => {
+        $(mod $module;)*
+
+        /// Every scenario, in the order the picker shows them, grouped by theme as the home
+        /// page lists them. The first is the default.
+        static ALL: &[Registered] = &[$(&$module::$ty),*];
+
+        /// The slugs of `ALL`, in the same order (a test holds them equal to each `meta()`).
+        pub const SLUGS: &[&str] = &[$($slug),*];
+
+        /// Each arm calls its scenario's explorer directly, not through a chosen function
+        /// pointer: the pointer cost the worker 3.1 KB of gzip (BENCHMARKS.md, "Bundle").
+        fn explore_slug(
+            slug: &str,
+            variant: usize,
+            budget: Option<u8>,
+            knobs: &[u32],
+            bounds: Bounds,
+            progress: &mut dyn FnMut(usize),
+        ) -> Option<Report> {
+            fn run<S: Scenario>(
+                variant: usize,
+                budget: Option<u8>,
+                knobs: &[u32],
+                bounds: Bounds,
+                progress: &mut dyn FnMut(usize),
+            ) -> Report {
+                crate::sim::explore_with(&S::model_of(variant, budget, knobs), bounds, progress)
+            }
+            Some(match slug {
+                $($slug => run::<$module::$ty>(variant, budget, knobs, bounds, progress),)*
+                _ => return None,
+            })
+        }
+
+        /// The speaker notes of the scenario with this slug. A plain function, not a `meta()`
+        /// field: the page fetches the notes on demand (`notes.json`, written by
+        /// `content::notes_json`), so the page's wasm does not carry them.
+        pub fn notes(slug: &str) -> Option<Notes> {
+            Some(match slug {
+                $($slug => $module::notes(),)*
+                _ => return None,
+            })
+        }
+    };
+}
 
 pub use approval::{
     digest as approval_digest, ApAct, ApState, ApVariant, Approval, ApprovalModel,
@@ -49,36 +88,19 @@ use std::sync::OnceLock;
 /// A registered scenario. Scenarios are stateless descriptions, so they can live in statics.
 pub type Registered = &'static (dyn AnyScenario + Sync);
 
-/// Every scenario, in the order the picker shows them, grouped by theme as the home page lists
-/// them. The first is the default.
-static ALL: &[Registered] = &[
-    &DualWrite,
-    &OutboxRelay,
-    &DuplicateCharge,
-    &RefundCap,
-    &SemaphoreScope,
-    &Backpressure,
-    &RetryLayers,
-    &UnknownOutcome,
-    &Cancellation,
-    &CheckpointReplay,
-    &Approval,
-];
-
-/// The slugs of `ALL`, in the same order (a test holds them equal).
-pub const SLUGS: &[&str] = &[
-    "dual-write",
-    "outbox-relay",
-    "duplicate-charge",
-    "refund-cap",
-    "semaphore-scope",
-    "backpressure",
-    "retry-layers",
-    "unknown-outcome",
-    "cancellation",
-    "checkpoint-replay",
-    "approval",
-];
+registry! {
+    "dual-write" => dual_write::DualWrite,
+    "outbox-relay" => outbox_relay::OutboxRelay,
+    "duplicate-charge" => duplicate_charge::DuplicateCharge,
+    "refund-cap" => refund_cap::RefundCap,
+    "semaphore-scope" => semaphore_scope::SemaphoreScope,
+    "backpressure" => backpressure::Backpressure,
+    "retry-layers" => retry_layers::RetryLayers,
+    "unknown-outcome" => unknown_outcome::UnknownOutcome,
+    "cancellation" => cancellation::Cancellation,
+    "checkpoint-replay" => checkpoint_replay::CheckpointReplay,
+    "approval" => approval::Approval,
+}
 
 pub fn all() -> &'static [Registered] {
     ALL
@@ -99,8 +121,9 @@ pub fn index_of(slug: &str) -> Option<usize> {
 
 /// Explores variant `variant` of the scenario at `index` exhaustively with `budget` faults per
 /// run (the player's budget when `None`) and the scenario's `knobs` (defaults when empty) within
-/// `bounds`, reporting progress (distinct states so far). A plain function rather than a trait method, so that the page, which never explores,
-/// does not carry the explorer: only the explorer's worker, the tests and the benchmark link it.
+/// `bounds`, reporting progress (distinct states so far). A plain function rather than a trait
+/// method, so that the page, which never explores, does not carry the explorer: only the
+/// explorer's worker, the tests and the benchmark link it.
 pub fn explore(
     index: usize,
     variant: usize,
@@ -109,55 +132,9 @@ pub fn explore(
     bounds: Bounds,
     progress: &mut dyn FnMut(usize),
 ) -> Option<Report> {
-    // By slug, not position, so the picker's order can change without touching this. The
-    // slugs come from `SLUGS`, not `meta()`: calling a method of the registry's trait objects
-    // would link every scenario's player code into the worker.
-    fn run<S: Scenario>(
-        variant: usize,
-        budget: Option<u8>,
-        knobs: &[u32],
-        bounds: Bounds,
-        progress: &mut dyn FnMut(usize),
-    ) -> Report {
-        crate::sim::explore_with(&S::model_of(variant, budget, knobs), bounds, progress)
-    }
-    // Called in each arm, not through a chosen function pointer: the pointer cost the worker
-    // 3.1 KB of gzip (BENCHMARKS.md, "Bundle").
-    let (v, b, k, p) = (variant, budget, knobs, progress);
-    Some(match *SLUGS.get(index)? {
-        "dual-write" => run::<DualWrite>(v, b, k, bounds, p),
-        "outbox-relay" => run::<OutboxRelay>(v, b, k, bounds, p),
-        "refund-cap" => run::<RefundCap>(v, b, k, bounds, p),
-        "retry-layers" => run::<RetryLayers>(v, b, k, bounds, p),
-        "unknown-outcome" => run::<UnknownOutcome>(v, b, k, bounds, p),
-        "checkpoint-replay" => run::<CheckpointReplay>(v, b, k, bounds, p),
-        "backpressure" => run::<Backpressure>(v, b, k, bounds, p),
-        "duplicate-charge" => run::<DuplicateCharge>(v, b, k, bounds, p),
-        "cancellation" => run::<Cancellation>(v, b, k, bounds, p),
-        "approval" => run::<Approval>(v, b, k, bounds, p),
-        "semaphore-scope" => run::<SemaphoreScope>(v, b, k, bounds, p),
-        _ => return None,
-    })
-}
-
-/// The speaker notes of the scenario with this slug. A plain function, not a `meta()` field:
-/// the page fetches the notes on demand (`notes.json`, written by `content::notes_json`), so
-/// the page's wasm does not carry them.
-pub fn notes(slug: &str) -> Option<Notes> {
-    Some(match slug {
-        "dual-write" => dual_write::notes(),
-        "outbox-relay" => outbox_relay::notes(),
-        "duplicate-charge" => duplicate_charge::notes(),
-        "refund-cap" => refund_cap::notes(),
-        "semaphore-scope" => semaphore_scope::notes(),
-        "backpressure" => backpressure::notes(),
-        "retry-layers" => retry_layers::notes(),
-        "unknown-outcome" => unknown_outcome::notes(),
-        "cancellation" => cancellation::notes(),
-        "checkpoint-replay" => checkpoint_replay::notes(),
-        "approval" => approval::notes(),
-        _ => return None,
-    })
+    // By slug (`SLUGS`), not through `meta()`: calling a method of the registry's trait
+    // objects would link every scenario's player code into the worker.
+    explore_slug(SLUGS.get(index)?, variant, budget, knobs, bounds, progress)
 }
 
 #[cfg(test)]

@@ -166,7 +166,10 @@ fn the_engine_keeps_the_fault_budget_and_offers_faults_last() {
     assert!(explore(&Toy { faults: 2 }, Bounds::default()).states > one.states);
     // A model that lists its fault first is offered progress first all the same: the same
     // states, runs and shortest counterexamples, choice for choice.
-    assert_eq!(explore(&FaultFirst(Toy { faults: 1 }), Bounds::default()), one);
+    assert_eq!(
+        explore(&FaultFirst(Toy { faults: 1 }), Bounds::default()),
+        one
+    );
     // Once spent, the reset is no longer offered: IncA, reset, IncA offers IncA and IncB only.
     let t = replay(&Toy { faults: 1 }, &[0, 2, 0]);
     assert_eq!(t.steps[1].choices.len(), 3);
