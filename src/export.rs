@@ -10,7 +10,9 @@ use crate::sim::{decode_path, encode_path, Lang, Text, Trace};
 
 /// The `format` field of a run file.
 pub const FORMAT: &str = "effectively-once-run";
-pub const VERSION: i64 = 1;
+/// Version 2 records each step by its action's stable key; version 1 (by English step title)
+/// still imports.
+pub const VERSION: i64 = 2;
 /// Files larger than this are refused before parsing.
 pub const MAX_BYTES: usize = 256 * 1024;
 const MAX_DEPTH: usize = 16;
@@ -282,10 +284,9 @@ pub fn run_json(run: &Run, trace: &Trace) -> String {
             format!("{}: {value}", quote(k.key))
         })
         .collect();
-    let steps: Vec<String> = trace
-        .steps
+    let steps: Vec<String> = step_words(trace, VERSION)
         .iter()
-        .map(|s| format!("    {}", quote(&s.info.title.en)))
+        .map(|k| format!("    {}", quote(k)))
         .collect();
     format!(
         "{{\n  \"format\": {},\n  \"version\": {VERSION},\n  \"scenario\": {},\n  \"variant\": {},\n  \"knobs\": {{{}}},\n  \"path\": {},\n  \"step\": {},\n  \"steps\": [\n{}\n  ]\n}}\n",
@@ -297,6 +298,21 @@ pub fn run_json(run: &Run, trace: &Trace) -> String {
         run.step,
         steps.join(",\n")
     )
+}
+
+/// What a run file of `version` records for each step of `trace`: the key of the action that
+/// led to it (`start` for step 0) in version 2, its English title in version 1.
+fn step_words(trace: &Trace, version: i64) -> Vec<String> {
+    if version == 1 {
+        return trace
+            .steps
+            .iter()
+            .map(|s| s.info.title.en.clone())
+            .collect();
+    }
+    std::iter::once("start".to_string())
+        .chain(trace.keys())
+        .collect()
 }
 
 fn refuse(en: impl Into<String>, zh: impl Into<String>) -> Text {
@@ -337,12 +353,15 @@ pub fn parse_run(text: &str) -> Result<Run, Text> {
             "它不是 Effectively Once 的运行文件（没有 \"format\": \"effectively-once-run\"）。",
         ));
     }
-    if j.get("version") != Some(&Json::Int(VERSION)) {
-        return Err(refuse(
-            format!("only version {VERSION} files can be read."),
-            format!("只能读取版本 {VERSION} 的文件。"),
-        ));
-    }
+    let version = match j.get("version") {
+        Some(&Json::Int(v @ (1 | VERSION))) => v,
+        _ => {
+            return Err(refuse(
+                format!("only version 1 and {VERSION} files can be read."),
+                format!("只能读取版本 1 和 {VERSION} 的文件。"),
+            ))
+        }
+    };
     let slug = field_str(&j, "scenario")?;
     let scenario = scenarios::index_of(slug).ok_or_else(|| {
         refuse(
@@ -415,8 +434,9 @@ pub fn parse_run(text: &str) -> Result<Run, Text> {
         let Json::Arr(items) = recorded else {
             return Err(refuse("\"steps\" is not a list.", "“steps”不是列表。"));
         };
+        let replayed_steps = step_words(&trace, version);
         for (i, item) in items.iter().enumerate() {
-            let replayed = trace.steps.get(i).map(|s| s.info.title.en.as_str());
+            let replayed = replayed_steps.get(i).map(String::as_str);
             let said = match item {
                 Json::Str(x) => Some(x.as_str()),
                 _ => None,
@@ -638,12 +658,32 @@ mod tests {
             step: 3,
         };
         let text = run_json(&run, &trace);
-        assert_eq!(parse_run(&text), Ok(run));
-        // A step's title edited: refused, naming the step.
-        let edited = text.replacen("⚡ crash order service", "nothing happened", 1);
-        assert_ne!(edited, text);
+        assert_eq!(parse_run(&text), Ok(run.clone()));
+        // A step's action edited: refused, naming the step.
+        assert!(text.contains("\"svc-crash\""), "steps by key: {text}");
+        let edited = text.replacen("\"svc-crash\"", "\"svc-reply\"", 1);
         let err = parse_run(&edited).expect_err("changed");
         assert!(err.en.contains("it was changed: step 3"), "{}", err.en);
+        // A version 1 file records English step titles: it still opens, and is still checked.
+        let start = text.find("\"steps\": [").expect("steps");
+        let titles: Vec<String> = trace
+            .steps
+            .iter()
+            .map(|s| format!("    {}", quote(&s.info.title.en)))
+            .collect();
+        let v1 = format!(
+            "{}\"steps\": [\n{}\n  ]\n}}\n",
+            &text[..start],
+            titles.join(",\n")
+        )
+        .replace("\"version\": 2", "\"version\": 1");
+        assert_eq!(parse_run(&v1), Ok(run.clone()));
+        let edited = v1.replacen("⚡ crash order service", "nothing happened", 1);
+        assert_ne!(edited, v1);
+        let err = parse_run(&edited).expect_err("changed");
+        assert!(err.en.contains("it was changed: step 3"), "{}", err.en);
+        let v3 = text.replace("\"version\": 2", "\"version\": 3");
+        assert!(parse_run(&v3).expect_err("v3").en.contains("version"));
         // A path that is not a run of the variant.
         let bad = text.replace("\"path\": \"001\"", "\"path\": \"00z\"");
         assert!(parse_run(&bad).expect_err("bad path").en.contains("path"));

@@ -15,7 +15,7 @@ pub use explore::{explore, explore_with, Bounds, InvariantReport, Report, PROGRE
 pub use model::{InvKind, Invariant, Model, Present, RowRef};
 pub use path::{decode_path, encode_path, PathError, MAX_CHOICES};
 pub use text::{counted, grouped, Lang, Text};
-pub use trace::{follow, replay, Choice, Status, Step, Trace, Verdict, MAX_STEPS};
+pub use trace::{action_key, follow, replay, Choice, Status, Step, Trace, Verdict, MAX_STEPS};
 pub use view::{
     arrow, mark, Arrow, ArrowKind, CodeView, Cursor, Figure, FigureBody, LaneView, LedgerRow,
     Level, Mark, MarkKind, Meter, Metric, MetricValue, Plot, RowView, Series, Span, SpanChart,
@@ -174,7 +174,7 @@ impl ScenarioMeta {
 }
 
 /// A scenario: what it is about, and the model of each of its variants. Everything else (the
-/// replay, following labels, exploring) is the engine's, the same for every scenario.
+/// replay, following action keys, exploring) is the engine's, the same for every scenario.
 pub trait Scenario {
     type Model: Present;
     fn meta(&self) -> ScenarioMeta;
@@ -195,15 +195,15 @@ pub trait AnyScenario {
     /// per `meta().knobs` entry, already in range; the defaults when the slice is empty), then
     /// continues with default choices until the run is quiet.
     fn trace_with(&self, variant: usize, knobs: &[u32], path: &[u8]) -> Trace;
-    /// The path on `variant` with `knobs` that follows the given action labels ([`follow`]).
-    fn follow_with(&self, variant: usize, knobs: &[u32], labels: &[String]) -> Vec<u8>;
+    /// The path on `variant` with `knobs` that follows the given action keys ([`follow`]).
+    fn follow_with(&self, variant: usize, knobs: &[u32], keys: &[String]) -> Vec<u8>;
     /// [`AnyScenario::trace_with`] at the default knobs.
     fn trace(&self, variant: usize, path: &[u8]) -> Trace {
         self.trace_with(variant, &[], path)
     }
     /// [`AnyScenario::follow_with`] at the default knobs.
-    fn follow(&self, variant: usize, labels: &[String]) -> Vec<u8> {
-        self.follow_with(variant, &[], labels)
+    fn follow(&self, variant: usize, keys: &[String]) -> Vec<u8> {
+        self.follow_with(variant, &[], keys)
     }
 }
 
@@ -214,7 +214,7 @@ impl<S: Scenario> AnyScenario for S {
     fn trace_with(&self, variant: usize, knobs: &[u32], path: &[u8]) -> Trace {
         replay(&S::model_of(variant, None, knobs), path)
     }
-    fn follow_with(&self, variant: usize, knobs: &[u32], labels: &[String]) -> Vec<u8> {
-        follow(&S::model_of(variant, None, knobs), labels)
+    fn follow_with(&self, variant: usize, knobs: &[u32], keys: &[String]) -> Vec<u8> {
+        follow(&S::model_of(variant, None, knobs), keys)
     }
 }

@@ -3,8 +3,8 @@
 
 use effectively_once::scenarios;
 use effectively_once::sim::{
-    decode_path, encode_path, explore, replay, Bounds, InvKind, Invariant, Model, Present,
-    StateView, Status, StepInfo, Text,
+    action_key, decode_path, encode_path, explore, replay, Bounds, InvKind, Invariant, Model,
+    Present, StateView, Status, StepInfo, Text,
 };
 
 /// Two counters, each incremented up to 2 by its own action; a fault resets `a` to 0 once.
@@ -271,9 +271,54 @@ fn seed_sweep_never_panics() {
                 assert_eq!(&t.path[..t.given], &path[..t.given]);
                 let last = &t.steps[t.last()];
                 assert!(last.quiet || t.path.len() >= effectively_once::sim::MAX_STEPS);
+                // Every choice has a word of its own, and the words replay the run.
+                for step in &t.steps {
+                    let keys: Vec<&str> = step.choices.iter().map(|c| c.key.as_str()).collect();
+                    for (i, k) in keys.iter().enumerate() {
+                        assert!(is_word(k) && !keys[..i].contains(k), "{k} in {keys:?}");
+                    }
+                }
+                assert_eq!(s.follow(v, &t.keys()), t.path);
             }
         }
     }
+}
+
+fn is_word(k: &str) -> bool {
+    !k.is_empty()
+        && !k.starts_with('-')
+        && !k.ends_with('-')
+        && !k.contains("--")
+        && k.chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
+}
+
+#[test]
+fn an_action_s_key_is_its_name_in_kebab_case() {
+    #[derive(Debug)]
+    #[allow(dead_code)]
+    enum Act {
+        SvcCrash,
+        Exec(u8),
+        RelayMarkSent(u8),
+        Deliver { to: u8, copy: bool },
+    }
+    let keys = [
+        Act::SvcCrash,
+        Act::Exec(1),
+        Act::RelayMarkSent(0),
+        Act::Deliver { to: 2, copy: true },
+    ]
+    .map(|a| action_key(&a));
+    assert_eq!(
+        keys,
+        [
+            "svc-crash",
+            "exec-1",
+            "relay-mark-sent-0",
+            "deliver-to-2-copy-true"
+        ]
+    );
 }
 
 /// Every registered scenario's explorer run completes, acyclic, within default bounds.

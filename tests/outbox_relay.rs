@@ -307,13 +307,13 @@ fn the_explorer_finds_each_mistake_and_pins_the_state_counts() {
 fn the_same_fault_schedule_on_the_fix_reserves_once() {
     use effectively_once::sim::AnyScenario;
     let naive = OutboxRelay.trace(0, &by_labels(&model(OrVariant::NoDedup), &RELAY_CRASH));
-    let path = OutboxRelay.follow(1, &naive.labels());
+    let path = OutboxRelay.follow(1, &naive.keys());
     let fixed = OutboxRelay.trace(1, &path);
     assert_eq!(
         fixed.steps[5].info.title.en, "⚡ crash relay",
         "the crash lands at the same step"
     );
-    assert_eq!(fixed.labels(), naive.labels(), "same actions throughout");
+    assert_eq!(fixed.keys(), naive.keys(), "same actions throughout");
     let end = fixed.last();
     assert_eq!(verdict(&fixed, end, RESERVED_ONCE).status, Status::Holds);
     assert_eq!(

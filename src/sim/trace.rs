@@ -1,7 +1,9 @@
 //! Replaying a path into a trace: one snapshot per step, with the invariants judged at each.
 
 use super::model::Budgeted;
-use super::{ArrowKind, InvKind, MetricValue, PathError, Present, StateView, StepInfo, Text};
+use super::{
+    ArrowKind, InvKind, MetricValue, Model, PathError, Present, StateView, StepInfo, Text,
+};
 
 /// Runs longer than this are cut off. The longest run of the knobs' range is retry layering's
 /// 5 attempts × 4 layers: 625 calls, one step each.
@@ -11,8 +13,32 @@ pub const MAX_STEPS: usize = 700;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Choice {
     pub index: u8,
+    /// The action's stable word ([`action_key`]): what [`follow`] and run files match, so a
+    /// copy edit of a label changes no behaviour.
+    pub key: String,
     pub label: Text,
     pub fault: bool,
+}
+
+/// An action's stable word: its name in the model, in kebab case, with its arguments
+/// (`SvcCrash` → `svc-crash`, `Exec(1)` → `exec-1`). It changes only when the model's action
+/// is renamed, which the tests that pin paths by key would notice.
+pub fn action_key(action: &impl std::fmt::Debug) -> String {
+    let mut key = String::new();
+    let mut prev = '-';
+    for c in format!("{action:?}").chars() {
+        let c = if c.is_ascii_alphanumeric() { c } else { '-' };
+        let boundary =
+            c.is_ascii_uppercase() && (prev.is_ascii_lowercase() || prev.is_ascii_digit());
+        if (boundary || c == '-') && !key.ends_with('-') && !key.is_empty() {
+            key.push('-');
+        }
+        if c != '-' {
+            key.push(c.to_ascii_lowercase());
+        }
+        prev = c;
+    }
+    key.trim_end_matches('-').to_string()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,19 +156,17 @@ pub fn replay<M: Present>(model: &M, path: &[u8]) -> Trace {
     }
 }
 
-/// The path that takes, step by step, the action with the same English label as `labels` does,
-/// or the default (first progress action) where no action has that label: the same fault
-/// schedule on another variant of a scenario (the compare view).
-pub fn follow<M: Present>(model: &M, labels: &[String]) -> Vec<u8> {
+/// The path that takes, step by step, the action with the same key as `keys` does, or the
+/// default (first progress action) where no action has that key: the same fault schedule on
+/// another variant of a scenario (the compare view).
+pub fn follow<M: Model>(model: &M, keys: &[String]) -> Vec<u8> {
     let mut state = Budgeted::init(model);
     let mut path = Vec::new();
     let mut actions = Vec::new();
-    for label in labels {
+    for key in keys {
         actions.clear();
         state.actions(model, &mut actions);
-        let same = actions
-            .iter()
-            .position(|a| model.label(&state.state, a).en == *label);
+        let same = actions.iter().position(|a| action_key(a) == *key);
         let Some(i) = same.or_else(|| actions.iter().position(|a| !model.is_fault(a))) else {
             break;
         };
@@ -153,12 +177,12 @@ pub fn follow<M: Present>(model: &M, labels: &[String]) -> Vec<u8> {
 }
 
 impl Trace {
-    /// The English label of each action taken, in order (what [`follow`] matches).
-    pub fn labels(&self) -> Vec<String> {
+    /// The key of each action taken, in order (what [`follow`] matches).
+    pub fn keys(&self) -> Vec<String> {
         self.steps
             .iter()
             .zip(&self.path)
-            .filter_map(|(s, &c)| s.choices.get(c as usize).map(|c| c.label.en.clone()))
+            .filter_map(|(s, &c)| s.choices.get(c as usize).map(|c| c.key.clone()))
             .collect()
     }
 }
@@ -185,6 +209,7 @@ fn snapshots<M: Present>(model: &M, states: &[Budgeted<M::State>], path: &[u8]) 
             .enumerate()
             .map(|(i, a)| Choice {
                 index: i as u8,
+                key: action_key(a),
                 label: model.label(state, a),
                 fault: model.is_fault(a),
             })

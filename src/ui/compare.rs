@@ -17,10 +17,10 @@ pub fn Compare() -> impl IntoView {
     let ctx = use_ctx();
     let other = Memo::new(move |_| {
         let c = ctx.compare.get()?;
-        let labels = ctx.trace.with(Trace::labels);
+        let keys = ctx.trace.with(Trace::keys);
         let scenario = ctx.scenario_ref();
         let knobs = ctx.knobs.get();
-        let path = scenario.follow_with(c, &knobs, &labels);
+        let path = scenario.follow_with(c, &knobs, &keys);
         Some(scenario.trace_with(c, &knobs, &path))
     });
     let width = RwSignal::new(0);
@@ -342,7 +342,7 @@ mod tests {
     fn compare_marks_the_differing_tables_and_verdicts_in_words() {
         let sc = scenarios::all()[1];
         let naive = sc.trace(0, &[0, 0, 0, 0, 3]);
-        let fixed = sc.trace(1, &sc.follow(1, &naive.labels()));
+        let fixed = sc.trace(1, &sc.follow(1, &naive.keys()));
         let step = 17;
         let a = &naive.steps[step];
         let b = &fixed.steps[step];

@@ -84,7 +84,7 @@ test('a run exported as JSON opens back to the same state; bad files change noth
   await open(page, '?s=refund-cap&v=read-then-write&p=0000000010&t=6&cap=150&lang=en');
   const file = (await exportFile(page, 'Run as a file (JSON)')).bytes.toString('utf8');
   const run = JSON.parse(file);
-  expect(run).toMatchObject({ format: 'effectively-once-run', version: 1, scenario: 'refund-cap', variant: 'read-then-write', knobs: { cap: 150 }, step: 6 });
+  expect(run).toMatchObject({ format: 'effectively-once-run', version: 2, scenario: 'refund-cap', variant: 'read-then-write', knobs: { cap: 150 }, step: 6 });
   const counterThere = await page.locator('.counter').textContent();
 
   // Somewhere else entirely, then open the file.
@@ -106,7 +106,7 @@ test('a run exported as JSON opens back to the same state; bad files change noth
   const cases = [
     ['garbled.json', '{"format": "effectively-once-run", "version": 1, "scen', 'is not valid JSON'],
     ['tampered.json', file.replace('"read', '"READ').replace(/"A: resume[^"]*"/, '"A: nothing"'), 'The file was not opened'],
-    ['changed.json', file.replace(/("steps": \[\n\s*"Start",\n\s*)"[^"]*"/, '$1"Something else"'), 'it was changed: step 1'],
+    ['changed.json', file.replace(/("steps": \[\n\s*"start",\n\s*)"[^"]*"/, '$1"Something else"'), 'it was changed: step 1'],
     ['other.json', '{"hello": "world"}', 'not an Effectively Once run file'],
   ];
   for (const [name, text, message] of cases) {
