@@ -25,7 +25,11 @@ fn walk<M: Present>(model: &M, name: &str) -> usize {
     let mut actions = Vec::new();
     while let Some((state, faults)) = queue.pop_front() {
         for table in model.view(&state).tables {
-            assert!(said(&table.title), "{name}: table {} has no title", table.key);
+            assert!(
+                said(&table.title),
+                "{name}: table {} has no title",
+                table.key
+            );
         }
         actions.clear();
         model.actions(&state, &mut actions);
@@ -35,8 +39,16 @@ fn walk<M: Present>(model: &M, name: &str) -> usize {
             assert!(said(&label), "{name}: no label for {a:?} in {state:?}");
             let next = model.next(&state, a);
             let info = model.describe(&state, a, &next);
-            assert!(said(&info.title), "{name}: no title after {a:?} ({})", label.en);
-            assert!(said(&info.narration), "{name}: no narration after {a:?} ({})", label.en);
+            assert!(
+                said(&info.title),
+                "{name}: no title after {a:?} ({})",
+                label.en
+            );
+            assert!(
+                said(&info.narration),
+                "{name}: no narration after {a:?} ({})",
+                label.en
+            );
             let next = (next, faults + u8::from(model.is_fault(a)));
             if seen.insert(next.clone()) {
                 queue.push_back(next);

@@ -94,3 +94,139 @@ fn no_html_is_parsed_from_strings() {
         }
     }
 }
+
+/// Functions of the engine, the scenarios and the player that are still over
+/// [`MAX_FN_LINES`] (file under `src/`, name, lines): the list may only shrink. Each entry is a
+/// `describe` or `view` waiting to become one short function per action or table.
+const LONG_FNS: &[(&str, &str, usize)] = &[
+    ("player.rs", "reduce", 75),
+    ("player.rs", "resolve", 148),
+    ("scenarios/approval/narrate.rs", "describe", 105),
+    ("scenarios/backpressure.rs", "describe", 133),
+    ("scenarios/backpressure.rs", "targets", 95),
+    ("scenarios/backpressure.rs", "view", 388),
+    ("scenarios/cancellation.rs", "next", 101),
+    ("scenarios/cancellation/narrate.rs", "describe", 345),
+    ("scenarios/cancellation/narrate.rs", "label", 72),
+    ("scenarios/cancellation/narrate.rs", "provider_step", 110),
+    ("scenarios/checkpoint_replay.rs", "describe", 149),
+    ("scenarios/dual_write.rs", "describe", 309),
+    ("scenarios/dual_write.rs", "next", 75),
+    ("scenarios/duplicate_charge.rs", "label", 84),
+    ("scenarios/duplicate_charge.rs", "next", 157),
+    ("scenarios/duplicate_charge/narrate.rs", "describe", 400),
+    (
+        "scenarios/duplicate_charge/narrate.rs",
+        "describe_open",
+        112,
+    ),
+    ("scenarios/outbox_relay.rs", "label", 83),
+    ("scenarios/outbox_relay.rs", "next", 96),
+    ("scenarios/outbox_relay.rs", "view", 280),
+    ("scenarios/outbox_relay/narrate.rs", "describe", 525),
+    ("scenarios/refund_cap.rs", "loop_table", 87),
+    ("scenarios/refund_cap.rs", "meta", 75),
+    ("scenarios/refund_cap/narrate.rs", "describe", 210),
+    ("scenarios/retry_layers.rs", "next", 82),
+    ("scenarios/retry_layers.rs", "policy_table", 86),
+    ("scenarios/retry_layers.rs", "tree", 76),
+    ("scenarios/retry_layers/narrate.rs", "describe", 264),
+    ("scenarios/semaphore_scope/narrate.rs", "claim", 79),
+    ("scenarios/semaphore_scope/narrate.rs", "describe", 84),
+    ("scenarios/unknown_outcome.rs", "actions", 72),
+    ("scenarios/unknown_outcome.rs", "next", 128),
+    ("scenarios/unknown_outcome/narrate.rs", "describe", 380),
+    ("sim/explore.rs", "explore_with", 100),
+];
+
+const MAX_FN_LINES: usize = 70;
+
+/// The non-test functions of `text` with their lengths in lines, from the `fn` line to the
+/// closing brace at the same indentation.
+fn functions(text: &str) -> Vec<(String, usize)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let end = lines
+        .iter()
+        .position(|l| l.trim() == "#[cfg(test)]")
+        .unwrap_or(lines.len());
+    let mut out = Vec::new();
+    for (i, line) in lines[..end].iter().enumerate() {
+        let code = line.trim_start();
+        let indent = &line[..line.len() - code.len()];
+        let after = [
+            "pub fn ",
+            "pub(crate) fn ",
+            "pub(super) fn ",
+            "fn ",
+            "const fn ",
+        ]
+        .iter()
+        .find_map(|p| code.strip_prefix(p));
+        let Some(rest) = after else { continue };
+        if line.trim_end().ends_with('}') || line.trim_end().ends_with(';') {
+            continue;
+        }
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let close = format!("{indent}}}");
+        if let Some(len) = lines[i..end].iter().position(|l| *l == close) {
+            out.push((name, len + 1));
+        }
+    }
+    out
+}
+
+#[test]
+fn functions_stay_short() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = vec![
+        root.join("sim.rs"),
+        root.join("scenarios.rs"),
+        root.join("player.rs"),
+    ];
+    rust_files(&root.join("sim"), &mut files);
+    rust_files(&root.join("scenarios"), &mut files);
+    // (file, name) → its longest function: a scenario's `impl Present` may delegate to a free
+    // function of the same name.
+    let mut longest: Vec<(String, String, usize)> = Vec::new();
+    for file in files {
+        let rel = file
+            .strip_prefix(&root)
+            .unwrap()
+            .to_string_lossy()
+            .replace('\\', "/");
+        for (name, len) in functions(&fs::read_to_string(&file).unwrap()) {
+            match longest.iter_mut().find(|(f, n, _)| *f == rel && *n == name) {
+                Some(entry) => entry.2 = entry.2.max(len),
+                None => longest.push((rel.clone(), name, len)),
+            }
+        }
+    }
+    let mut listed = 0;
+    for (rel, name, len) in longest {
+        match LONG_FNS.iter().find(|(f, n, _)| *f == rel && *n == name) {
+            Some(&(_, _, max)) => {
+                listed += 1;
+                assert!(
+                    len <= max,
+                    "{rel}: fn {name} grew to {len} lines (was {max})"
+                );
+                assert!(
+                    len > MAX_FN_LINES,
+                    "{rel}: fn {name} is {len} lines now: take it off LONG_FNS"
+                );
+            }
+            None => assert!(
+                len <= MAX_FN_LINES,
+                "{rel}: fn {name} is {len} lines (at most {MAX_FN_LINES})"
+            ),
+        }
+    }
+    assert_eq!(
+        listed,
+        LONG_FNS.len(),
+        "an entry of LONG_FNS names no function"
+    );
+}
