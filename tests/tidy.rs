@@ -114,7 +114,6 @@ const LONG_FNS: &[(&str, &str, usize)] = &[
     ("scenarios/dual_write.rs", "next", 75),
     ("scenarios/duplicate_charge.rs", "label", 84),
     ("scenarios/duplicate_charge.rs", "next", 157),
-    ("scenarios/duplicate_charge/narrate.rs", "describe", 400),
     (
         "scenarios/duplicate_charge/narrate.rs",
         "describe_open",
