@@ -133,7 +133,6 @@ const LONG_FNS: &[(&str, &str, usize)] = &[
     ("scenarios/semaphore_scope/narrate.rs", "describe", 84),
     ("scenarios/unknown_outcome.rs", "actions", 72),
     ("scenarios/unknown_outcome.rs", "next", 128),
-    ("scenarios/unknown_outcome/narrate.rs", "describe", 380),
     ("sim/explore.rs", "explore_with", 100),
 ];
 

@@ -92,378 +92,430 @@ pub(super) fn describe(m: &UnknownOutcomeModel, b: &UoState, a: UoAct, s: &UoSta
         lane: API,
         ..StepInfo::default()
     };
-    let key = |o: u8| m.downstream_key(o, s.ops[o as usize].attempt);
+    let cx = Cx { m, a, b, s };
     match a {
-        UoAct::Check(r) => {
-            let x = req_name(r);
-            info.code = Some("SELECT operation_id FROM refund_operations\n  WHERE idempotency_key = 'idem-7f3a';".into());
-            info.arrows
-                .push(arrow(API, DB, "SELECT", ArrowKind::Message));
-            info.title = t(format!("{x}: SELECT by key"), format!("{x}：按键 SELECT"));
-            info.narration = match s.reqs[r as usize] {
-                ReqPc::Checked(Some(o)) => t(
-                    format!("{x} looks for the key and finds {}.", op_id(o)),
-                    format!("{x} 查找这个键，找到了 {}。", op_id(o)),
-                ),
-                _ => t(
-                    format!("{x} looks for idem-7f3a: no operation yet, so it will insert one. Nothing stops the other request from seeing the same."),
-                    format!("{x} 查找 idem-7f3a：还没有操作，于是准备插入。没有什么能阻止另一个请求也看到同样的结果。"),
-                ),
-            };
-        }
-        UoAct::Create(r) => {
-            let x = req_name(r);
-            let amount = m.variant.requests()[r as usize];
-            info.arrows
-                .push(arrow(API, DB, "INSERT", ArrowKind::Message));
-            info.code = Some(create_sql(m.variant, amount, s.reqs[r as usize]));
-            match s.reqs[r as usize] {
-                ReqPc::Done(Reply::Created(o)) => {
-                    info.title = t(
-                        format!("{x}: create {}, reserve {}", op_id(o), money(amount)),
-                        format!("{x}：创建 {}，预留 {}", op_id(o), money(amount)),
-                    );
-                    info.marks
-                        .push(mark(DB, MarkKind::Commit, "COMMIT", "COMMIT"));
-                    info.narration = if o > 0 {
-                        info.marks.push(mark(
-                            DB,
-                            MarkKind::Duplicate,
-                            "2nd operation",
-                            "第二个操作",
-                        ));
-                        t(
-                            format!("{x} inserts too: its check ran before the first insert. Two operations for one key, 160.00 reserved, and each will be refunded."),
-                            format!("{x} 也插入了：它的检查发生在第一次插入之前。一个键两个操作，预留 160.00，而且每个都会被退款。"),
-                        )
-                    } else {
-                        t(
-                            format!("{x}: the operation {} is PENDING and {} is reserved on the order, in one transaction. The client gets 202.", op_id(o), money(amount)),
-                            format!("{x}：操作 {} 处于 PENDING，订单上预留了 {}，在同一个事务里完成。客户端收到 202。", op_id(o), money(amount)),
-                        )
-                    };
-                }
-                ReqPc::Done(Reply::Existing(o)) => {
-                    info.title = t(
-                        format!("{x}: returns {}", op_id(o)),
-                        format!("{x}：返回 {}", op_id(o)),
-                    );
-                    info.marks.push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
-                    info.narration = t(
-                        format!("{x}'s insert hits the unique key: 0 rows, and nothing is reserved again. The API returns the existing {} with the same parameters: the same request, the same answer. {RC}", op_id(o)),
-                        format!("{x} 的插入撞上唯一键：0 行，也不会再预留一次。API 返回已有的 {}，参数相同：同样的请求，同样的应答。{RC_ZH}", op_id(o)),
-                    );
-                }
-                ReqPc::Done(Reply::Conflict) => {
-                    info.title = t(
-                        format!("{x}: 409, other parameters"),
-                        format!("{x}：409，参数不同"),
-                    );
-                    info.marks.push(mark(API, MarkKind::Fail, "409", "409"));
-                    info.narration = t(
-                        format!("{x}'s insert hits the unique key. The stored digest is for {}, this request asks for {}: 409 Conflict. The operation is not rewritten; a different refund needs a different key.", money(AMOUNT), money(amount)),
-                        format!("{x} 的插入撞上唯一键。已保存的摘要对应 {}，这次请求是 {}：409 Conflict。操作不会被改写；另一笔退款需要另一个键。", money(AMOUNT), money(amount)),
-                    );
-                }
-                _ => {}
-            }
-        }
-        UoAct::Claim(o) => {
-            info.lane = WORKER;
-            info.arrows
-                .push(arrow(WORKER, DB, "UPDATE", ArrowKind::Message));
-            info.code = Some(format!(
-                "UPDATE refund_operations SET status = 'PROCESSING', version = version + 1\n  WHERE operation_id = '{}' AND status = 'PENDING';",
-                op_id(o)
-            ));
-            info.title = t(format!("claim {}", op_id(o)), format!("领取 {}", op_id(o)));
-            info.narration = t(
-                format!("The worker claims {}: PROCESSING.", op_id(o)),
-                format!("Worker 领取 {}：PROCESSING。", op_id(o)),
-            );
-        }
-        UoAct::Send => {
-            info.lane = WORKER;
-            let o = b.job.map_or(0, |j| j.0);
-            let k = key(o);
-            info.arrows.push(arrow(WORKER, PSP, &k, ArrowKind::Message));
-            info.code = Some(format!(
-                "POST /v1/refunds\nIdempotency-Key: {k}\n{{ \"charge\": \"ch_1701\", \"amount\": {} }}",
-                s.ops[o as usize].amount * 100
-            ));
-            info.title = t(format!("send {k}"), format!("发送 {k}"));
-            info.narration = t(
-                format!(
-                    "The worker sends the refund with the downstream key {k} and waits up to 5 s."
-                ),
-                format!("Worker 用下游键 {k} 发送退款，最多等待 5 秒。"),
-            );
-        }
-        UoAct::Reconcile(o) => {
-            info.lane = WORKER;
-            let k = key(o);
-            info.arrows
-                .push(arrow(WORKER, PSP, &k, ArrowKind::Duplicate));
-            info.code = Some(format!(
-                "POST /v1/refunds\nIdempotency-Key: {k}   -- the same key, the same parameters\n{{ \"charge\": \"ch_1701\", \"amount\": {} }}",
-                s.ops[o as usize].amount * 100
-            ));
-            info.title = t(format!("retry {k}, same key"), format!("同键重试 {k}"));
-            let busy = s
-                .answers
-                .iter()
-                .any(|x| x.0 == o && x.2 == Answer::InProgress);
-            info.narration = if busy {
-                t(
-                    format!("The worker retries {} with the same key. The provider is still processing the first request with that key: it answers 409 at once rather than running it twice.", op_id(o)),
-                    format!("Worker 用同一个键重试 {}。支付方仍在处理同键的第一个请求：它立即回 409，而不是再执行一次。", op_id(o)),
-                )
-            } else {
-                t(
-                    format!("The outcome of {} is UNKNOWN, so the worker asks again with the same key. If the provider refunded, it replays the saved result; if not, it refunds now: either way, once.", op_id(o)),
-                    format!("{} 的结果未知，于是 Worker 用同一个键再问一次。支付方若已退款，就重放保存的结果；若没有，现在才退：无论哪种，只有一次。", op_id(o)),
-                )
-            };
-        }
-        UoAct::Requeue(o) => {
-            info.lane = WORKER;
-            let k = key(o);
-            info.code = Some(format!(
-                "UPDATE refund_operations SET status = 'PENDING', downstream_key = '{k}'\n  WHERE operation_id = '{}';\nUPDATE orders SET reserved = reserved + {} WHERE order_id = 'ord-1701';",
-                op_id(o),
-                s.ops[o as usize].amount
-            ));
-            info.title = t(
-                format!("retry with new key {k}"),
-                format!("换新键 {k} 重试"),
-            );
-            info.marks
-                .push(mark(WORKER, MarkKind::Restart, "new key", "新键"));
-            info.narration = t(
-                format!("The retry job gives {} a new downstream key, {k}, and reserves again. To the provider, {k} is a new refund.", op_id(o)),
-                format!("重试任务给 {} 换了一个新的下游键 {k}，并再次预留。对支付方来说，{k} 是一笔新的退款。", op_id(o)),
-            );
-        }
-        UoAct::Execute => {
-            info.lane = PSP;
-            let (o, at, _) = b.queue[0];
-            let k = m.downstream_key(o, at);
-            let replayed = UnknownOutcomeModel::executed(b, o, at);
-            let heard = s.answers.len() > b.answers.len();
-            if heard {
-                info.arrows
-                    .push(arrow(PSP, WORKER, "200", ArrowKind::Message));
-            }
-            if replayed {
-                info.title = t(format!("replay {k}"), format!("重放 {k}"));
-                info.marks
-                    .push(mark(PSP, MarkKind::Dedup, "replayed", "重放"));
-                info.narration = t(
-                    format!("The provider has a saved result for {k}: it replays “refund succeeded” without refunding again. It would replay a saved failure just the same, and it keeps a key at least 24 hours (Stripe API v1): a key reused after that is a new request."),
-                    format!("支付方已为 {k} 保存了结果：它重放“退款成功”，不会再退一次。保存的若是失败，它同样重放；键至少保留 24 小时（Stripe API v1），过期后再用同一个键就是新请求。"),
-                );
-            } else {
-                let n = s.ledger.len();
-                info.title = t(
-                    format!("refund re_{n} ({k})"),
-                    format!("退款 re_{n}（{k}）"),
-                );
-                let second = s.ledger.iter().filter(|c| c.0 == o).count() > 1;
-                info.marks.push(if second {
-                    mark(PSP, MarkKind::Duplicate, "2nd refund", "第二笔退款")
-                } else {
-                    mark(PSP, MarkKind::Commit, "refunded", "已退款")
-                });
-                let tail = if heard {
-                    t(
-                        "It answers the worker and queues a callback.",
-                        "它应答 Worker，并排入一个回调。",
-                    )
-                } else {
-                    t(
-                        "Nobody is waiting for this answer any more: the worker gave up on it. The money has moved all the same.",
-                        "已经没有人在等这个应答了：Worker 早已放弃。但钱照样退出去了。",
-                    )
-                };
-                info.narration = t(
-                    format!(
-                        "The provider executes refund re_{n} of {} under the key {k}.",
-                        money(b.queue[0].2)
-                    ),
-                    format!(
-                        "支付方以键 {k} 执行退款 re_{n}，金额 {}。",
-                        money(b.queue[0].2)
-                    ),
-                )
-                .then(&tail);
-            }
-        }
-        UoAct::Receive => {
-            info.lane = WORKER;
-            let o = b.job.map_or(0, |j| j.0);
-            let answer = b.answers.iter().find(|x| x.0 == o).map(|x| x.2);
-            if answer == Some(Answer::InProgress) {
-                info.title = t("409: still in progress", "409：仍在处理");
-                info.narration = t(
-                    format!("409: the provider is still working on the first request. {} stays UNKNOWN with its reservation; the worker will ask again.", op_id(o)),
-                    format!("409：支付方还在处理第一个请求。{} 保持 UNKNOWN，预留不动；Worker 稍后再问。", op_id(o)),
-                );
-            } else {
-                info.arrows
-                    .push(arrow(WORKER, DB, "UPDATE", ArrowKind::Message));
-                info.code = Some(settle_sql(m.variant, o, s.refunded > b.refunded));
-                if s.refunded == b.refunded {
-                    info.title = t("answer: already settled", "应答：已有终态");
-                    info.marks.push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
-                    info.narration = t(
-                        format!("The worker records the answer, but the callback got there first: {} is already SUCCEEDED and the guarded UPDATE matches 0 rows.", op_id(o)),
-                        format!("Worker 记录应答，但回调先到了：{} 已是 SUCCEEDED，带条件的 UPDATE 匹配 0 行。", op_id(o)),
-                    );
-                    return info;
-                }
-                info.title = t(
-                    format!("{} SUCCEEDED", op_id(o)),
-                    format!("{} 成功", op_id(o)),
-                );
-                info.marks
-                    .push(mark(DB, MarkKind::Commit, "SUCCEEDED", "SUCCEEDED"));
-                info.narration = t(
-                    format!("The worker records the provider's answer: {} SUCCEEDED, the reservation becomes a refund.", op_id(o)),
-                    format!("Worker 记下支付方的应答：{} 成功，预留转为已退款。", op_id(o)),
-                );
-            }
-        }
-        UoAct::Timeout | UoAct::SlowTimeout => {
-            info.lane = WORKER;
-            let o = b.job.map_or(0, |j| j.0);
-            info.marks
-                .push(mark(WORKER, MarkKind::Fail, "timeout", "超时"));
-            let cause = if a == UoAct::SlowTimeout {
-                t(
-                    "The provider is slow: 5 s pass with the request still in its queue. It will execute it later.",
-                    "支付方太慢：5 秒过去了，请求还在它的队列里。它稍后仍会执行。",
-                )
-            } else {
-                t(
-                    "No answer within 5 s: the provider's answer was lost on the way.",
-                    "5 秒内没有应答：支付方的应答在路上丢了。",
-                )
-            };
-            info.arrows
-                .push(arrow(WORKER, DB, "UPDATE", ArrowKind::Message));
-            if m.variant.naive() {
-                info.code = Some(format!(
-                    "UPDATE refund_operations SET status = 'FAILED' WHERE operation_id = '{}';\nUPDATE orders SET reserved = reserved - 80 WHERE order_id = 'ord-1701';",
-                    op_id(o)
-                ));
-                info.title = t(
-                    format!("timeout → {} FAILED", op_id(o)),
-                    format!("超时 → {} FAILED", op_id(o)),
-                );
-                info.marks
-                    .push(mark(DB, MarkKind::Rollback, "released", "已释放"));
-                info.narration = cause.then(&t(
-                    format!("The worker marks {} FAILED and releases the 80.00 reservation, as if nothing had happened. It does not know that.", op_id(o)),
-                    format!("Worker 把 {} 标为 FAILED，释放 80.00 的预留，仿佛什么都没发生。可它并不知道。", op_id(o)),
-                ));
-            } else {
-                info.code = Some(format!(
-                    "UPDATE refund_operations SET status = 'UNKNOWN', version = version + 1\n  WHERE operation_id = '{}';   -- the reservation stays",
-                    op_id(o)
-                ));
-                info.title = t(
-                    format!("timeout → {} UNKNOWN", op_id(o)),
-                    format!("超时 → {} UNKNOWN", op_id(o)),
-                );
-                info.narration = cause.then(&t(
-                    format!("A timeout is not a failure: {} becomes UNKNOWN and keeps its 80.00 reserved until the provider says what happened.", op_id(o)),
-                    format!("超时不是失败：{} 变为 UNKNOWN，保留 80.00 的预留，直到支付方说明发生了什么。", op_id(o)),
-                ));
-            }
-        }
-        UoAct::Callback | UoAct::CallbackTwice => {
-            let o = b.callbacks[0];
-            info.arrows
-                .push(arrow(PSP, API, t("callback", "回调"), ArrowKind::Message));
-            let applied = s.refunded > b.refunded;
-            info.code = Some(settle_sql(m.variant, o, applied));
-            let twice = if a == UoAct::CallbackTwice {
-                t(
-                    "The provider delivers the callback, and will deliver it again. ",
-                    "支付方投递了回调，而且还会再投一次。",
-                )
-            } else {
-                Text::default()
-            };
-            info.title = t(
-                format!("callback for {}", op_id(o)),
-                format!("{} 的回调", op_id(o)),
-            );
-            info.narration = if applied {
-                let was = b.ops[o as usize].status;
-                if matches!(was, Status::Failed | Status::Pending) {
-                    info.marks
-                        .push(mark(API, MarkKind::Duplicate, "revived", "复活"));
-                    twice.then(&t(
-                        format!("The late callback finds {} {}: the handler only skips SUCCEEDED, so it marks it SUCCEEDED and adds 80.00 to refunded, on top of whatever the retry does.", op_id(o), was.sql()),
-                        format!("迟到的回调发现 {} 是 {}：处理函数只跳过 SUCCEEDED，于是把它标为 SUCCEEDED 并给已退金额加 80.00，重试做的事还要另算。", op_id(o), was.sql()),
-                    ))
-                } else {
-                    twice.then(&t(
-                        format!("The callback arrives before the worker heard back: {} SUCCEEDED, the reservation becomes a refund.", op_id(o)),
-                        format!("回调比 Worker 先到：{} 成功，预留转为已退款。", op_id(o)),
-                    ))
-                }
-            } else {
-                info.marks
-                    .push(mark(API, MarkKind::Dedup, "0 rows", "0 行"));
-                twice.then(&t(
-                    format!("{} is already settled: the guarded UPDATE matches 0 rows, and a late or repeated callback changes nothing.", op_id(o)),
-                    format!("{} 已是终态：带条件的 UPDATE 匹配 0 行，迟到或重复的回调什么都不改变。", op_id(o)),
-                ))
-            };
-        }
-        UoAct::LoseAnswer => {
-            info.lane = PSP;
-            info.arrows.push(arrow(PSP, WORKER, "200", ArrowKind::Lost));
-            info.title = t("answer lost", "应答丢失");
-            info.marks.push(mark(PSP, MarkKind::Fail, "lost", "丢失"));
-            info.narration = t(
-                "The provider's “refund succeeded” never reaches the worker. The money has moved; the worker will only see a timeout.",
-                "支付方的“退款成功”没能到达 Worker。钱已经退了；Worker 只会看到一次超时。",
-            );
-        }
-        UoAct::Crash => {
-            info.lane = WORKER;
-            info.title = t("worker crashes", "Worker 崩溃");
-            info.marks
-                .push(mark(WORKER, MarkKind::Crash, "crash", "崩溃"));
-            info.narration = t(
-                "The worker crashes after sending and before saving the answer. Its memory, and any answer on its way, is gone; the operation is left PROCESSING.",
-                "Worker 在发送之后、保存应答之前崩溃。它的内存连同路上的应答都没了；操作停留在 PROCESSING。",
-            );
-        }
-        UoAct::Restart => {
-            info.lane = WORKER;
-            info.title = t("worker restarts", "Worker 重启");
-            info.marks
-                .push(mark(WORKER, MarkKind::Restart, "restart", "重启"));
-            info.narration = if m.variant.naive() {
-                t(
-                    "The worker restarts and recovers: an operation left PROCESSING is assumed to have failed — FAILED, reservation released.",
-                    "Worker 重启并恢复：停留在 PROCESSING 的操作被当作失败——FAILED，释放预留。",
-                )
-            } else {
-                t(
-                    "The worker restarts and recovers: an operation left PROCESSING may or may not have been refunded — UNKNOWN, reservation kept.",
-                    "Worker 重启并恢复：停留在 PROCESSING 的操作可能已经退款，也可能没有——UNKNOWN，保留预留。",
-                )
-            };
-        }
+        UoAct::Check(r) => cx.check(&mut info, r),
+        UoAct::Create(r) => cx.create(&mut info, r),
+        UoAct::Claim(o) => cx.claim(&mut info, o),
+        UoAct::Send => cx.send(&mut info),
+        UoAct::Reconcile(o) => cx.reconcile(&mut info, o),
+        UoAct::Requeue(o) => cx.requeue(&mut info, o),
+        UoAct::Execute => cx.execute(&mut info),
+        UoAct::Receive => cx.receive(&mut info),
+        UoAct::Timeout | UoAct::SlowTimeout => cx.timeout(&mut info),
+        UoAct::Callback | UoAct::CallbackTwice => cx.callback(&mut info),
+        UoAct::LoseAnswer => cx.lose_answer(&mut info),
+        UoAct::Crash => cx.crash(&mut info),
+        UoAct::Restart => cx.restart(&mut info),
     }
     if a == UoAct::CallbackTwice {
         info.marks
             .push(mark(API, MarkKind::Duplicate, "twice", "两次"));
     }
     info
+}
+
+/// What every step's narration reads: the model and the action between two states.
+#[derive(Clone, Copy)]
+struct Cx<'a> {
+    m: &'a UnknownOutcomeModel,
+    a: UoAct,
+    b: &'a UoState,
+    s: &'a UoState,
+}
+
+impl Cx<'_> {
+    /// The key operation `o` is sent with after the step.
+    fn key(&self, o: u8) -> String {
+        self.m.downstream_key(o, self.s.ops[o as usize].attempt)
+    }
+
+    fn check(&self, info: &mut StepInfo, r: u8) {
+        let Cx { s, .. } = *self;
+        let x = req_name(r);
+        info.code = Some("SELECT operation_id FROM refund_operations\n  WHERE idempotency_key = 'idem-7f3a';".into());
+        info.arrows
+            .push(arrow(API, DB, "SELECT", ArrowKind::Message));
+        info.title = t(format!("{x}: SELECT by key"), format!("{x}：按键 SELECT"));
+        info.narration = match s.reqs[r as usize] {
+            ReqPc::Checked(Some(o)) => t(
+                format!("{x} looks for the key and finds {}.", op_id(o)),
+                format!("{x} 查找这个键，找到了 {}。", op_id(o)),
+            ),
+            _ => t(
+                format!("{x} looks for idem-7f3a: no operation yet, so it will insert one. Nothing stops the other request from seeing the same."),
+                format!("{x} 查找 idem-7f3a：还没有操作，于是准备插入。没有什么能阻止另一个请求也看到同样的结果。"),
+            ),
+        };
+    }
+
+    fn create(&self, info: &mut StepInfo, r: u8) {
+        let Cx { m, s, .. } = *self;
+        let x = req_name(r);
+        let amount = m.variant.requests()[r as usize];
+        info.arrows
+            .push(arrow(API, DB, "INSERT", ArrowKind::Message));
+        info.code = Some(create_sql(m.variant, amount, s.reqs[r as usize]));
+        match s.reqs[r as usize] {
+            ReqPc::Done(Reply::Created(o)) => {
+                info.title = t(
+                    format!("{x}: create {}, reserve {}", op_id(o), money(amount)),
+                    format!("{x}：创建 {}，预留 {}", op_id(o), money(amount)),
+                );
+                info.marks
+                    .push(mark(DB, MarkKind::Commit, "COMMIT", "COMMIT"));
+                info.narration = if o > 0 {
+                    info.marks.push(mark(
+                        DB,
+                        MarkKind::Duplicate,
+                        "2nd operation",
+                        "第二个操作",
+                    ));
+                    t(
+                        format!("{x} inserts too: its check ran before the first insert. Two operations for one key, 160.00 reserved, and each will be refunded."),
+                        format!("{x} 也插入了：它的检查发生在第一次插入之前。一个键两个操作，预留 160.00，而且每个都会被退款。"),
+                    )
+                } else {
+                    t(
+                        format!("{x}: the operation {} is PENDING and {} is reserved on the order, in one transaction. The client gets 202.", op_id(o), money(amount)),
+                        format!("{x}：操作 {} 处于 PENDING，订单上预留了 {}，在同一个事务里完成。客户端收到 202。", op_id(o), money(amount)),
+                    )
+                };
+            }
+            ReqPc::Done(Reply::Existing(o)) => {
+                info.title = t(
+                    format!("{x}: returns {}", op_id(o)),
+                    format!("{x}：返回 {}", op_id(o)),
+                );
+                info.marks.push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
+                info.narration = t(
+                    format!("{x}'s insert hits the unique key: 0 rows, and nothing is reserved again. The API returns the existing {} with the same parameters: the same request, the same answer. {RC}", op_id(o)),
+                    format!("{x} 的插入撞上唯一键：0 行，也不会再预留一次。API 返回已有的 {}，参数相同：同样的请求，同样的应答。{RC_ZH}", op_id(o)),
+                );
+            }
+            ReqPc::Done(Reply::Conflict) => {
+                info.title = t(
+                    format!("{x}: 409, other parameters"),
+                    format!("{x}：409，参数不同"),
+                );
+                info.marks.push(mark(API, MarkKind::Fail, "409", "409"));
+                info.narration = t(
+                    format!("{x}'s insert hits the unique key. The stored digest is for {}, this request asks for {}: 409 Conflict. The operation is not rewritten; a different refund needs a different key.", money(AMOUNT), money(amount)),
+                    format!("{x} 的插入撞上唯一键。已保存的摘要对应 {}，这次请求是 {}：409 Conflict。操作不会被改写；另一笔退款需要另一个键。", money(AMOUNT), money(amount)),
+                );
+            }
+            _ => {}
+        }
+    }
+
+    fn claim(&self, info: &mut StepInfo, o: u8) {
+        info.lane = WORKER;
+        info.arrows
+            .push(arrow(WORKER, DB, "UPDATE", ArrowKind::Message));
+        info.code = Some(format!(
+            "UPDATE refund_operations SET status = 'PROCESSING', version = version + 1\n  WHERE operation_id = '{}' AND status = 'PENDING';",
+            op_id(o)
+        ));
+        info.title = t(format!("claim {}", op_id(o)), format!("领取 {}", op_id(o)));
+        info.narration = t(
+            format!("The worker claims {}: PROCESSING.", op_id(o)),
+            format!("Worker 领取 {}：PROCESSING。", op_id(o)),
+        );
+    }
+
+    fn send(&self, info: &mut StepInfo) {
+        let Cx { b, s, .. } = *self;
+        info.lane = WORKER;
+        let o = b.job.map_or(0, |j| j.0);
+        let k = self.key(o);
+        info.arrows.push(arrow(WORKER, PSP, &k, ArrowKind::Message));
+        info.code = Some(format!(
+            "POST /v1/refunds\nIdempotency-Key: {k}\n{{ \"charge\": \"ch_1701\", \"amount\": {} }}",
+            s.ops[o as usize].amount * 100
+        ));
+        info.title = t(format!("send {k}"), format!("发送 {k}"));
+        info.narration = t(
+            format!(
+                "The worker sends the refund with the downstream key {k} and waits up to 5 s."
+            ),
+            format!("Worker 用下游键 {k} 发送退款，最多等待 5 秒。"),
+        );
+    }
+
+    fn reconcile(&self, info: &mut StepInfo, o: u8) {
+        let Cx { s, .. } = *self;
+        info.lane = WORKER;
+        let k = self.key(o);
+        info.arrows
+            .push(arrow(WORKER, PSP, &k, ArrowKind::Duplicate));
+        info.code = Some(format!(
+            "POST /v1/refunds\nIdempotency-Key: {k}   -- the same key, the same parameters\n{{ \"charge\": \"ch_1701\", \"amount\": {} }}",
+            s.ops[o as usize].amount * 100
+        ));
+        info.title = t(format!("retry {k}, same key"), format!("同键重试 {k}"));
+        let busy = s
+            .answers
+            .iter()
+            .any(|x| x.0 == o && x.2 == Answer::InProgress);
+        info.narration = if busy {
+            t(
+                format!("The worker retries {} with the same key. The provider is still processing the first request with that key: it answers 409 at once rather than running it twice.", op_id(o)),
+                format!("Worker 用同一个键重试 {}。支付方仍在处理同键的第一个请求：它立即回 409，而不是再执行一次。", op_id(o)),
+            )
+        } else {
+            t(
+                format!("The outcome of {} is UNKNOWN, so the worker asks again with the same key. If the provider refunded, it replays the saved result; if not, it refunds now: either way, once.", op_id(o)),
+                format!("{} 的结果未知，于是 Worker 用同一个键再问一次。支付方若已退款，就重放保存的结果；若没有，现在才退：无论哪种，只有一次。", op_id(o)),
+            )
+        };
+    }
+
+    fn requeue(&self, info: &mut StepInfo, o: u8) {
+        let Cx { s, .. } = *self;
+        info.lane = WORKER;
+        let k = self.key(o);
+        info.code = Some(format!(
+            "UPDATE refund_operations SET status = 'PENDING', downstream_key = '{k}'\n  WHERE operation_id = '{}';\nUPDATE orders SET reserved = reserved + {} WHERE order_id = 'ord-1701';",
+            op_id(o),
+            s.ops[o as usize].amount
+        ));
+        info.title = t(
+            format!("retry with new key {k}"),
+            format!("换新键 {k} 重试"),
+        );
+        info.marks
+            .push(mark(WORKER, MarkKind::Restart, "new key", "新键"));
+        info.narration = t(
+            format!("The retry job gives {} a new downstream key, {k}, and reserves again. To the provider, {k} is a new refund.", op_id(o)),
+            format!("重试任务给 {} 换了一个新的下游键 {k}，并再次预留。对支付方来说，{k} 是一笔新的退款。", op_id(o)),
+        );
+    }
+
+    fn execute(&self, info: &mut StepInfo) {
+        let Cx { m, b, s, .. } = *self;
+        info.lane = PSP;
+        let (o, at, _) = b.queue[0];
+        let k = m.downstream_key(o, at);
+        let replayed = UnknownOutcomeModel::executed(b, o, at);
+        let heard = s.answers.len() > b.answers.len();
+        if heard {
+            info.arrows
+                .push(arrow(PSP, WORKER, "200", ArrowKind::Message));
+        }
+        if replayed {
+            info.title = t(format!("replay {k}"), format!("重放 {k}"));
+            info.marks
+                .push(mark(PSP, MarkKind::Dedup, "replayed", "重放"));
+            info.narration = t(
+                format!("The provider has a saved result for {k}: it replays “refund succeeded” without refunding again. It would replay a saved failure just the same, and it keeps a key at least 24 hours (Stripe API v1): a key reused after that is a new request."),
+                format!("支付方已为 {k} 保存了结果：它重放“退款成功”，不会再退一次。保存的若是失败，它同样重放；键至少保留 24 小时（Stripe API v1），过期后再用同一个键就是新请求。"),
+            );
+        } else {
+            let n = s.ledger.len();
+            info.title = t(
+                format!("refund re_{n} ({k})"),
+                format!("退款 re_{n}（{k}）"),
+            );
+            let second = s.ledger.iter().filter(|c| c.0 == o).count() > 1;
+            info.marks.push(if second {
+                mark(PSP, MarkKind::Duplicate, "2nd refund", "第二笔退款")
+            } else {
+                mark(PSP, MarkKind::Commit, "refunded", "已退款")
+            });
+            let tail = if heard {
+                t(
+                    "It answers the worker and queues a callback.",
+                    "它应答 Worker，并排入一个回调。",
+                )
+            } else {
+                t(
+                    "Nobody is waiting for this answer any more: the worker gave up on it. The money has moved all the same.",
+                    "已经没有人在等这个应答了：Worker 早已放弃。但钱照样退出去了。",
+                )
+            };
+            info.narration = t(
+                format!(
+                    "The provider executes refund re_{n} of {} under the key {k}.",
+                    money(b.queue[0].2)
+                ),
+                format!(
+                    "支付方以键 {k} 执行退款 re_{n}，金额 {}。",
+                    money(b.queue[0].2)
+                ),
+            )
+            .then(&tail);
+        }
+    }
+
+    fn receive(&self, info: &mut StepInfo) {
+        let Cx { m, b, s, .. } = *self;
+        info.lane = WORKER;
+        let o = b.job.map_or(0, |j| j.0);
+        let answer = b.answers.iter().find(|x| x.0 == o).map(|x| x.2);
+        if answer == Some(Answer::InProgress) {
+            info.title = t("409: still in progress", "409：仍在处理");
+            info.narration = t(
+                format!("409: the provider is still working on the first request. {} stays UNKNOWN with its reservation; the worker will ask again.", op_id(o)),
+                format!("409：支付方还在处理第一个请求。{} 保持 UNKNOWN，预留不动；Worker 稍后再问。", op_id(o)),
+            );
+        } else {
+            info.arrows
+                .push(arrow(WORKER, DB, "UPDATE", ArrowKind::Message));
+            info.code = Some(settle_sql(m.variant, o, s.refunded > b.refunded));
+            if s.refunded == b.refunded {
+                info.title = t("answer: already settled", "应答：已有终态");
+                info.marks.push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
+                info.narration = t(
+                    format!("The worker records the answer, but the callback got there first: {} is already SUCCEEDED and the guarded UPDATE matches 0 rows.", op_id(o)),
+                    format!("Worker 记录应答，但回调先到了：{} 已是 SUCCEEDED，带条件的 UPDATE 匹配 0 行。", op_id(o)),
+                );
+                return;
+            }
+            info.title = t(
+                format!("{} SUCCEEDED", op_id(o)),
+                format!("{} 成功", op_id(o)),
+            );
+            info.marks
+                .push(mark(DB, MarkKind::Commit, "SUCCEEDED", "SUCCEEDED"));
+            info.narration = t(
+                format!("The worker records the provider's answer: {} SUCCEEDED, the reservation becomes a refund.", op_id(o)),
+                format!("Worker 记下支付方的应答：{} 成功，预留转为已退款。", op_id(o)),
+            );
+        }
+    }
+
+    fn timeout(&self, info: &mut StepInfo) {
+        let Cx { m, a, b, .. } = *self;
+        info.lane = WORKER;
+        let o = b.job.map_or(0, |j| j.0);
+        info.marks
+            .push(mark(WORKER, MarkKind::Fail, "timeout", "超时"));
+        let cause = if a == UoAct::SlowTimeout {
+            t(
+                "The provider is slow: 5 s pass with the request still in its queue. It will execute it later.",
+                "支付方太慢：5 秒过去了，请求还在它的队列里。它稍后仍会执行。",
+            )
+        } else {
+            t(
+                "No answer within 5 s: the provider's answer was lost on the way.",
+                "5 秒内没有应答：支付方的应答在路上丢了。",
+            )
+        };
+        info.arrows
+            .push(arrow(WORKER, DB, "UPDATE", ArrowKind::Message));
+        if m.variant.naive() {
+            info.code = Some(format!(
+                "UPDATE refund_operations SET status = 'FAILED' WHERE operation_id = '{}';\nUPDATE orders SET reserved = reserved - 80 WHERE order_id = 'ord-1701';",
+                op_id(o)
+            ));
+            info.title = t(
+                format!("timeout → {} FAILED", op_id(o)),
+                format!("超时 → {} FAILED", op_id(o)),
+            );
+            info.marks
+                .push(mark(DB, MarkKind::Rollback, "released", "已释放"));
+            info.narration = cause.then(&t(
+                format!("The worker marks {} FAILED and releases the 80.00 reservation, as if nothing had happened. It does not know that.", op_id(o)),
+                format!("Worker 把 {} 标为 FAILED，释放 80.00 的预留，仿佛什么都没发生。可它并不知道。", op_id(o)),
+            ));
+        } else {
+            info.code = Some(format!(
+                "UPDATE refund_operations SET status = 'UNKNOWN', version = version + 1\n  WHERE operation_id = '{}';   -- the reservation stays",
+                op_id(o)
+            ));
+            info.title = t(
+                format!("timeout → {} UNKNOWN", op_id(o)),
+                format!("超时 → {} UNKNOWN", op_id(o)),
+            );
+            info.narration = cause.then(&t(
+                format!("A timeout is not a failure: {} becomes UNKNOWN and keeps its 80.00 reserved until the provider says what happened.", op_id(o)),
+                format!("超时不是失败：{} 变为 UNKNOWN，保留 80.00 的预留，直到支付方说明发生了什么。", op_id(o)),
+            ));
+        }
+    }
+
+    fn callback(&self, info: &mut StepInfo) {
+        let Cx { m, a, b, s } = *self;
+        let o = b.callbacks[0];
+        info.arrows
+            .push(arrow(PSP, API, t("callback", "回调"), ArrowKind::Message));
+        let applied = s.refunded > b.refunded;
+        info.code = Some(settle_sql(m.variant, o, applied));
+        let twice = if a == UoAct::CallbackTwice {
+            t(
+                "The provider delivers the callback, and will deliver it again. ",
+                "支付方投递了回调，而且还会再投一次。",
+            )
+        } else {
+            Text::default()
+        };
+        info.title = t(
+            format!("callback for {}", op_id(o)),
+            format!("{} 的回调", op_id(o)),
+        );
+        info.narration = if applied {
+            let was = b.ops[o as usize].status;
+            if matches!(was, Status::Failed | Status::Pending) {
+                info.marks
+                    .push(mark(API, MarkKind::Duplicate, "revived", "复活"));
+                twice.then(&t(
+                    format!("The late callback finds {} {}: the handler only skips SUCCEEDED, so it marks it SUCCEEDED and adds 80.00 to refunded, on top of whatever the retry does.", op_id(o), was.sql()),
+                    format!("迟到的回调发现 {} 是 {}：处理函数只跳过 SUCCEEDED，于是把它标为 SUCCEEDED 并给已退金额加 80.00，重试做的事还要另算。", op_id(o), was.sql()),
+                ))
+            } else {
+                twice.then(&t(
+                    format!("The callback arrives before the worker heard back: {} SUCCEEDED, the reservation becomes a refund.", op_id(o)),
+                    format!("回调比 Worker 先到：{} 成功，预留转为已退款。", op_id(o)),
+                ))
+            }
+        } else {
+            info.marks
+                .push(mark(API, MarkKind::Dedup, "0 rows", "0 行"));
+            twice.then(&t(
+                format!("{} is already settled: the guarded UPDATE matches 0 rows, and a late or repeated callback changes nothing.", op_id(o)),
+                format!("{} 已是终态：带条件的 UPDATE 匹配 0 行，迟到或重复的回调什么都不改变。", op_id(o)),
+            ))
+        };
+    }
+
+    fn lose_answer(&self, info: &mut StepInfo) {
+        info.lane = PSP;
+        info.arrows.push(arrow(PSP, WORKER, "200", ArrowKind::Lost));
+        info.title = t("answer lost", "应答丢失");
+        info.marks.push(mark(PSP, MarkKind::Fail, "lost", "丢失"));
+        info.narration = t(
+            "The provider's “refund succeeded” never reaches the worker. The money has moved; the worker will only see a timeout.",
+            "支付方的“退款成功”没能到达 Worker。钱已经退了；Worker 只会看到一次超时。",
+        );
+    }
+
+    fn crash(&self, info: &mut StepInfo) {
+        info.lane = WORKER;
+        info.title = t("worker crashes", "Worker 崩溃");
+        info.marks
+            .push(mark(WORKER, MarkKind::Crash, "crash", "崩溃"));
+        info.narration = t(
+            "The worker crashes after sending and before saving the answer. Its memory, and any answer on its way, is gone; the operation is left PROCESSING.",
+            "Worker 在发送之后、保存应答之前崩溃。它的内存连同路上的应答都没了；操作停留在 PROCESSING。",
+        );
+    }
+
+    fn restart(&self, info: &mut StepInfo) {
+        let Cx { m, .. } = *self;
+        info.lane = WORKER;
+        info.title = t("worker restarts", "Worker 重启");
+        info.marks
+            .push(mark(WORKER, MarkKind::Restart, "restart", "重启"));
+        info.narration = if m.variant.naive() {
+            t(
+                "The worker restarts and recovers: an operation left PROCESSING is assumed to have failed — FAILED, reservation released.",
+                "Worker 重启并恢复：停留在 PROCESSING 的操作被当作失败——FAILED，释放预留。",
+            )
+        } else {
+            t(
+                "The worker restarts and recovers: an operation left PROCESSING may or may not have been refunded — UNKNOWN, reservation kept.",
+                "Worker 重启并恢复：停留在 PROCESSING 的操作可能已经退款，也可能没有——UNKNOWN，保留预留。",
+            )
+        };
+    }
 }
