@@ -106,7 +106,6 @@ const LONG_FNS: &[(&str, &str, usize)] = &[
     ("scenarios/backpressure.rs", "targets", 95),
     ("scenarios/backpressure.rs", "view", 388),
     ("scenarios/cancellation.rs", "next", 101),
-    ("scenarios/cancellation/narrate.rs", "describe", 345),
     ("scenarios/cancellation/narrate.rs", "label", 72),
     ("scenarios/cancellation/narrate.rs", "provider_step", 110),
     ("scenarios/checkpoint_replay.rs", "describe", 149),

@@ -279,336 +279,30 @@ fn gave_up(b: &CaState, s: &CaState) -> Text {
 
 pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState) -> StepInfo {
     let mut info = StepInfo::default();
-    let naive = m.variant == CaVariant::CancelMeansUndone;
-    let cur = b.next;
-    let id = op_id(cur);
+    let id = op_id(b.next);
+    let cx = Cx {
+        m,
+        b,
+        s,
+        naive: m.variant == CaVariant::CancelMeansUndone,
+        cur: b.next,
+        id: &id,
+    };
     match a {
-        CaAct::Start => {
-            info.lane = SCREEN;
-            info.title = Text::new("start batch b-9", "开始批次 b-9");
-            info.arrows
-                .push(arrow(SCREEN, SERVICE, "POST /batches", ArrowKind::Message));
-            info.marks
-                .push(mark(DB, MarkKind::Write, "3 × PENDING", "3 × PENDING"));
-            info.code = Some(
-                "INSERT INTO refund_operations (operation_id, batch_id, amount, status)\nVALUES ('op-1','b-9',40.00,'PENDING'), ('op-2','b-9',25.00,'PENDING'),\n       ('op-3','b-9',35.00,'PENDING');".into(),
-            );
-            info.narration = Text::new(
-                "The agent clicks “Refund 3 items”. The service records op-1, op-2 and op-3 as PENDING and starts the batch with a new AbortController.",
-                "客服点击“退 3 件”。服务把 op-1、op-2、op-3 记为 PENDING，并用一个新的 AbortController 开始这批退款。",
-            );
-        }
-        CaAct::Send => {
-            info.lane = SERVICE;
-            info.title = Text::new(format!("send {id}"), format!("发送 {id}"));
-            info.arrows
-                .push(arrow(SERVICE, PSP, id.clone(), ArrowKind::Message));
-            info.marks.push(mark(DB, MarkKind::Write, "SENT", "SENT"));
-            info.code = Some(format!(
-                "{}\nfetch(`${{PROVIDER}}/refunds`, {{ method: 'POST',\n  headers: {{ 'Idempotency-Key': '{id}' }}, signal }})",
-                set_status(cur, OpStatus::Sent)
-            ));
-            info.narration = Text::new(
-                format!("The service marks {id} SENT and sends its refund of {} with the batch's signal. From here on the request belongs to the network and the provider.", money(amount(cur))),
-                format!("服务把 {id} 标为 SENT，带着这批的信号发出 {} 的退款请求。从这一刻起，请求就交给了网络和支付方。", money(amount(cur))),
-            );
-        }
-        CaAct::Provider => {
-            if let Some(&m) = b.inbox.first() {
-                provider_step(&mut info, b, s, m);
-            }
-        }
-        CaAct::Overtake => {
-            if let Some(&m) = b.inbox.get(1) {
-                provider_step(&mut info, b, s, m);
-                let first = op_id(b.inbox[0].op());
-                info.marks
-                    .push(mark(PSP, MarkKind::Crash, "overtakes", "抢先"));
-                info.narration = Text::new(
-                    format!("⚡ This request came on a new connection and reaches the provider before the refund for {first} still on the old one; nothing orders two connections."),
-                    format!("⚡ 这个请求走的是新连接，比还在旧连接上的 {first} 退款先到支付方；两条连接之间没有先后顺序。"),
-                )
-                .then(&info.narration);
-            }
-        }
-        CaAct::Receive => {
-            info.lane = SERVICE;
-            let st = s.ops.get(cur as usize).copied();
-            info.marks.push(mark(
-                DB,
-                MarkKind::Write,
-                st.map(|x| x.sql()).unwrap_or(""),
-                st.map(|x| x.sql()).unwrap_or(""),
-            ));
-            if let Some(st) = st {
-                info.code = Some(set_status(cur, st));
-            }
-            info.title = Text::new(
-                format!("{id} {}", st.map(|x| x.sql()).unwrap_or("")),
-                format!("{id} 记为 {}", st.map(|x| x.sql()).unwrap_or("")),
-            );
-            info.narration = match b.wait {
-                Some(Msg::Query(_) | Msg::Void(_)) if st == Some(OpStatus::Succeeded) => Text::new(
-                    format!("The provider's answer settles it: {id} was refunded. The service records SUCCEEDED, the fact the screen must report."),
-                    format!("支付方的应答给出了结论：{id} 已经退款。服务记下 SUCCEEDED，这是屏幕必须报告的事实。"),
-                ),
-                Some(Msg::Void(_)) => Text::new(
-                    format!("The key {id} is voided: the provider will never refund under it. The service records NOT_EXECUTED, and it is true."),
-                    format!("键 {id} 已作废：支付方永远不会在这个键下退款。服务记下 NOT_EXECUTED，这是真的。"),
-                ),
-                Some(Msg::Query(o)) if s.may_run(o) => Text::new(
-                    format!("The provider had no refund for {id} when it looked, and the service records NOT_EXECUTED. But the refund request is still at the provider, and nothing stops it from running."),
-                    format!("支付方查的时候没有 {id} 的退款，服务就记下 NOT_EXECUTED。可退款请求还在支付方手里，没有什么能拦住它执行。"),
-                ),
-                Some(Msg::Query(_)) => Text::new(
-                    format!("The provider has no refund for {id}: the service records NOT_EXECUTED."),
-                    format!("支付方没有 {id} 的退款：服务记下 NOT_EXECUTED。"),
-                ),
-                _ => Text::new(
-                    format!("The answer arrives in time: {id} SUCCEEDED, and the screen counts it."),
-                    format!("应答及时到达：{id} SUCCEEDED，屏幕把它计入。"),
-                ),
-            };
-        }
-        CaAct::Abort => {
-            info.lane = SERVICE;
-            info.title = Text::new(format!("{id}: AbortError"), format!("{id}：AbortError"));
-            info.marks
-                .push(mark(SERVICE, MarkKind::Fail, "AbortError", "AbortError"));
-            let fate = if b.ledger.contains(&cur) {
-                Text::new(
-                    format!("The provider has already committed {id}; only the answer was still on its way."),
-                    format!("支付方已经提交了 {id}，只是应答还在路上。"),
-                )
-            } else {
-                Text::new(
-                    format!("The request for {id} is already at the provider, which will still process it."),
-                    format!("{id} 的请求已经到了支付方，支付方照样会处理它。"),
-                )
-            };
-            let head = Text::new(
-                "The aborted signal makes the awaited fetch reject with AbortError: the service stops waiting.",
-                "信号已中止，正在等待的 fetch 以 AbortError 拒绝：服务停止等待。",
-            )
-            .then(&fate);
-            if naive {
-                info.code = Some(deleted_sql());
-                info.marks
-                    .push(mark(DB, MarkKind::Rollback, "deleted", "已删除"));
-                info.arrows.push(arrow(
-                    SERVICE,
-                    SCREEN,
-                    Text::new("shown", "已显示"),
-                    ArrowKind::Message,
-                ));
-                info.narration = head.then(&gave_up(b, s));
-            } else {
-                info.code = Some(set_status(cur, OpStatus::CancelRequested));
-                info.marks.push(mark(
-                    DB,
-                    MarkKind::Write,
-                    "CANCEL_REQUESTED",
-                    "CANCEL_REQUESTED",
-                ));
-                let then = if m.variant.settles() {
-                    Text::new(
-                        format!("So the service keeps {id} as CANCEL_REQUESTED: its outcome is not known yet, and it will void the request by its key."),
-                        format!("所以服务保留 {id}，标为 CANCEL_REQUESTED：结果还不知道，它会按键作废这个请求。"),
-                    )
-                } else {
-                    Text::new(
-                        format!("So the service keeps {id} as CANCEL_REQUESTED: its outcome is not known yet, and it will ask."),
-                        format!("所以服务保留 {id}，标为 CANCEL_REQUESTED：结果还不知道，它会去查询。"),
-                    )
-                };
-                info.narration = head.then(&then);
-            }
-        }
-        CaAct::Timeout => {
-            info.lane = SERVICE;
-            info.title = Text::new(format!("{id}: timeout"), format!("{id}：超时"));
-            info.marks.push(mark(
-                SERVICE,
-                MarkKind::Fail,
-                "TimeoutError",
-                "TimeoutError",
-            ));
-            let head = Text::new(
-                format!("No answer for {id}: AbortSignal.timeout(5000) fires and the fetch rejects with TimeoutError. A timeout is an abort too; it says nothing about the provider."),
-                format!("{id} 没有应答：AbortSignal.timeout(5000) 触发，fetch 以 TimeoutError 拒绝。超时也是一种中止，它说明不了支付方做了什么。"),
-            );
-            if naive {
-                info.code = Some(deleted_sql());
-                info.marks
-                    .push(mark(DB, MarkKind::Rollback, "deleted", "已删除"));
-                info.narration = head.then(&gave_up(b, s));
-            } else {
-                info.code = Some(set_status(cur, OpStatus::Unknown));
-                info.marks
-                    .push(mark(DB, MarkKind::Write, "UNKNOWN", "UNKNOWN"));
-                info.narration = head.then(&if m.variant.settles() {
-                    Text::new(
-                        format!("The service records {id} as UNKNOWN and will send it again with the same key."),
-                        format!("服务把 {id} 记为 UNKNOWN，并会用同一个键再发一次。"),
-                    )
-                } else {
-                    Text::new(
-                        format!("The service records {id} as UNKNOWN and will ask the provider."),
-                        format!("服务把 {id} 记为 UNKNOWN，并会去问支付方。"),
-                    )
-                });
-            }
-        }
-        CaAct::Query => {
-            info.lane = SERVICE;
-            info.title = Text::new(format!("ask about {id}"), format!("查询 {id}"));
-            info.arrows
-                .push(arrow(SERVICE, PSP, format!("? {id}"), ArrowKind::Message));
-            info.code = Some(format!(
-                "provider.findRefund('{id}', {{ signal: AbortSignal.timeout(5000) }})"
-            ));
-            let behind = b.inbox.contains(&Msg::Refund(cur));
-            info.narration = Text::new(
-                format!("The service asks the provider for the refund with Idempotency-Key {id}. The query is not tied to the agent's signal: cancelling must not stop the service from finding out."),
-                format!("服务向支付方查询 Idempotency-Key 为 {id} 的退款。这个查询不挂在客服的信号上：取消不能让服务连结果都不查。"),
-            )
-            .then(&if behind {
-                Text::new(
-                    "The refund request is still at the provider. This service counts on the provider answering after it has handled the refund, as it would on one connection; but the aborted fetch's connection is gone, and the query goes out on a new one.",
-                    "退款请求还在支付方手里。这个服务指望支付方先处理退款再回答查询，同一条连接上确实如此；可中止的 fetch 的连接已经没了，查询走的是一条新连接。",
-                )
-            } else {
-                Text::default()
-            });
-        }
-        CaAct::Void => {
-            info.lane = SERVICE;
-            info.title = Text::new(format!("void {id}"), format!("作废 {id}"));
-            info.arrows.push(arrow(
-                SERVICE,
-                PSP,
-                Text::new(format!("void {id}"), format!("作废 {id}")),
-                ArrowKind::Message,
-            ));
-            info.code = Some(format!(
-                "provider.voidRefund('{id}', {{ signal: AbortSignal.timeout(5000) }})"
-            ));
-            info.narration = Text::new(
-                format!("The service asks the provider to void the key {id}. Whatever order the two requests arrive in, the answer is final: “already refunded”, or “voided”, after which a refund under {id} is refused. The call is not tied to the agent's signal."),
-                format!("服务请支付方作废键 {id}。两个请求无论谁先到，回答都是定论：要么“已经退款”，要么“已作废”，此后 {id} 下的退款一律拒绝。这个调用不挂在客服的信号上。"),
-            );
-        }
-        CaAct::Retry => {
-            info.lane = SERVICE;
-            info.title = Text::new(format!("send {id} again"), format!("再发 {id}"));
-            info.arrows
-                .push(arrow(SERVICE, PSP, id.clone(), ArrowKind::Duplicate));
-            info.code = Some(format!(
-                "fetch(`${{PROVIDER}}/refunds`, {{ method: 'POST',\n  headers: {{ 'Idempotency-Key': '{id}' }}, signal }})"
-            ));
-            info.narration = Text::new(
-                format!("The service sends {id} again under the same Idempotency-Key: if the provider refunded, it replays the saved result; if not, it refunds now. Either way once, and the answer is final."),
-                format!("服务用同一个 Idempotency-Key 再发一次 {id}：支付方若已退款，就重放保存的结果；若没有，现在才退。无论哪种只退一次，应答就是定论。"),
-            );
-        }
-        CaAct::AskTimeout => {
-            info.lane = SERVICE;
-            info.title = Text::new("no answer: ask again", "没有应答：再问");
-            info.marks
-                .push(mark(SERVICE, MarkKind::Fail, "timeout", "超时"));
-            info.narration = Text::new(
-                format!("The answer was lost. The outcome of {id} is still unknown, so the service asks again rather than guess."),
-                format!("应答丢了。{id} 的结果仍然未知，所以服务再问一次，而不是去猜。"),
-            );
-        }
-        CaAct::Finish => {
-            info.lane = SERVICE;
-            let msg = CancellationModel::message(s);
-            info.arrows.push(arrow(
-                SERVICE,
-                SCREEN,
-                Text::new("shown", "已显示"),
-                ArrowKind::Message,
-            ));
-            info.title = Text::new("report to the screen", "向屏幕报告");
-            if (b.next as usize) >= b.ops.len() {
-                info.code = Some("screen.show('Done: 3 of 3 refunded')".into());
-                info.narration = Text::new(
-                    format!("Every operation is settled; the screen says “{}”.", msg.en),
-                    format!("每个操作都有了结论；屏幕显示“{}”。", msg.zh),
-                );
-            } else if naive {
-                info.code = Some(deleted_sql());
-                info.marks
-                    .push(mark(DB, MarkKind::Rollback, "deleted", "已删除"));
-                info.narration = Text::new(
-                    format!("The next fetch, for {id}, is called with an aborted signal and rejects at once; nothing is sent."),
-                    format!("下一次 fetch（{id}）带着已中止的信号调用，立即拒绝；什么也没发出去。"),
-                )
-                .then(&gave_up(b, s));
-            } else {
-                info.code = Some("UPDATE refund_operations SET status = 'NOT_EXECUTED'\n WHERE batch_id = 'b-9' AND status = 'PENDING';".into());
-                info.marks
-                    .push(mark(DB, MarkKind::Write, "NOT_EXECUTED", "NOT_EXECUTED"));
-                info.narration = Text::new(
-                    format!("The loop sees signal.aborted and sends nothing more: what was never sent is NOT_EXECUTED, certainly. The screen reports partial completion: “{}”.", msg.en),
-                    format!("循环看到 signal.aborted，不再发送：从没发出的操作肯定没执行，记为 NOT_EXECUTED。屏幕报告部分完成：“{}”。", msg.zh),
-                );
-            }
-        }
-        CaAct::Cancel => {
-            info.lane = SCREEN;
-            info.title = Text::new("agent cancels", "客服取消");
-            info.marks
-                .push(mark(SCREEN, MarkKind::Crash, "Cancel", "取消"));
-            info.arrows.push(arrow(
-                SCREEN,
-                SERVICE,
-                Text::new("cancel", "取消"),
-                ArrowKind::Message,
-            ));
-            info.code = Some("controllers.get('b-9').abort()".into());
-            let where_ = match b.wait {
-                Some(Msg::Refund(o)) if b.ledger.contains(&o) => Text::new(
-                    format!(
-                        "{} is already committed at the provider; its answer is on the way.",
-                        op_id(o)
-                    ),
-                    format!("{} 在支付方已经提交，应答正在路上。", op_id(o)),
-                ),
-                Some(Msg::Refund(o)) => Text::new(
-                    format!(
-                        "The request for {} is in flight, not yet committed.",
-                        op_id(o)
-                    ),
-                    format!("{} 的请求在途中，还没有提交。", op_id(o)),
-                ),
-                _ => Text::new("No request is in flight right now.", "此刻没有在途的请求。"),
-            };
-            info.narration = Text::new(
-                "The agent clicks Cancel; the service calls controller.abort(). The signal only tells the code that is waiting to stop waiting.",
-                "客服点击“取消”；服务调用 controller.abort()。这个信号只是告诉正在等待的代码：别等了。",
-            )
-            .then(&where_);
-        }
-        CaAct::LoseAnswer => {
-            info.lane = PSP;
-            info.title = Text::new("answer lost", "应答丢失");
-            info.marks
-                .push(mark(PSP, MarkKind::Crash, "answer lost", "应答丢失"));
-            let what = match b.answers.first() {
-                Some((Msg::Refund(o), _)) => Text::new(
-                    format!("The provider's 200 for {} is lost on the way back; the refund itself is committed.", op_id(*o)),
-                    format!("支付方给 {} 的 200 在回程中丢了；退款本身已经提交。", op_id(*o)),
-                ),
-                Some((Msg::Query(o) | Msg::Void(o), _)) => Text::new(
-                    format!("The provider's answer about {} is lost.", op_id(*o)),
-                    format!("支付方关于 {} 的应答丢了。", op_id(*o)),
-                ),
-                None => Text::default(),
-            };
-            info.narration = what;
-        }
+        CaAct::Start => cx.start(&mut info),
+        CaAct::Send => cx.send(&mut info),
+        CaAct::Provider => cx.provider(&mut info),
+        CaAct::Overtake => cx.overtake(&mut info),
+        CaAct::Receive => cx.receive(&mut info),
+        CaAct::Abort => cx.abort(&mut info),
+        CaAct::Timeout => cx.timeout(&mut info),
+        CaAct::Query => cx.query(&mut info),
+        CaAct::Void => cx.void(&mut info),
+        CaAct::Retry => cx.retry(&mut info),
+        CaAct::AskTimeout => cx.ask_timeout(&mut info),
+        CaAct::Finish => cx.finish(&mut info),
+        CaAct::Cancel => cx.cancel(&mut info),
+        CaAct::LoseAnswer => cx.lose_answer(&mut info),
     }
     if let Screen::Told { .. } = s.screen {
         if !matches!(b.screen, Screen::Told { .. }) && info.arrows.iter().all(|x| x.to != SCREEN) {
@@ -621,4 +315,371 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
         }
     }
     info
+}
+
+/// What every step's narration reads: the model, the states before and after, and the
+/// operation the service was on before the step.
+#[derive(Clone, Copy)]
+struct Cx<'a> {
+    m: &'a CancellationModel,
+    b: &'a CaState,
+    s: &'a CaState,
+    naive: bool,
+    cur: u8,
+    id: &'a str,
+}
+
+impl Cx<'_> {
+    fn start(&self, info: &mut StepInfo) {
+        info.lane = SCREEN;
+        info.title = Text::new("start batch b-9", "开始批次 b-9");
+        info.arrows
+            .push(arrow(SCREEN, SERVICE, "POST /batches", ArrowKind::Message));
+        info.marks
+            .push(mark(DB, MarkKind::Write, "3 × PENDING", "3 × PENDING"));
+        info.code = Some(
+            "INSERT INTO refund_operations (operation_id, batch_id, amount, status)\nVALUES ('op-1','b-9',40.00,'PENDING'), ('op-2','b-9',25.00,'PENDING'),\n       ('op-3','b-9',35.00,'PENDING');".into(),
+        );
+        info.narration = Text::new(
+            "The agent clicks “Refund 3 items”. The service records op-1, op-2 and op-3 as PENDING and starts the batch with a new AbortController.",
+            "客服点击“退 3 件”。服务把 op-1、op-2、op-3 记为 PENDING，并用一个新的 AbortController 开始这批退款。",
+        );
+    }
+
+    fn send(&self, info: &mut StepInfo) {
+        let Cx { cur, id, .. } = *self;
+        info.lane = SERVICE;
+        info.title = Text::new(format!("send {id}"), format!("发送 {id}"));
+        info.arrows
+            .push(arrow(SERVICE, PSP, id, ArrowKind::Message));
+        info.marks.push(mark(DB, MarkKind::Write, "SENT", "SENT"));
+        info.code = Some(format!(
+            "{}\nfetch(`${{PROVIDER}}/refunds`, {{ method: 'POST',\n  headers: {{ 'Idempotency-Key': '{id}' }}, signal }})",
+            set_status(cur, OpStatus::Sent)
+        ));
+        info.narration = Text::new(
+            format!("The service marks {id} SENT and sends its refund of {} with the batch's signal. From here on the request belongs to the network and the provider.", money(amount(cur))),
+            format!("服务把 {id} 标为 SENT，带着这批的信号发出 {} 的退款请求。从这一刻起，请求就交给了网络和支付方。", money(amount(cur))),
+        );
+    }
+
+    fn provider(&self, info: &mut StepInfo) {
+        let Cx { b, s, .. } = *self;
+        if let Some(&m) = b.inbox.first() {
+            provider_step(info, b, s, m);
+        }
+    }
+
+    fn overtake(&self, info: &mut StepInfo) {
+        let Cx { b, s, .. } = *self;
+        if let Some(&m) = b.inbox.get(1) {
+            provider_step(info, b, s, m);
+            let first = op_id(b.inbox[0].op());
+            info.marks
+                .push(mark(PSP, MarkKind::Crash, "overtakes", "抢先"));
+            info.narration = Text::new(
+                format!("⚡ This request came on a new connection and reaches the provider before the refund for {first} still on the old one; nothing orders two connections."),
+                format!("⚡ 这个请求走的是新连接，比还在旧连接上的 {first} 退款先到支付方；两条连接之间没有先后顺序。"),
+            )
+            .then(&info.narration);
+        }
+    }
+
+    fn receive(&self, info: &mut StepInfo) {
+        let Cx { b, s, cur, id, .. } = *self;
+        info.lane = SERVICE;
+        let st = s.ops.get(cur as usize).copied();
+        info.marks.push(mark(
+            DB,
+            MarkKind::Write,
+            st.map(|x| x.sql()).unwrap_or(""),
+            st.map(|x| x.sql()).unwrap_or(""),
+        ));
+        if let Some(st) = st {
+            info.code = Some(set_status(cur, st));
+        }
+        info.title = Text::new(
+            format!("{id} {}", st.map(|x| x.sql()).unwrap_or("")),
+            format!("{id} 记为 {}", st.map(|x| x.sql()).unwrap_or("")),
+        );
+        info.narration = match b.wait {
+            Some(Msg::Query(_) | Msg::Void(_)) if st == Some(OpStatus::Succeeded) => Text::new(
+                format!("The provider's answer settles it: {id} was refunded. The service records SUCCEEDED, the fact the screen must report."),
+                format!("支付方的应答给出了结论：{id} 已经退款。服务记下 SUCCEEDED，这是屏幕必须报告的事实。"),
+            ),
+            Some(Msg::Void(_)) => Text::new(
+                format!("The key {id} is voided: the provider will never refund under it. The service records NOT_EXECUTED, and it is true."),
+                format!("键 {id} 已作废：支付方永远不会在这个键下退款。服务记下 NOT_EXECUTED，这是真的。"),
+            ),
+            Some(Msg::Query(o)) if s.may_run(o) => Text::new(
+                format!("The provider had no refund for {id} when it looked, and the service records NOT_EXECUTED. But the refund request is still at the provider, and nothing stops it from running."),
+                format!("支付方查的时候没有 {id} 的退款，服务就记下 NOT_EXECUTED。可退款请求还在支付方手里，没有什么能拦住它执行。"),
+            ),
+            Some(Msg::Query(_)) => Text::new(
+                format!("The provider has no refund for {id}: the service records NOT_EXECUTED."),
+                format!("支付方没有 {id} 的退款：服务记下 NOT_EXECUTED。"),
+            ),
+            _ => Text::new(
+                format!("The answer arrives in time: {id} SUCCEEDED, and the screen counts it."),
+                format!("应答及时到达：{id} SUCCEEDED，屏幕把它计入。"),
+            ),
+        };
+    }
+
+    fn abort(&self, info: &mut StepInfo) {
+        let Cx { m, b, s, naive, cur, id } = *self;
+        info.lane = SERVICE;
+        info.title = Text::new(format!("{id}: AbortError"), format!("{id}：AbortError"));
+        info.marks
+            .push(mark(SERVICE, MarkKind::Fail, "AbortError", "AbortError"));
+        let fate = if b.ledger.contains(&cur) {
+            Text::new(
+                format!("The provider has already committed {id}; only the answer was still on its way."),
+                format!("支付方已经提交了 {id}，只是应答还在路上。"),
+            )
+        } else {
+            Text::new(
+                format!("The request for {id} is already at the provider, which will still process it."),
+                format!("{id} 的请求已经到了支付方，支付方照样会处理它。"),
+            )
+        };
+        let head = Text::new(
+            "The aborted signal makes the awaited fetch reject with AbortError: the service stops waiting.",
+            "信号已中止，正在等待的 fetch 以 AbortError 拒绝：服务停止等待。",
+        )
+        .then(&fate);
+        if naive {
+            info.code = Some(deleted_sql());
+            info.marks
+                .push(mark(DB, MarkKind::Rollback, "deleted", "已删除"));
+            info.arrows.push(arrow(
+                SERVICE,
+                SCREEN,
+                Text::new("shown", "已显示"),
+                ArrowKind::Message,
+            ));
+            info.narration = head.then(&gave_up(b, s));
+        } else {
+            info.code = Some(set_status(cur, OpStatus::CancelRequested));
+            info.marks.push(mark(
+                DB,
+                MarkKind::Write,
+                "CANCEL_REQUESTED",
+                "CANCEL_REQUESTED",
+            ));
+            let then = if m.variant.settles() {
+                Text::new(
+                    format!("So the service keeps {id} as CANCEL_REQUESTED: its outcome is not known yet, and it will void the request by its key."),
+                    format!("所以服务保留 {id}，标为 CANCEL_REQUESTED：结果还不知道，它会按键作废这个请求。"),
+                )
+            } else {
+                Text::new(
+                    format!("So the service keeps {id} as CANCEL_REQUESTED: its outcome is not known yet, and it will ask."),
+                    format!("所以服务保留 {id}，标为 CANCEL_REQUESTED：结果还不知道，它会去查询。"),
+                )
+            };
+            info.narration = head.then(&then);
+        }
+    }
+
+    fn timeout(&self, info: &mut StepInfo) {
+        let Cx { m, b, s, naive, cur, id } = *self;
+        info.lane = SERVICE;
+        info.title = Text::new(format!("{id}: timeout"), format!("{id}：超时"));
+        info.marks.push(mark(
+            SERVICE,
+            MarkKind::Fail,
+            "TimeoutError",
+            "TimeoutError",
+        ));
+        let head = Text::new(
+            format!("No answer for {id}: AbortSignal.timeout(5000) fires and the fetch rejects with TimeoutError. A timeout is an abort too; it says nothing about the provider."),
+            format!("{id} 没有应答：AbortSignal.timeout(5000) 触发，fetch 以 TimeoutError 拒绝。超时也是一种中止，它说明不了支付方做了什么。"),
+        );
+        if naive {
+            info.code = Some(deleted_sql());
+            info.marks
+                .push(mark(DB, MarkKind::Rollback, "deleted", "已删除"));
+            info.narration = head.then(&gave_up(b, s));
+        } else {
+            info.code = Some(set_status(cur, OpStatus::Unknown));
+            info.marks
+                .push(mark(DB, MarkKind::Write, "UNKNOWN", "UNKNOWN"));
+            info.narration = head.then(&if m.variant.settles() {
+                Text::new(
+                    format!("The service records {id} as UNKNOWN and will send it again with the same key."),
+                    format!("服务把 {id} 记为 UNKNOWN，并会用同一个键再发一次。"),
+                )
+            } else {
+                Text::new(
+                    format!("The service records {id} as UNKNOWN and will ask the provider."),
+                    format!("服务把 {id} 记为 UNKNOWN，并会去问支付方。"),
+                )
+            });
+        }
+    }
+
+    fn query(&self, info: &mut StepInfo) {
+        let Cx { b, cur, id, .. } = *self;
+        info.lane = SERVICE;
+        info.title = Text::new(format!("ask about {id}"), format!("查询 {id}"));
+        info.arrows
+            .push(arrow(SERVICE, PSP, format!("? {id}"), ArrowKind::Message));
+        info.code = Some(format!(
+            "provider.findRefund('{id}', {{ signal: AbortSignal.timeout(5000) }})"
+        ));
+        let behind = b.inbox.contains(&Msg::Refund(cur));
+        info.narration = Text::new(
+            format!("The service asks the provider for the refund with Idempotency-Key {id}. The query is not tied to the agent's signal: cancelling must not stop the service from finding out."),
+            format!("服务向支付方查询 Idempotency-Key 为 {id} 的退款。这个查询不挂在客服的信号上：取消不能让服务连结果都不查。"),
+        )
+        .then(&if behind {
+            Text::new(
+                "The refund request is still at the provider. This service counts on the provider answering after it has handled the refund, as it would on one connection; but the aborted fetch's connection is gone, and the query goes out on a new one.",
+                "退款请求还在支付方手里。这个服务指望支付方先处理退款再回答查询，同一条连接上确实如此；可中止的 fetch 的连接已经没了，查询走的是一条新连接。",
+            )
+        } else {
+            Text::default()
+        });
+    }
+
+    fn void(&self, info: &mut StepInfo) {
+        let Cx { id, .. } = *self;
+        info.lane = SERVICE;
+        info.title = Text::new(format!("void {id}"), format!("作废 {id}"));
+        info.arrows.push(arrow(
+            SERVICE,
+            PSP,
+            Text::new(format!("void {id}"), format!("作废 {id}")),
+            ArrowKind::Message,
+        ));
+        info.code = Some(format!(
+            "provider.voidRefund('{id}', {{ signal: AbortSignal.timeout(5000) }})"
+        ));
+        info.narration = Text::new(
+            format!("The service asks the provider to void the key {id}. Whatever order the two requests arrive in, the answer is final: “already refunded”, or “voided”, after which a refund under {id} is refused. The call is not tied to the agent's signal."),
+            format!("服务请支付方作废键 {id}。两个请求无论谁先到，回答都是定论：要么“已经退款”，要么“已作废”，此后 {id} 下的退款一律拒绝。这个调用不挂在客服的信号上。"),
+        );
+    }
+
+    fn retry(&self, info: &mut StepInfo) {
+        let Cx { id, .. } = *self;
+        info.lane = SERVICE;
+        info.title = Text::new(format!("send {id} again"), format!("再发 {id}"));
+        info.arrows
+            .push(arrow(SERVICE, PSP, id, ArrowKind::Duplicate));
+        info.code = Some(format!(
+            "fetch(`${{PROVIDER}}/refunds`, {{ method: 'POST',\n  headers: {{ 'Idempotency-Key': '{id}' }}, signal }})"
+        ));
+        info.narration = Text::new(
+            format!("The service sends {id} again under the same Idempotency-Key: if the provider refunded, it replays the saved result; if not, it refunds now. Either way once, and the answer is final."),
+            format!("服务用同一个 Idempotency-Key 再发一次 {id}：支付方若已退款，就重放保存的结果；若没有，现在才退。无论哪种只退一次，应答就是定论。"),
+        );
+    }
+
+    fn ask_timeout(&self, info: &mut StepInfo) {
+        let Cx { id, .. } = *self;
+        info.lane = SERVICE;
+        info.title = Text::new("no answer: ask again", "没有应答：再问");
+        info.marks
+            .push(mark(SERVICE, MarkKind::Fail, "timeout", "超时"));
+        info.narration = Text::new(
+            format!("The answer was lost. The outcome of {id} is still unknown, so the service asks again rather than guess."),
+            format!("应答丢了。{id} 的结果仍然未知，所以服务再问一次，而不是去猜。"),
+        );
+    }
+
+    fn finish(&self, info: &mut StepInfo) {
+        let Cx { b, s, naive, id, .. } = *self;
+        info.lane = SERVICE;
+        let msg = CancellationModel::message(s);
+        info.arrows.push(arrow(
+            SERVICE,
+            SCREEN,
+            Text::new("shown", "已显示"),
+            ArrowKind::Message,
+        ));
+        info.title = Text::new("report to the screen", "向屏幕报告");
+        if (b.next as usize) >= b.ops.len() {
+            info.code = Some("screen.show('Done: 3 of 3 refunded')".into());
+            info.narration = Text::new(
+                format!("Every operation is settled; the screen says “{}”.", msg.en),
+                format!("每个操作都有了结论；屏幕显示“{}”。", msg.zh),
+            );
+        } else if naive {
+            info.code = Some(deleted_sql());
+            info.marks
+                .push(mark(DB, MarkKind::Rollback, "deleted", "已删除"));
+            info.narration = Text::new(
+                format!("The next fetch, for {id}, is called with an aborted signal and rejects at once; nothing is sent."),
+                format!("下一次 fetch（{id}）带着已中止的信号调用，立即拒绝；什么也没发出去。"),
+            )
+            .then(&gave_up(b, s));
+        } else {
+            info.code = Some("UPDATE refund_operations SET status = 'NOT_EXECUTED'\n WHERE batch_id = 'b-9' AND status = 'PENDING';".into());
+            info.marks
+                .push(mark(DB, MarkKind::Write, "NOT_EXECUTED", "NOT_EXECUTED"));
+            info.narration = Text::new(
+                format!("The loop sees signal.aborted and sends nothing more: what was never sent is NOT_EXECUTED, certainly. The screen reports partial completion: “{}”.", msg.en),
+                format!("循环看到 signal.aborted，不再发送：从没发出的操作肯定没执行，记为 NOT_EXECUTED。屏幕报告部分完成：“{}”。", msg.zh),
+            );
+        }
+    }
+
+    fn cancel(&self, info: &mut StepInfo) {
+        let Cx { b, .. } = *self;
+        info.lane = SCREEN;
+        info.title = Text::new("agent cancels", "客服取消");
+        info.marks
+            .push(mark(SCREEN, MarkKind::Crash, "Cancel", "取消"));
+        info.arrows.push(arrow(
+            SCREEN,
+            SERVICE,
+            Text::new("cancel", "取消"),
+            ArrowKind::Message,
+        ));
+        info.code = Some("controllers.get('b-9').abort()".into());
+        let where_ = match b.wait {
+            Some(Msg::Refund(o)) if b.ledger.contains(&o) => Text::new(
+                format!(
+                    "{} is already committed at the provider; its answer is on the way.",
+                    op_id(o)
+                ),
+                format!("{} 在支付方已经提交，应答正在路上。", op_id(o)),
+            ),
+            Some(Msg::Refund(o)) => Text::new(
+                format!(
+                    "The request for {} is in flight, not yet committed.",
+                    op_id(o)
+                ),
+                format!("{} 的请求在途中，还没有提交。", op_id(o)),
+            ),
+            _ => Text::new("No request is in flight right now.", "此刻没有在途的请求。"),
+        };
+        info.narration = Text::new(
+            "The agent clicks Cancel; the service calls controller.abort(). The signal only tells the code that is waiting to stop waiting.",
+            "客服点击“取消”；服务调用 controller.abort()。这个信号只是告诉正在等待的代码：别等了。",
+        )
+        .then(&where_);
+    }
+
+    fn lose_answer(&self, info: &mut StepInfo) {
+        let Cx { b, .. } = *self;
+        info.lane = PSP;
+        info.title = Text::new("answer lost", "应答丢失");
+        info.marks
+            .push(mark(PSP, MarkKind::Crash, "answer lost", "应答丢失"));
+        let what = match b.answers.first() {
+            Some((Msg::Refund(o), _)) => Text::new(
+                format!("The provider's 200 for {} is lost on the way back; the refund itself is committed.", op_id(*o)),
+                format!("支付方给 {} 的 200 在回程中丢了；退款本身已经提交。", op_id(*o)),
+            ),
+            Some((Msg::Query(o) | Msg::Void(o), _)) => Text::new(
+                format!("The provider's answer about {} is lost.", op_id(*o)),
+                format!("支付方关于 {} 的应答丢了。", op_id(*o)),
+            ),
+            None => Text::default(),
+        };
+        info.narration = what;
+    }
 }
