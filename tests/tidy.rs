@@ -109,7 +109,6 @@ const LONG_FNS: &[(&str, &str, usize)] = &[
     ("scenarios/cancellation/narrate.rs", "label", 72),
     ("scenarios/cancellation/narrate.rs", "provider_step", 110),
     ("scenarios/checkpoint_replay.rs", "describe", 149),
-    ("scenarios/dual_write.rs", "describe", 309),
     ("scenarios/dual_write.rs", "next", 75),
     ("scenarios/duplicate_charge.rs", "label", 84),
     ("scenarios/duplicate_charge.rs", "next", 157),
