@@ -53,101 +53,20 @@ pub(super) fn describe(m: &ApprovalModel, b: &ApState, a: ApAct, s: &ApState) ->
         lane: AGENT,
         ..StepInfo::default()
     };
-    let chat = !m.versioned();
     let d = digest(AMOUNT, VERSION);
+    let cx = Cx {
+        s,
+        chat: !m.versioned(),
+        d: &d,
+    };
+    let chat = cx.chat;
     match a {
-        ApAct::Propose if chat => {
-            info.arrows.push(arrow(
-                AGENT,
-                ALICE,
-                t(
-                    format!("proposal {}", money(AMOUNT)),
-                    format!("提议 {}", money(AMOUNT)),
-                ),
-                ArrowKind::Message,
-            ));
-            info.code = Some("send_message(to=\"alice\",\n  text=\"Refund 80.00 USD on ord-2042? Valid until 10:15.\")".into());
-            info.title = t("agent asks in the chat", "Agent 在聊天里请示");
-            info.narration = t(
-                "Agent-7 asks Alice in the chat: refund 80.00 USD on ord-2042? The message is all there is: no row says what exactly is being approved.",
-                "Agent-7 在聊天里问 Alice：为 ord-2042 退款 80.00 USD 可以吗？只有这条消息：没有任何一行数据记下到底批准的是什么。",
-            );
-        }
-        ApAct::Propose => {
-            info.arrows
-                .push(arrow(AGENT, DB, "INSERT pr-1", ArrowKind::Message));
-            info.marks
-                .push(mark(DB, MarkKind::Commit, "pr-1 PENDING", "pr-1 PENDING"));
-            info.code = Some(format!(
-                "INSERT INTO proposals (id, merchant, order_id, action, amount, currency,\n    state_version, expires_at, requester, digest, status)\nVALUES ('pr-1', 'm-88', 'ord-2042', 'refund', 80.00, 'USD',\n    3, '10:15', 'agent-7', '{d}', 'PENDING');"
-            ));
-            info.title = t("proposal pr-1 saved", "提案 pr-1 已保存");
-            info.narration = t(
-                format!("Agent-7 writes proposal pr-1: m-88, ord-2042, refund, 80.00 USD, state version 3, valid until 10:15, requested by agent-7, with the digest {d} of all those fields. Alice gets a link to this row, and the run's wait is saved, so no worker or connection is held while she decides."),
-                format!("Agent-7 写入提案 pr-1：m-88、ord-2042、退款、80.00 USD、状态版本 3、10:15 前有效、请求者 agent-7，以及这些字段的摘要 {d}。Alice 收到指向这一行的链接；等待状态已持久化，她考虑期间不占用任何工作线程或数据库连接。"),
-            );
-        }
+        ApAct::Propose if chat => cx.propose_in_chat(&mut info),
+        ApAct::Propose => cx.propose(&mut info),
         ApAct::Approve | ApAct::ApproveAgain => approve(m, &mut info, a == ApAct::ApproveAgain),
-        ApAct::EditAmount => {
-            info.marks
-                .push(mark(AGENT, MarkKind::Write, "800.00", "800.00"));
-            info.code =
-                Some("refund_args = llm.generate_tool_call(...)   # now amount=800.00".into());
-            info.title = t("agent edits: 800.00", "Agent 改成 800.00");
-            let after = if chat {
-                t(
-                    "Nobody tells Alice; her “yes” is still in the chat.",
-                    "没人告诉 Alice；她的“可以”还留在聊天里。",
-                )
-            } else {
-                t(
-                    format!("The proposal row still says 80.00 with digest {d}; the agent's arguments now hash to {}.", digest(EDITED, VERSION)),
-                    format!("提案行仍是 80.00，摘要 {d}；Agent 参数的摘要现在是 {}。", digest(EDITED, VERSION)),
-                )
-            };
-            info.narration = t(
-                format!("The agent generates its tool arguments again and gets 800.00 instead of 80.00 (on resume a graph node runs again from its beginning, so arguments generated before a pause can be generated anew: {LG_DOC})."),
-                format!("Agent 重新生成工具参数，得到 800.00 而不是 80.00（恢复时图节点从头重新运行，暂停前生成的参数可能被重新生成：{LG_DOC}）。"),
-            )
-            .then(&after);
-        }
-        ApAct::SupportRefund => {
-            info.lane = DB;
-            info.arrows
-                .push(arrow(DB, PSP, "sup-311", ArrowKind::Message));
-            info.marks
-                .push(mark(DB, MarkKind::Write, "v3 → v4", "v3 → v4"));
-            info.marks
-                .push(mark(PSP, MarkKind::Commit, "50.00", "50.00"));
-            info.code = Some("UPDATE orders SET refunded = refunded + 50.00, version = version + 1\n WHERE order_id = 'ord-2042';   -- support desk, version 3 → 4".into());
-            info.title = t("support refunds 50.00", "客服退款 50.00");
-            info.narration = t(
-                format!("Meanwhile the customer phoned support, who refunded 50.00 for the same late delivery: ord-2042 is now at version {} with {} refunded. Alice approved 80.00 looking at version 3, with nothing refunded.", s.order_version, money(s.order_refunded)),
-                format!("与此同时客户打了客服电话，客服为同一次延迟发货退了 50.00：ord-2042 现在是版本 {}，已退 {}。Alice 批准 80.00 时看到的是版本 3，还没有任何退款。", s.order_version, money(s.order_refunded)),
-            );
-        }
-        ApAct::Expire => {
-            info.lane = ALICE;
-            info.marks
-                .push(mark(ALICE, MarkKind::Fail, "10:15", "10:15"));
-            info.title = t("the approval expires", "批准过期");
-            let how = if chat {
-                t(
-                    "A “yes” in a chat has no expiry: nothing will notice.",
-                    "聊天里的“可以”没有有效期：没有任何东西会察觉。",
-                )
-            } else {
-                t(
-                    "expires_at is in the row, and the execute checks it against now().",
-                    "expires_at 在这一行里，执行时会拿它和 now() 比较。",
-                )
-            };
-            info.narration = t(
-                "The agent is busy elsewhere (a slow model call, a long queue) and 10:15 passes; it is 10:20. Alice approved a refund for the next 15 minutes, not for ever.",
-                "Agent 在忙别的（模型调用慢、队列很长），10:15 过去了，现在是 10:20。Alice 批准的是接下来 15 分钟内的退款，不是永久授权。",
-            )
-            .then(&how);
-        }
+        ApAct::EditAmount => cx.edit_amount(&mut info),
+        ApAct::SupportRefund => cx.support_refund(&mut info),
+        ApAct::Expire => cx.expire(&mut info),
         ApAct::Execute if chat => execute_chat(&mut info, b, s),
         ApAct::Execute => execute_versioned(&mut info, b, s),
     }
@@ -350,5 +269,117 @@ fn execute_versioned(info: &mut StepInfo, b: &ApState, s: &ApState) {
             info.narration = why;
         }
         None => {}
+    }
+}
+
+/// What every step's narration reads: the state after the step, whether the approval is a
+/// chat message, and the digest of the proposal as Alice saw it.
+#[derive(Clone, Copy)]
+struct Cx<'a> {
+    s: &'a ApState,
+    chat: bool,
+    d: &'a str,
+}
+
+impl Cx<'_> {
+    fn propose_in_chat(&self, info: &mut StepInfo) {
+        info.arrows.push(arrow(
+            AGENT,
+            ALICE,
+            t(
+                format!("proposal {}", money(AMOUNT)),
+                format!("提议 {}", money(AMOUNT)),
+            ),
+            ArrowKind::Message,
+        ));
+        info.code = Some("send_message(to=\"alice\",\n  text=\"Refund 80.00 USD on ord-2042? Valid until 10:15.\")".into());
+        info.title = t("agent asks in the chat", "Agent 在聊天里请示");
+        info.narration = t(
+            "Agent-7 asks Alice in the chat: refund 80.00 USD on ord-2042? The message is all there is: no row says what exactly is being approved.",
+            "Agent-7 在聊天里问 Alice：为 ord-2042 退款 80.00 USD 可以吗？只有这条消息：没有任何一行数据记下到底批准的是什么。",
+        );
+    }
+
+    fn propose(&self, info: &mut StepInfo) {
+        let Cx { d, .. } = *self;
+        info.arrows
+            .push(arrow(AGENT, DB, "INSERT pr-1", ArrowKind::Message));
+        info.marks
+            .push(mark(DB, MarkKind::Commit, "pr-1 PENDING", "pr-1 PENDING"));
+        info.code = Some(format!(
+            "INSERT INTO proposals (id, merchant, order_id, action, amount, currency,\n    state_version, expires_at, requester, digest, status)\nVALUES ('pr-1', 'm-88', 'ord-2042', 'refund', 80.00, 'USD',\n    3, '10:15', 'agent-7', '{d}', 'PENDING');"
+        ));
+        info.title = t("proposal pr-1 saved", "提案 pr-1 已保存");
+        info.narration = t(
+            format!("Agent-7 writes proposal pr-1: m-88, ord-2042, refund, 80.00 USD, state version 3, valid until 10:15, requested by agent-7, with the digest {d} of all those fields. Alice gets a link to this row, and the run's wait is saved, so no worker or connection is held while she decides."),
+            format!("Agent-7 写入提案 pr-1：m-88、ord-2042、退款、80.00 USD、状态版本 3、10:15 前有效、请求者 agent-7，以及这些字段的摘要 {d}。Alice 收到指向这一行的链接；等待状态已持久化，她考虑期间不占用任何工作线程或数据库连接。"),
+        );
+    }
+
+
+    fn edit_amount(&self, info: &mut StepInfo) {
+        let Cx { chat, d, .. } = *self;
+        info.marks
+            .push(mark(AGENT, MarkKind::Write, "800.00", "800.00"));
+        info.code =
+            Some("refund_args = llm.generate_tool_call(...)   # now amount=800.00".into());
+        info.title = t("agent edits: 800.00", "Agent 改成 800.00");
+        let after = if chat {
+            t(
+                "Nobody tells Alice; her “yes” is still in the chat.",
+                "没人告诉 Alice；她的“可以”还留在聊天里。",
+            )
+        } else {
+            t(
+                format!("The proposal row still says 80.00 with digest {d}; the agent's arguments now hash to {}.", digest(EDITED, VERSION)),
+                format!("提案行仍是 80.00，摘要 {d}；Agent 参数的摘要现在是 {}。", digest(EDITED, VERSION)),
+            )
+        };
+        info.narration = t(
+            format!("The agent generates its tool arguments again and gets 800.00 instead of 80.00 (on resume a graph node runs again from its beginning, so arguments generated before a pause can be generated anew: {LG_DOC})."),
+            format!("Agent 重新生成工具参数，得到 800.00 而不是 80.00（恢复时图节点从头重新运行，暂停前生成的参数可能被重新生成：{LG_DOC}）。"),
+        )
+        .then(&after);
+    }
+
+    fn support_refund(&self, info: &mut StepInfo) {
+        let Cx { s, .. } = *self;
+        info.lane = DB;
+        info.arrows
+            .push(arrow(DB, PSP, "sup-311", ArrowKind::Message));
+        info.marks
+            .push(mark(DB, MarkKind::Write, "v3 → v4", "v3 → v4"));
+        info.marks
+            .push(mark(PSP, MarkKind::Commit, "50.00", "50.00"));
+        info.code = Some("UPDATE orders SET refunded = refunded + 50.00, version = version + 1\n WHERE order_id = 'ord-2042';   -- support desk, version 3 → 4".into());
+        info.title = t("support refunds 50.00", "客服退款 50.00");
+        info.narration = t(
+            format!("Meanwhile the customer phoned support, who refunded 50.00 for the same late delivery: ord-2042 is now at version {} with {} refunded. Alice approved 80.00 looking at version 3, with nothing refunded.", s.order_version, money(s.order_refunded)),
+            format!("与此同时客户打了客服电话，客服为同一次延迟发货退了 50.00：ord-2042 现在是版本 {}，已退 {}。Alice 批准 80.00 时看到的是版本 3，还没有任何退款。", s.order_version, money(s.order_refunded)),
+        );
+    }
+
+    fn expire(&self, info: &mut StepInfo) {
+        let Cx { chat, .. } = *self;
+        info.lane = ALICE;
+        info.marks
+            .push(mark(ALICE, MarkKind::Fail, "10:15", "10:15"));
+        info.title = t("the approval expires", "批准过期");
+        let how = if chat {
+            t(
+                "A “yes” in a chat has no expiry: nothing will notice.",
+                "聊天里的“可以”没有有效期：没有任何东西会察觉。",
+            )
+        } else {
+            t(
+                "expires_at is in the row, and the execute checks it against now().",
+                "expires_at 在这一行里，执行时会拿它和 now() 比较。",
+            )
+        };
+        info.narration = t(
+            "The agent is busy elsewhere (a slow model call, a long queue) and 10:15 passes; it is 10:20. Alice approved a refund for the next 15 minutes, not for ever.",
+            "Agent 在忙别的（模型调用慢、队列很长），10:15 过去了，现在是 10:20。Alice 批准的是接下来 15 分钟内的退款，不是永久授权。",
+        )
+        .then(&how);
     }
 }
