@@ -99,83 +99,14 @@ pub(super) fn describe(m: &SemaphoreScopeModel, b: &SsState, a: SsAct, s: &SsSta
     let n = s.inst.len();
     let (db, channel) = (n, n + 1);
     let mut info = StepInfo::default();
+    let cx = Cx { m, b, s, db, channel };
     match a {
         SsAct::Claim(i) => claim(m, b, i, s, &mut info, db, channel),
         SsAct::Complete(i) => complete(m, b, i, s, &mut info, db, channel),
         SsAct::Crash(i) => crash(m, b, i, &mut info),
-        SsAct::Restart(i) => {
-            let who = i as usize;
-            let pid = s.inst[who].pid;
-            info.lane = who;
-            info.marks
-                .push(mark(who, MarkKind::Restart, "restart", "重启"));
-            info.title = Text::new(
-                format!("instance {} restarts as p{pid}", who + 1),
-                format!("实例 {} 重启为 p{pid}", who + 1),
-            );
-            let base = Text::new(
-                format!("Instance {} restarts as a new process, p{pid}, with a fresh semaphore of {}: all its permits are free, and it knows nothing of what p{} held.", who + 1, m.local, pid - 1),
-                format!("实例 {} 以新进程 p{pid} 重启，带着一个全新的大小为 {} 的信号量：许可全部空闲，它对 p{} 占过什么一无所知。", who + 1, m.local, pid - 1),
-            );
-            info.narration = base.then(&match m.variant {
-                SsVariant::PerInstanceSemaphore => Text::default(),
-                SsVariant::SharedCounter => Text::new(
-                    format!("It cannot subtract the slots p{} took from channel_budget: it does not know it had any.", pid - 1),
-                    format!("它无法从 channel_budget 里减掉 p{} 占的名额：它根本不知道有这些名额。", pid - 1),
-                ),
-                SsVariant::Leases => Text::new(
-                    format!("Its name is new (instance-{}/p{pid}), so it does not renew p{}'s leases: they run out.", who + 1, pid - 1),
-                    format!("它的名字是新的（instance-{}/p{pid}），所以不会为 p{} 的租约续期：它们会到期。", who + 1, pid - 1),
-                ),
-            });
-        }
-        SsAct::Orphans(i) => {
-            let who = i as usize;
-            let k = b.inst[who].orphans;
-            info.lane = channel;
-            info.marks.push(mark(
-                channel,
-                MarkKind::Respond,
-                "answered, nobody listening",
-                "已返回，无人接收",
-            ));
-            info.title = Text::new(
-                format!("channel ends {k} orphaned calls"),
-                format!("通道结束 {k} 个遗留调用"),
-            );
-            let base = Text::new(
-                format!("The channel answers the {k} calls instance {}'s crashed process sent, or times them out after 10 s; nobody is listening. They no longer count against the limit: {} in flight now.", who + 1, s.in_flight()),
-                format!("通道返回了实例 {} 已崩溃进程发出的 {k} 个调用（或在 10 秒后超时）；没有人在听。它们不再占用上限：现在在途 {} 个。", who + 1, s.in_flight()),
-            );
-            info.narration = base.then(&match m.variant {
-                SsVariant::SharedCounter => Text::new(
-                    format!("channel_budget.in_flight still says {}: the budget counts calls that no longer exist.", s.counter),
-                    format!("channel_budget.in_flight 仍然是 {}：预算数着已经不存在的调用。", s.counter),
-                ),
-                SsVariant::Leases => Text::new(
-                    "Their lease rows still name the dead process until the leases run out.",
-                    "在租约到期之前，这些租约行仍写着已崩溃的进程。",
-                ),
-                SsVariant::PerInstanceSemaphore => Text::default(),
-            });
-        }
-        SsAct::Expire(i) => {
-            let who = i as usize;
-            let rows = slots_changed(b, s);
-            info.lane = db;
-            info.marks
-                .push(mark(db, MarkKind::Write, "leases expire", "租约到期"));
-            info.title = Text::new(format!("leases {rows} expire"), format!("租约 {rows} 到期"));
-            info.code = Some(
-                "-- 30 s after the last renewal, for slots ".to_string()
-                    + &rows
-                    + ":\n--   expires_at < now()  (the next claim's WHERE matches them)",
-            );
-            info.narration = Text::new(
-                format!("Nobody renewed the leases of instance {}'s crashed process, and 30 s after the last renewal they run out: slots {rows} keep their rows, but expires_at < now(), so the next claim takes them over. The calls that process sent ended first (10 s timeout < 30 s lease), so the channel never sees more than {LIMIT}.", who + 1),
-                format!("实例 {} 已崩溃进程的租约无人续期，最后一次续期 30 秒后到期：名额 {rows} 的行还在，但 expires_at < now()，下一次领取会接管它们。该进程发出的调用已先结束（10 秒超时 < 30 秒租约），所以通道从不会超过 {LIMIT} 个。", who + 1),
-            );
-        }
+        SsAct::Restart(i) => cx.restart(&mut info, i),
+        SsAct::Orphans(i) => cx.orphans(&mut info, i),
+        SsAct::Expire(i) => cx.expire(&mut info, i),
     }
     info
 }
@@ -402,4 +333,96 @@ pub(crate) fn notes() -> Notes {
             ["“A semaphore is naturally shared across processes.” “An in-process lock protects every replica.”",
              "“Semaphore 天然跨进程共享。”“进程内互斥锁能保护所有副本。”"],
         )
+}
+
+/// What every step's narration reads: the model, the states before and after, and the lanes
+/// of the database and the channel.
+#[derive(Clone, Copy)]
+struct Cx<'a> {
+    m: &'a SemaphoreScopeModel,
+    b: &'a SsState,
+    s: &'a SsState,
+    db: usize,
+    channel: usize,
+}
+
+impl Cx<'_> {
+    fn restart(&self, info: &mut StepInfo, i: u8) {
+        let Cx { m, s, .. } = *self;
+        let who = i as usize;
+        let pid = s.inst[who].pid;
+        info.lane = who;
+        info.marks
+            .push(mark(who, MarkKind::Restart, "restart", "重启"));
+        info.title = Text::new(
+            format!("instance {} restarts as p{pid}", who + 1),
+            format!("实例 {} 重启为 p{pid}", who + 1),
+        );
+        let base = Text::new(
+            format!("Instance {} restarts as a new process, p{pid}, with a fresh semaphore of {}: all its permits are free, and it knows nothing of what p{} held.", who + 1, m.local, pid - 1),
+            format!("实例 {} 以新进程 p{pid} 重启，带着一个全新的大小为 {} 的信号量：许可全部空闲，它对 p{} 占过什么一无所知。", who + 1, m.local, pid - 1),
+        );
+        info.narration = base.then(&match m.variant {
+            SsVariant::PerInstanceSemaphore => Text::default(),
+            SsVariant::SharedCounter => Text::new(
+                format!("It cannot subtract the slots p{} took from channel_budget: it does not know it had any.", pid - 1),
+                format!("它无法从 channel_budget 里减掉 p{} 占的名额：它根本不知道有这些名额。", pid - 1),
+            ),
+            SsVariant::Leases => Text::new(
+                format!("Its name is new (instance-{}/p{pid}), so it does not renew p{}'s leases: they run out.", who + 1, pid - 1),
+                format!("它的名字是新的（instance-{}/p{pid}），所以不会为 p{} 的租约续期：它们会到期。", who + 1, pid - 1),
+            ),
+        });
+    }
+
+    fn orphans(&self, info: &mut StepInfo, i: u8) {
+        let Cx { m, b, s, channel, .. } = *self;
+        let who = i as usize;
+        let k = b.inst[who].orphans;
+        info.lane = channel;
+        info.marks.push(mark(
+            channel,
+            MarkKind::Respond,
+            "answered, nobody listening",
+            "已返回，无人接收",
+        ));
+        info.title = Text::new(
+            format!("channel ends {k} orphaned calls"),
+            format!("通道结束 {k} 个遗留调用"),
+        );
+        let base = Text::new(
+            format!("The channel answers the {k} calls instance {}'s crashed process sent, or times them out after 10 s; nobody is listening. They no longer count against the limit: {} in flight now.", who + 1, s.in_flight()),
+            format!("通道返回了实例 {} 已崩溃进程发出的 {k} 个调用（或在 10 秒后超时）；没有人在听。它们不再占用上限：现在在途 {} 个。", who + 1, s.in_flight()),
+        );
+        info.narration = base.then(&match m.variant {
+            SsVariant::SharedCounter => Text::new(
+                format!("channel_budget.in_flight still says {}: the budget counts calls that no longer exist.", s.counter),
+                format!("channel_budget.in_flight 仍然是 {}：预算数着已经不存在的调用。", s.counter),
+            ),
+            SsVariant::Leases => Text::new(
+                "Their lease rows still name the dead process until the leases run out.",
+                "在租约到期之前，这些租约行仍写着已崩溃的进程。",
+            ),
+            SsVariant::PerInstanceSemaphore => Text::default(),
+        });
+    }
+
+    fn expire(&self, info: &mut StepInfo, i: u8) {
+        let Cx { b, s, db, .. } = *self;
+        let who = i as usize;
+        let rows = slots_changed(b, s);
+        info.lane = db;
+        info.marks
+            .push(mark(db, MarkKind::Write, "leases expire", "租约到期"));
+        info.title = Text::new(format!("leases {rows} expire"), format!("租约 {rows} 到期"));
+        info.code = Some(
+            "-- 30 s after the last renewal, for slots ".to_string()
+                + &rows
+                + ":\n--   expires_at < now()  (the next claim's WHERE matches them)",
+        );
+        info.narration = Text::new(
+            format!("Nobody renewed the leases of instance {}'s crashed process, and 30 s after the last renewal they run out: slots {rows} keep their rows, but expires_at < now(), so the next claim takes them over. The calls that process sent ended first (10 s timeout < 30 s lease), so the channel never sees more than {LIMIT}.", who + 1),
+            format!("实例 {} 已崩溃进程的租约无人续期，最后一次续期 30 秒后到期：名额 {rows} 的行还在，但 expires_at < now()，下一次领取会接管它们。该进程发出的调用已先结束（10 秒超时 < 30 秒租约），所以通道从不会超过 {LIMIT} 个。", who + 1),
+        );
+    }
 }
