@@ -107,7 +107,6 @@ const LONG_FNS: &[(&str, &str, usize)] = &[
     ("scenarios/cancellation.rs", "next", 101),
     ("scenarios/cancellation/narrate.rs", "label", 72),
     ("scenarios/cancellation/narrate.rs", "provider_step", 110),
-    ("scenarios/checkpoint_replay.rs", "describe", 149),
     ("scenarios/dual_write.rs", "next", 75),
     ("scenarios/duplicate_charge.rs", "label", 84),
     ("scenarios/duplicate_charge.rs", "next", 157),
