@@ -124,7 +124,6 @@ const LONG_FNS: &[(&str, &str, usize)] = &[
     ("scenarios/retry_layers.rs", "next", 82),
     ("scenarios/retry_layers.rs", "policy_table", 86),
     ("scenarios/retry_layers.rs", "tree", 76),
-    ("scenarios/retry_layers/narrate.rs", "describe", 264),
     ("scenarios/semaphore_scope/narrate.rs", "claim", 79),
     ("scenarios/unknown_outcome.rs", "actions", 72),
     ("scenarios/unknown_outcome.rs", "next", 128),

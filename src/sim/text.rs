@@ -60,12 +60,17 @@ impl Text {
 
     /// Joins two sentences; Chinese needs no space between them.
     pub fn then(mut self, other: &Text) -> Text {
+        self.add(other);
+        self
+    }
+
+    /// Appends a sentence in place ([`Text::then`]).
+    pub fn add(&mut self, other: &Text) {
         if !self.en.is_empty() && !other.en.is_empty() {
             self.en.push(' ');
         }
         self.en.push_str(&other.en);
         self.zh.push_str(&other.zh);
-        self
     }
 }
 

@@ -55,16 +55,23 @@ fn mark(lane: usize, kind: MarkKind, label: Text) -> Mark {
 }
 
 pub(super) fn describe(m: &RetryLayersModel, b: &RlState, o: Outcome, s: &RlState) -> StepInfo {
-    let n = m.layers as usize;
-    let (caller, api) = (n - 1, m.api_lane());
-    let k = b.calls;
     let mut info = StepInfo {
-        lane: caller,
+        lane: m.layers as usize - 1,
         ..StepInfo::default()
     };
     let Some(call) = s.log.last().copied() else {
         return info;
     };
+    the_call(m, b, o, call, &mut info);
+    climb(m, b, s, call, &mut info);
+    ending(m, b, s, &mut info);
+    info
+}
+
+/// The call itself: the request, its answer (or none), and what the provider did.
+fn the_call(m: &RetryLayersModel, b: &RlState, o: Outcome, call: CallRec, info: &mut StepInfo) {
+    let (caller, api) = (m.layers as usize - 1, m.api_lane());
+    let k = b.calls;
     info.code = Some(format!(
         "POST /v1/refunds{}\n{{ \"charge\": \"ch_1701\", \"amount\": 8000 }}",
         if m.variant.keyed() {
@@ -89,9 +96,64 @@ pub(super) fn describe(m: &RetryLayersModel, b: &RlState, o: Outcome, s: &RlStat
     if let Some((label, kind)) = reply {
         info.arrows.push(arrow(api, caller, label, kind));
     }
+    let did = what_happened(k, o, call);
+    match call.effect {
+        Effect::Refunded(1) => info.marks.push(mark(
+            api,
+            MarkKind::Commit,
+            Text::new("refund re_1", "退款 re_1"),
+        )),
+        Effect::Refunded(r) => info.marks.push(mark(
+            api,
+            MarkKind::Duplicate,
+            Text::new(
+                format!("refund re_{r} (again)"),
+                format!("退款 re_{r}（重复）"),
+            ),
+        )),
+        Effect::Replayed => info.marks.push(mark(
+            api,
+            MarkKind::Dedup,
+            Text::new("replayed, not refunded", "重放，未再退款"),
+        )),
+        Effect::Nothing => {}
+    }
+    info.narration = did;
+    info.title = title(k, call);
+    if !call.answered {
+        info.marks.push(mark(
+            caller,
+            MarkKind::Fail,
+            if o == Outcome::Refuse && call.end - call.start == FAIL_MS {
+                Text::same("503")
+            } else {
+                Text::new("timeout", "超时")
+            },
+        ));
+    }
+
+}
+
+/// The step's title: the call and how it ended for the caller.
+fn title(k: u32, call: CallRec) -> Text {
+    match (call.effect, call.answered) {
+        (_, true) => Text::new(format!("#{k}: answered"), format!("#{k}：已应答")),
+        (Effect::Refunded(_), false) => Text::new(
+            format!("#{k}: refunded, timed out"),
+            format!("#{k}：已退款，超时"),
+        ),
+        (Effect::Replayed, false) => Text::new(
+            format!("#{k}: replayed, timed out"),
+            format!("#{k}：已重放，超时"),
+        ),
+        (Effect::Nothing, false) => Text::new(format!("#{k}: failed"), format!("#{k}：失败")),
+    }
+}
+
+/// What the provider did in call `k` and what the caller saw.
+fn what_happened(k: u32, o: Outcome, call: CallRec) -> Text {
     let t = secs(call.end - call.start);
-    // What the provider did and what the caller saw.
-    let did = match (call.effect, call.answered) {
+    match (call.effect, call.answered) {
         (Effect::Refunded(1), true) => Text::new(
             format!("Call #{k}: the provider executes refund re_1 and answers in time."),
             format!("调用 #{k}：支付方执行退款 re_1 并及时应答。"),
@@ -122,53 +184,12 @@ pub(super) fn describe(m: &RetryLayersModel, b: &RlState, o: Outcome, s: &RlStat
             format!("Call #{k}: no answer; the caller gives up after {t}. (Nothing was done this time, but the caller cannot know that.)"),
             format!("调用 #{k}：没有应答；调用方 {t} 后放弃。（这次确实什么都没做，但调用方无从得知。）"),
         ),
-    };
-    match call.effect {
-        Effect::Refunded(1) => info.marks.push(mark(
-            api,
-            MarkKind::Commit,
-            Text::new("refund re_1", "退款 re_1"),
-        )),
-        Effect::Refunded(r) => info.marks.push(mark(
-            api,
-            MarkKind::Duplicate,
-            Text::new(
-                format!("refund re_{r} (again)"),
-                format!("退款 re_{r}（重复）"),
-            ),
-        )),
-        Effect::Replayed => info.marks.push(mark(
-            api,
-            MarkKind::Dedup,
-            Text::new("replayed, not refunded", "重放，未再退款"),
-        )),
-        Effect::Nothing => {}
     }
-    info.narration = did;
-    info.title = match (call.effect, call.answered) {
-        (_, true) => Text::new(format!("#{k}: answered"), format!("#{k}：已应答")),
-        (Effect::Refunded(_), false) => Text::new(
-            format!("#{k}: refunded, timed out"),
-            format!("#{k}：已退款，超时"),
-        ),
-        (Effect::Replayed, false) => Text::new(
-            format!("#{k}: replayed, timed out"),
-            format!("#{k}：已重放，超时"),
-        ),
-        (Effect::Nothing, false) => Text::new(format!("#{k}: failed"), format!("#{k}：失败")),
-    };
-    if !call.answered {
-        info.marks.push(mark(
-            caller,
-            MarkKind::Fail,
-            if o == Outcome::Refuse && call.end - call.start == FAIL_MS {
-                Text::same("503")
-            } else {
-                Text::new("timeout", "超时")
-            },
-        ));
-    }
+}
 
+/// Which layer retried, and which gave up on the way up.
+fn climb(m: &RetryLayersModel, b: &RlState, s: &RlState, call: CallRec, info: &mut StepInfo) {
+    let n = m.layers as usize;
     // Which layer retried, and which gave up on the way.
     let retried = (0..n).find(|&l| s.attempt[l] > b.attempt[l]);
     // The layers the failure climbed through: all out of attempts.
@@ -185,7 +206,7 @@ pub(super) fn describe(m: &RetryLayersModel, b: &RlState, o: Outcome, s: &RlStat
                 .map(|&j| LAYERS[j][lang])
                 .collect::<Vec<_>>()
         };
-        info.narration = info.narration.then(&Text::new(
+        info.narration.add(&Text::new(
             format!(
                 "{} used up {} attempts: the failure goes up.",
                 names(0).join(", then "),
@@ -203,48 +224,58 @@ pub(super) fn describe(m: &RetryLayersModel, b: &RlState, o: Outcome, s: &RlStat
         }
     }
     if let Some(l) = retried {
-        let wait = secs(s.now - call.end);
-        let a = s.attempt[l];
-        let of = match m.policies[l].retry.attempts_max {
-            0 => String::new(),
-            x => format!(" of {x}"),
-        };
-        let of_zh = match m.policies[l].retry.attempts_max {
-            0 => String::new(),
-            x => format!("/{x}"),
-        };
-        let inner = if l + 1 < n {
-            Text::new(
-                "Its new attempt starts every inner layer's attempts over.".to_string(),
-                "它的新尝试让每个内层的尝试次数从头开始。".to_string(),
-            )
-        } else {
-            Text::default()
-        };
-        info.narration = info.narration.then(
-            &Text::new(
-                format!(
-                    "The {} retries after {wait}: attempt {a}{of}, call #{}.",
-                    LAYER_LOWER[l], s.calls
-                ),
-                format!(
-                    "{}等待 {wait} 后重试：第 {a}{of_zh} 次尝试，调用 #{}。",
-                    LAYERS[l][1], s.calls
-                ),
-            )
-            .then(&inner),
-        );
-        info.marks.push(mark(
-            l,
-            MarkKind::Restart,
-            Text::new(format!("retry {a}{of}"), format!("重试 {a}{of_zh}")),
-        ));
+        retry(m, s, call, l, info);
     }
+}
+
+/// Layer `l` retries: after how long, which attempt, and what it restarts below it.
+fn retry(m: &RetryLayersModel, s: &RlState, call: CallRec, l: usize, info: &mut StepInfo) {
+    let n = m.layers as usize;
+    let wait = secs(s.now - call.end);
+    let a = s.attempt[l];
+    let of = match m.policies[l].retry.attempts_max {
+        0 => String::new(),
+        x => format!(" of {x}"),
+    };
+    let of_zh = match m.policies[l].retry.attempts_max {
+        0 => String::new(),
+        x => format!("/{x}"),
+    };
+    let inner = if l + 1 < n {
+        Text::new(
+            "Its new attempt starts every inner layer's attempts over.".to_string(),
+            "它的新尝试让每个内层的尝试次数从头开始。".to_string(),
+        )
+    } else {
+        Text::default()
+    };
+    info.narration.add(
+        &Text::new(
+            format!(
+                "The {} retries after {wait}: attempt {a}{of}, call #{}.",
+                LAYER_LOWER[l], s.calls
+            ),
+            format!(
+                "{}等待 {wait} 后重试：第 {a}{of_zh} 次尝试，调用 #{}。",
+                LAYERS[l][1], s.calls
+            ),
+        )
+        .then(&inner),
+    );
+    info.marks.push(mark(
+        l,
+        MarkKind::Restart,
+        Text::new(format!("retry {a}{of}"), format!("重试 {a}{of_zh}")),
+    ));
+}
+
+/// How the operation ended, if it did, and the moments worth a sentence.
+fn ending(m: &RetryLayersModel, b: &RlState, s: &RlState, info: &mut StepInfo) {
     match s.end {
         Some(End::Succeeded) => {
             info.marks
                 .push(mark(0, MarkKind::Respond, Text::new("succeeded", "成功")));
-            info.narration = info.narration.then(&Text::new(
+            info.narration.add(&Text::new(
                 format!(
                     "Every layer reports success after {} calls and {}.",
                     s.calls,
@@ -272,7 +303,7 @@ pub(super) fn describe(m: &RetryLayersModel, b: &RlState, o: Outcome, s: &RlStat
             } else {
                 Text::default()
             };
-            info.narration = info.narration.then(
+            info.narration.add(
                 &Text::new(
                     format!(
                         "The outermost layer gives up: {} calls, {} refunds executed, {} elapsed.",
@@ -293,16 +324,20 @@ pub(super) fn describe(m: &RetryLayersModel, b: &RlState, o: Outcome, s: &RlStat
         Some(End::Deadline) => {
             info.marks
                 .push(mark(0, MarkKind::Fail, Text::new("deadline", "截止")));
-            info.narration = info.narration.then(&Text::new(
+            info.narration.add(&Text::new(
                 format!("The {} deadline stops the operation: {} calls, {} refunds executed. The outcome stays unknown until someone asks the provider.", secs(m.deadline_ms), s.calls, s.refunds),
                 format!("{} 的截止时间终止了这次操作：{} 次调用，执行了 {} 笔退款。在有人向支付方查询之前，结果仍是未知。", secs(m.deadline_ms), s.calls, s.refunds),
             ));
         }
         None => {}
     }
-    // The moments worth a sentence: the first call over the budget, the second refund.
+    moments(b, s, info);
+}
+
+/// The moments worth a sentence: the first call over the budget, the second refund.
+fn moments(b: &RlState, s: &RlState, info: &mut StepInfo) {
     if b.calls <= b.budget && s.calls > s.budget {
-        info.narration = info.narration.then(&Text::new(
+        info.narration.add(&Text::new(
             format!(
                 "That is more calls than the {} attempts any one team configured.",
                 s.budget
@@ -311,10 +346,9 @@ pub(super) fn describe(m: &RetryLayersModel, b: &RlState, o: Outcome, s: &RlStat
         ));
     }
     if b.refunds <= 1 && s.refunds > 1 {
-        info.narration = info.narration.then(&Text::new(
+        info.narration.add(&Text::new(
             "A second refund for the same order: without a stable key, the provider cannot tell a retry from a new request.",
             "同一订单的第二笔退款：没有稳定的键，支付方分不清重试和新请求。",
         ));
     }
-    info
 }
