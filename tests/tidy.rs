@@ -120,7 +120,6 @@ const LONG_FNS: &[(&str, &str, usize)] = &[
     ("scenarios/outbox_relay.rs", "view", 280),
     ("scenarios/refund_cap.rs", "loop_table", 87),
     ("scenarios/refund_cap.rs", "meta", 75),
-    ("scenarios/refund_cap/narrate.rs", "describe", 210),
     ("scenarios/retry_layers.rs", "next", 82),
     ("scenarios/retry_layers.rs", "policy_table", 86),
     ("scenarios/retry_layers.rs", "tree", 76),

@@ -53,214 +53,273 @@ fn sent(s: &RcState, r: u8) -> Text {
 }
 
 pub(super) fn describe(m: &RefundCapModel, b: &RcState, a: &RcAct, s: &RcState) -> StepInfo {
-    let db = m.db_lane();
     let mut info = StepInfo::default();
     match *a {
-        RcAct::Exec(r) => {
-            let x = name(r);
-            // The answer goes back to the request's own lane.
-            let lane = r as usize;
-            let stmt = RefundCapModel::pending(b, r).unwrap_or(Stmt::Select);
-            let answer = s.reqs[r as usize].answer.unwrap_or(Answer::Ok);
-            info.lane = db;
-            info.code = Some(stmt.sql(b.reqs[r as usize].amount, set_value(b, r)));
-            info.title = Text::new(
-                format!("{x}: {} executes", stmt.word()),
-                format!("{x}：执行 {}", stmt.word_zh()),
-            );
-            // Short labels: the timeline's step columns are narrow.
-            let reply = match answer {
-                Answer::Remaining(left) => left.to_string(),
-                Answer::Rows(n) => format!("UPDATE {n}"),
-                Answer::Ok => "OK".into(),
-            };
-            info.arrows.push(arrow(db, lane, reply, ArrowKind::Message));
-            let (before, after) = (b.reserved, s.reserved);
-            let (cap, amt) = (b.cap, b.reqs[r as usize].amount);
-            info.narration = match (stmt, answer) {
-                (Stmt::Select, Answer::Remaining(left)) => Text::new(
-                    format!("The database answers {x}'s SELECT: cap {cap} − refunded 0 − reserved {before} = {left} remaining. The answer waits in the queue of ready callbacks until the event loop gets to it."),
-                    format!("数据库回答 {x} 的 SELECT：cap {cap} − refunded 0 − reserved {before} = 剩余 {left}。结果进入就绪回调队列，等事件循环轮到它。"),
-                ),
-                (Stmt::SelectForUpdate, Answer::Remaining(left)) => {
-                    let waiting: Vec<&str> = (0..s.reqs.len() as u8)
-                        .filter(|&o| o != r && RefundCapModel::blocked(s, o))
-                        .map(name)
-                        .collect();
-                    let mut t = Text::new(
-                        format!("The database locks the row for {x}'s transaction and answers: {left} remaining. Until {x} commits or rolls back, every other SELECT … FOR UPDATE on this row waits."),
-                        format!("数据库为 {x} 的事务锁住这一行并回答：剩余 {left}。在 {x} 提交或回滚之前，这一行上的其他 SELECT … FOR UPDATE 都要等待。"),
-                    );
-                    if !waiting.is_empty() {
-                        let w = waiting.join(", ");
-                        t = t.then(&Text::new(format!("{w} is already waiting."), format!("{w} 已经在等待。")));
-                    }
-                    t
-                }
-                (Stmt::UpdateSet, _) => {
-                    info.marks.push(mark(db, MarkKind::Write, "reserve", "预留"));
-                    let mut t = Text::new(
-                        format!("The database writes {x}'s value: reserved {before} → {after}. {x} computed {after} from the {} it read, plus {amt}.", after - amt),
-                        format!("数据库写入 {x} 算出的值：reserved {before} → {after}。{x} 是用读到的 {} 加上 {amt} 算出 {after} 的。", after - amt),
-                    );
-                    if after < before + amt {
-                        info.marks.push(mark(db, MarkKind::Fail, "overwritten", "被覆盖"));
-                        t = t.then(&Text::new(
-                            format!("The row held {before}: the other request's reservation is overwritten, not added to. Both requests are told their refund is reserved; the row remembers one (a lost update)."),
-                            format!("这一行原本是 {before}：另一个请求的预留被覆盖了，而不是累加。两个请求都被告知退款已预留，这一行却只记住了一笔（更新丢失）。"),
-                        ));
-                    }
-                    t
-                }
-                (Stmt::Update, _) => {
-                    info.marks.push(mark(db, MarkKind::Write, "reserve", "预留"));
-                    let mut t = Text::new(
-                        format!("The database applies {x}'s UPDATE: reserved {before} → {after}."),
-                        format!("数据库执行 {x} 的 UPDATE：reserved {before} → {after}。"),
-                    );
-                    if after > cap && before <= cap {
-                        info.marks.push(mark(db, MarkKind::Fail, "over the cap", "超出上限"));
-                        let seen = b.reqs[r as usize].seen.unwrap_or(cap);
-                        t = t.then(&Text::new(
-                            format!("Over the cap of {cap}: {x} decided on the {seen} it read earlier, but another request reserved in between. Nothing in Node was running \"at the same time\": the gap was the await."),
-                            format!("超过了上限 {cap}：{x} 依据的是之前读到的 {seen}，而另一个请求在这之间已经预留。Node 里没有任何代码\"同时\"运行：空隙就是那个 await。"),
-                        ));
-                    }
-                    t
-                }
-                (Stmt::UpdateIf, Answer::Rows(1)) => {
-                    info.marks.push(mark(db, MarkKind::Write, "reserve", "预留"));
-                    Text::new(
-                        format!("The database checks {cap} − 0 − {before} ≥ {amt} on the current row and reserves in the same statement: reserved {before} → {after} (UPDATE 1)."),
-                        format!("数据库在当前行上检查 {cap} − 0 − {before} ≥ {amt}，并在同一条语句里预留：reserved {before} → {after}（UPDATE 1）。"),
-                    )
-                }
-                (Stmt::UpdateIf, _) => {
-                    info.marks.push(mark(db, MarkKind::Dedup, "refused", "拒绝"));
-                    let left = cap - before;
-                    Text::new(
-                        format!("The database evaluates the condition on the current row: {cap} − 0 − {before} = {left} < {amt}, so it changes nothing (UPDATE 0). The check and the write cannot be split by an await: they are one statement. {RC}"),
-                        format!("数据库在当前行上计算条件：{cap} − 0 − {before} = {left} < {amt}，因此什么也不改（UPDATE 0）。检查和写入是同一条语句，await 无法把它们拆开。{RC_ZH}"),
-                    )
-                }
-                (Stmt::Begin, _) => Text::new(
-                    format!("The database opens {x}'s transaction."),
-                    format!("数据库为 {x} 开启事务。"),
-                ),
-                (Stmt::Commit, _) => {
-                    info.marks.push(mark(db, MarkKind::Commit, "commit", "提交"));
-                    let freed: Vec<&str> = (0..b.reqs.len() as u8)
-                        .filter(|&o| o != r && RefundCapModel::blocked(b, o))
-                        .map(name)
-                        .collect();
-                    let mut t = Text::new(
-                        format!("The database commits {x}'s transaction (reserved {after}) and releases the row lock."),
-                        format!("数据库提交 {x} 的事务（reserved {after}），释放行锁。"),
-                    );
-                    if !freed.is_empty() {
-                        let w = freed.join(", ");
-                        t = t.then(&Text::new(
-                            format!("{w}'s SELECT … FOR UPDATE, waiting for it, can run now — and will read the committed value."),
-                            format!("一直在等待的 {w} 的 SELECT … FOR UPDATE 现在可以执行了，而且会读到已提交的值。"),
-                        ));
-                    }
-                    t
-                }
-                (Stmt::Rollback, _) => {
-                    info.marks.push(mark(db, MarkKind::Rollback, "rollback", "回滚"));
-                    Text::new(
-                        format!("The database rolls back {x}'s transaction (it wrote nothing) and releases the row lock."),
-                        format!("数据库回滚 {x} 的事务（它没有写入任何东西），释放行锁。"),
-                    )
-                }
-                _ => Text::default(),
-            };
-        }
+        RcAct::Exec(r) => executes(m, b, s, r, &mut info),
         RcAct::Run(i) => {
-            let Some(r) = m.head(b, i) else {
-                return info;
-            };
-            let x = name(r);
-            let q = b.reqs[r as usize];
-            let after = s.reqs[r as usize];
-            // The instance runs request r's callback: it happens on r's lane.
-            let lane = r as usize;
-            info.lane = lane;
-            let mut text = match (q.pc, q.answer) {
-                (Pc::Queued, _) => {
-                    info.title = Text::new(format!("{x}: handler"), format!("{x}：处理函数"));
-                    match (m.variant.permits(), after.pc) {
-                        (None, _) => Text::new(
-                            format!("The event loop runs {x}'s request handler."),
-                            format!("事件循环运行 {x} 的请求处理函数。"),
-                        ),
-                        (Some(1), Pc::AwaitLock) => Text::new(
-                            format!("{x}'s handler asks for the mutex, which another request of this process holds: {x} waits in the mutex's queue and touches nothing."),
-                            format!("{x} 的处理函数请求互斥锁，而本进程中另一个请求正持有它：{x} 在锁的队列中等待，什么也不碰。"),
-                        ),
-                        (Some(1), _) => Text::new(
-                            format!("{x}'s handler takes this process's mutex (it was free)."),
-                            format!("{x} 的处理函数拿到本进程的互斥锁（它是空闲的）。"),
-                        ),
-                        (Some(_), Pc::AwaitLock) => Text::new(
-                            format!("{x}'s handler asks for a permit: both are taken, so {x} waits. The semaphore does its job — at most two requests run — but it says nothing about what they reserve."),
-                            format!("{x} 的处理函数申请许可：两个许可都被占用，{x} 只能等待。信号量做到了它的本职——最多两个请求同时运行——但它完全不管它们预留了多少。"),
-                        ),
-                        (Some(_), _) => Text::new(
-                            format!("{x}'s handler takes one of the semaphore's 2 permits."),
-                            format!("{x} 的处理函数拿到信号量 2 个许可中的一个。"),
-                        ),
-                    }
-                }
-                (Pc::Await(stmt), Some(answer)) => {
-                    info.title = Text::new(
-                        format!("{x}: resume after {}", stmt.word()),
-                        format!("{x}：{} 之后继续", stmt.word_zh()),
-                    );
-                    resumed(m, b, r, stmt, answer)
-                }
-                _ => Text::default(),
-            };
-            match after.pc {
-                Pc::Await(stmt) if after.answer.is_none() => {
-                    info.arrows
-                        .push(arrow(lane, db, stmt.arrow(), ArrowKind::Message));
-                    text = text.then(&sent(s, r));
-                }
-                Pc::Done(ok) if q.pc != after.pc => {
-                    info.marks.push(if ok {
-                        mark(lane, MarkKind::Respond, "reserved", "已预留")
-                    } else {
-                        mark(
-                            lane,
-                            MarkKind::Fail,
-                            "insufficient remaining",
-                            "剩余额度不足",
-                        )
-                    });
-                }
-                _ => {}
+            if let Some(r) = m.head(b, i) {
+                runs(m, b, s, r, &mut info);
             }
-            // The lock handed over in a `finally`: the waiter runs on in the same turn.
-            for w in 0..s.reqs.len() as u8 {
-                let was = b.reqs[w as usize].pc;
-                if w != r && was == Pc::AwaitLock && s.reqs[w as usize].pc != Pc::AwaitLock {
-                    let y = name(w);
-                    let what = if m.variant == RcVariant::Semaphore2 {
-                        ("its permit", "它的许可")
-                    } else {
-                        ("the mutex", "互斥锁")
-                    };
-                    text = text.then(&Text::new(
-                        format!("On the way out, finally releases {} to {y}, which was waiting: {y} continues in the same turn (a microtask) and sends its SELECT.", what.0),
-                        format!("离开时 finally 把{}交给一直在等的 {y}：{y} 在同一轮中继续执行（微任务），并发出它的 SELECT。", what.1),
-                    ));
-                }
-            }
-            info.narration = text;
         }
     }
     info
+}
+
+/// The database executes request `r`'s pending statement and answers on `r`'s lane.
+fn executes(m: &RefundCapModel, b: &RcState, s: &RcState, r: u8, info: &mut StepInfo) {
+    let db = m.db_lane();
+    let x = name(r);
+    // The answer goes back to the request's own lane.
+    let lane = r as usize;
+    let stmt = RefundCapModel::pending(b, r).unwrap_or(Stmt::Select);
+    let answer = s.reqs[r as usize].answer.unwrap_or(Answer::Ok);
+    info.lane = db;
+    info.code = Some(stmt.sql(b.reqs[r as usize].amount, set_value(b, r)));
+    info.title = Text::new(
+        format!("{x}: {} executes", stmt.word()),
+        format!("{x}：执行 {}", stmt.word_zh()),
+    );
+    // Short labels: the timeline's step columns are narrow.
+    let reply = match answer {
+        Answer::Remaining(left) => left.to_string(),
+        Answer::Rows(n) => format!("UPDATE {n}"),
+        Answer::Ok => "OK".into(),
+    };
+    info.arrows.push(arrow(db, lane, reply, ArrowKind::Message));
+    let ex = Ex {
+        b,
+        s,
+        r,
+        x,
+        db,
+        before: b.reserved,
+        after: s.reserved,
+        cap: b.cap,
+        amt: b.reqs[r as usize].amount,
+    };
+    info.narration = ex.answered(info, stmt, answer);
+}
+
+/// What one statement's execution reads: the states around it, the request, and the numbers
+/// the narration quotes.
+#[derive(Clone, Copy)]
+struct Ex<'a> {
+    b: &'a RcState,
+    s: &'a RcState,
+    r: u8,
+    x: &'static str,
+    db: usize,
+    before: i32,
+    after: i32,
+    cap: i32,
+    amt: i32,
+}
+
+impl Ex<'_> {
+    /// The database's answer to the statement, in words, with its marks.
+    fn answered(&self, info: &mut StepInfo, stmt: Stmt, answer: Answer) -> Text {
+        let Ex { x, db, before, after, cap, amt, .. } = *self;
+        match (stmt, answer) {
+        (Stmt::Select, Answer::Remaining(left)) => Text::new(
+            format!("The database answers {x}'s SELECT: cap {cap} − refunded 0 − reserved {before} = {left} remaining. The answer waits in the queue of ready callbacks until the event loop gets to it."),
+            format!("数据库回答 {x} 的 SELECT：cap {cap} − refunded 0 − reserved {before} = 剩余 {left}。结果进入就绪回调队列，等事件循环轮到它。"),
+        ),
+        (Stmt::SelectForUpdate, Answer::Remaining(left)) => self.locked(left),
+        (Stmt::UpdateSet, _) => self.written(info),
+        (Stmt::Update, _) => self.updated(info),
+        (Stmt::UpdateIf, Answer::Rows(1)) => {
+            info.marks.push(mark(db, MarkKind::Write, "reserve", "预留"));
+            Text::new(
+                format!("The database checks {cap} − 0 − {before} ≥ {amt} on the current row and reserves in the same statement: reserved {before} → {after} (UPDATE 1)."),
+                format!("数据库在当前行上检查 {cap} − 0 − {before} ≥ {amt}，并在同一条语句里预留：reserved {before} → {after}（UPDATE 1）。"),
+            )
+        }
+        (Stmt::UpdateIf, _) => {
+            info.marks.push(mark(db, MarkKind::Dedup, "refused", "拒绝"));
+            let left = cap - before;
+            Text::new(
+                format!("The database evaluates the condition on the current row: {cap} − 0 − {before} = {left} < {amt}, so it changes nothing (UPDATE 0). The check and the write cannot be split by an await: they are one statement. {RC}"),
+                format!("数据库在当前行上计算条件：{cap} − 0 − {before} = {left} < {amt}，因此什么也不改（UPDATE 0）。检查和写入是同一条语句，await 无法把它们拆开。{RC_ZH}"),
+            )
+        }
+        (Stmt::Begin, _) => Text::new(
+            format!("The database opens {x}'s transaction."),
+            format!("数据库为 {x} 开启事务。"),
+        ),
+        (Stmt::Commit, _) => self.committed(info),
+        (Stmt::Rollback, _) => {
+            info.marks.push(mark(db, MarkKind::Rollback, "rollback", "回滚"));
+            Text::new(
+                format!("The database rolls back {x}'s transaction (it wrote nothing) and releases the row lock."),
+                format!("数据库回滚 {x} 的事务（它没有写入任何东西），释放行锁。"),
+            )
+        }
+        _ => Text::default(),
+        }
+    }
+
+    fn locked(&self, left: i32) -> Text {
+        let Ex { s, r, x, .. } = *self;
+        let waiting: Vec<&str> = (0..s.reqs.len() as u8)
+            .filter(|&o| o != r && RefundCapModel::blocked(s, o))
+            .map(name)
+            .collect();
+        let mut t = Text::new(
+            format!("The database locks the row for {x}'s transaction and answers: {left} remaining. Until {x} commits or rolls back, every other SELECT … FOR UPDATE on this row waits."),
+            format!("数据库为 {x} 的事务锁住这一行并回答：剩余 {left}。在 {x} 提交或回滚之前，这一行上的其他 SELECT … FOR UPDATE 都要等待。"),
+        );
+        if !waiting.is_empty() {
+            let w = waiting.join(", ");
+            t = t.then(&Text::new(format!("{w} is already waiting."), format!("{w} 已经在等待。")));
+        }
+        t
+    }
+
+    fn written(&self, info: &mut StepInfo) -> Text {
+        let Ex { x, db, before, after, amt, .. } = *self;
+        info.marks.push(mark(db, MarkKind::Write, "reserve", "预留"));
+        let mut t = Text::new(
+            format!("The database writes {x}'s value: reserved {before} → {after}. {x} computed {after} from the {} it read, plus {amt}.", after - amt),
+            format!("数据库写入 {x} 算出的值：reserved {before} → {after}。{x} 是用读到的 {} 加上 {amt} 算出 {after} 的。", after - amt),
+        );
+        if after < before + amt {
+            info.marks.push(mark(db, MarkKind::Fail, "overwritten", "被覆盖"));
+            t = t.then(&Text::new(
+                format!("The row held {before}: the other request's reservation is overwritten, not added to. Both requests are told their refund is reserved; the row remembers one (a lost update)."),
+                format!("这一行原本是 {before}：另一个请求的预留被覆盖了，而不是累加。两个请求都被告知退款已预留，这一行却只记住了一笔（更新丢失）。"),
+            ));
+        }
+        t
+    }
+
+    fn updated(&self, info: &mut StepInfo) -> Text {
+        let Ex { b, r, x, db, before, after, cap, .. } = *self;
+        info.marks.push(mark(db, MarkKind::Write, "reserve", "预留"));
+        let mut t = Text::new(
+            format!("The database applies {x}'s UPDATE: reserved {before} → {after}."),
+            format!("数据库执行 {x} 的 UPDATE：reserved {before} → {after}。"),
+        );
+        if after > cap && before <= cap {
+            info.marks.push(mark(db, MarkKind::Fail, "over the cap", "超出上限"));
+            let seen = b.reqs[r as usize].seen.unwrap_or(cap);
+            t = t.then(&Text::new(
+                format!("Over the cap of {cap}: {x} decided on the {seen} it read earlier, but another request reserved in between. Nothing in Node was running \"at the same time\": the gap was the await."),
+                format!("超过了上限 {cap}：{x} 依据的是之前读到的 {seen}，而另一个请求在这之间已经预留。Node 里没有任何代码\"同时\"运行：空隙就是那个 await。"),
+            ));
+        }
+        t
+    }
+
+    fn committed(&self, info: &mut StepInfo) -> Text {
+        let Ex { b, r, x, db, after, .. } = *self;
+        info.marks.push(mark(db, MarkKind::Commit, "commit", "提交"));
+        let freed: Vec<&str> = (0..b.reqs.len() as u8)
+            .filter(|&o| o != r && RefundCapModel::blocked(b, o))
+            .map(name)
+            .collect();
+        let mut t = Text::new(
+            format!("The database commits {x}'s transaction (reserved {after}) and releases the row lock."),
+            format!("数据库提交 {x} 的事务（reserved {after}），释放行锁。"),
+        );
+        if !freed.is_empty() {
+            let w = freed.join(", ");
+            t = t.then(&Text::new(
+                format!("{w}'s SELECT … FOR UPDATE, waiting for it, can run now — and will read the committed value."),
+                format!("一直在等待的 {w} 的 SELECT … FOR UPDATE 现在可以执行了，而且会读到已提交的值。"),
+            ));
+        }
+        t
+    }
+}
+
+/// Instance `i` runs request `r`'s next callback, on `r`'s lane.
+fn runs(m: &RefundCapModel, b: &RcState, s: &RcState, r: u8, info: &mut StepInfo) {
+    let db = m.db_lane();
+    let x = name(r);
+    let q = b.reqs[r as usize];
+    let after = s.reqs[r as usize];
+    // The instance runs request r's callback: it happens on r's lane.
+    let lane = r as usize;
+    info.lane = lane;
+    let mut text = match (q.pc, q.answer) {
+        (Pc::Queued, _) => {
+            info.title = Text::new(format!("{x}: handler"), format!("{x}：处理函数"));
+            match (m.variant.permits(), after.pc) {
+                (None, _) => Text::new(
+                    format!("The event loop runs {x}'s request handler."),
+                    format!("事件循环运行 {x} 的请求处理函数。"),
+                ),
+                (Some(1), Pc::AwaitLock) => Text::new(
+                    format!("{x}'s handler asks for the mutex, which another request of this process holds: {x} waits in the mutex's queue and touches nothing."),
+                    format!("{x} 的处理函数请求互斥锁，而本进程中另一个请求正持有它：{x} 在锁的队列中等待，什么也不碰。"),
+                ),
+                (Some(1), _) => Text::new(
+                    format!("{x}'s handler takes this process's mutex (it was free)."),
+                    format!("{x} 的处理函数拿到本进程的互斥锁（它是空闲的）。"),
+                ),
+                (Some(_), Pc::AwaitLock) => Text::new(
+                    format!("{x}'s handler asks for a permit: both are taken, so {x} waits. The semaphore does its job — at most two requests run — but it says nothing about what they reserve."),
+                    format!("{x} 的处理函数申请许可：两个许可都被占用，{x} 只能等待。信号量做到了它的本职——最多两个请求同时运行——但它完全不管它们预留了多少。"),
+                ),
+                (Some(_), _) => Text::new(
+                    format!("{x}'s handler takes one of the semaphore's 2 permits."),
+                    format!("{x} 的处理函数拿到信号量 2 个许可中的一个。"),
+                ),
+            }
+        }
+        (Pc::Await(stmt), Some(answer)) => {
+            info.title = Text::new(
+                format!("{x}: resume after {}", stmt.word()),
+                format!("{x}：{} 之后继续", stmt.word_zh()),
+            );
+            resumed(m, b, r, stmt, answer)
+        }
+        _ => Text::default(),
+    };
+    match after.pc {
+        Pc::Await(stmt) if after.answer.is_none() => {
+            info.arrows
+                .push(arrow(lane, db, stmt.arrow(), ArrowKind::Message));
+            text = text.then(&sent(s, r));
+        }
+        Pc::Done(ok) if q.pc != after.pc => {
+            info.marks.push(if ok {
+                mark(lane, MarkKind::Respond, "reserved", "已预留")
+            } else {
+                mark(
+                    lane,
+                    MarkKind::Fail,
+                    "insufficient remaining",
+                    "剩余额度不足",
+                )
+            });
+        }
+        _ => {}
+    }
+    text.add(&handed_over(m, b, s, r));
+    info.narration = text;
+}
+
+/// The lock (or permit) request `r` hands over in a `finally`: the waiter runs on in the same
+/// turn.
+fn handed_over(m: &RefundCapModel, b: &RcState, s: &RcState, r: u8) -> Text {
+    let mut out = Text::default();
+    for w in 0..s.reqs.len() as u8 {
+        let was = b.reqs[w as usize].pc;
+        if w != r && was == Pc::AwaitLock && s.reqs[w as usize].pc != Pc::AwaitLock {
+            let y = name(w);
+            let what = if m.variant == RcVariant::Semaphore2 {
+                ("its permit", "它的许可")
+            } else {
+                ("the mutex", "互斥锁")
+            };
+            out.add(&Text::new(
+                format!("On the way out, finally releases {} to {y}, which was waiting: {y} continues in the same turn (a microtask) and sends its SELECT.", what.0),
+                format!("离开时 finally 把{}交给一直在等的 {y}：{y} 在同一轮中继续执行（微任务），并发出它的 SELECT。", what.1),
+            ));
+        }
+    }
+    out
 }
 
 /// Narration of request `r` resuming after `stmt` answered `answer`.
