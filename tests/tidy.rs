@@ -101,7 +101,6 @@ fn no_html_is_parsed_from_strings() {
 const LONG_FNS: &[(&str, &str, usize)] = &[
     ("player.rs", "reduce", 75),
     ("player.rs", "resolve", 148),
-    ("scenarios/backpressure.rs", "describe", 133),
     ("scenarios/backpressure.rs", "targets", 95),
     ("scenarios/backpressure.rs", "view", 388),
     ("scenarios/cancellation.rs", "next", 101),
