@@ -2,7 +2,7 @@
 //! `createElement`, `setAttribute` and text nodes: no HTML is ever parsed, so nothing the engine,
 //! the URL or a file says can become markup. Parts of the page that change as a whole (the
 //! timeline, the tables, the buttons, the invariants, the header) are drawn this way; as typed
-//! Leptos views they cost several times the bundle (see ARCHITECTURE.md).
+//! Leptos views they cost several times the bundle (BENCHMARKS.md, "Design decisions, measured").
 
 use leptos::html::Div;
 use leptos::prelude::*;
