@@ -433,3 +433,16 @@ fn writing_back_the_old_value_loses_an_update() {
         "{sql:?}"
     );
 }
+
+#[test]
+fn the_intro_says_the_knobs_numbers() {
+    use effectively_once::sim::{Present, Scenario};
+    let m = RefundCap::model_of(0, None, &[150, 60, 90, 80]);
+    let intro = m.intro();
+    for n in ["up to 150", "A of 60 and B of 90", "ends at 150"] {
+        assert!(intro.en.contains(n), "{n}: {}", intro.en);
+    }
+    assert!(intro.zh.contains("最多可退 150") && intro.zh.contains("A 退 60"));
+    let defaults = RefundCap::model_of(0, None, &[]).intro();
+    assert!(defaults.en.contains("Two refund requests of 80") && defaults.en.contains("160"));
+}

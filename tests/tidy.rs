@@ -224,5 +224,8 @@ fn functions_stay_short() {
 fn the_architecture_is_short() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("ARCHITECTURE.md");
     let lines = fs::read_to_string(path).unwrap().lines().count();
-    assert!(lines < 200, "ARCHITECTURE.md is {lines} lines: measurements go to BENCHMARKS.md");
+    assert!(
+        lines < 200,
+        "ARCHITECTURE.md is {lines} lines: measurements go to BENCHMARKS.md"
+    );
 }

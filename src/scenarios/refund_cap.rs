@@ -605,7 +605,7 @@ impl Present for RefundCapModel {
     }
 
     fn intro(&self) -> Text {
-        narrate::intro(self.variant)
+        narrate::intro(self)
     }
 }
 

@@ -2,15 +2,27 @@
 use super::*;
 use crate::sim::{arrow, mark, ArrowKind, MarkKind};
 
-pub(super) fn intro(v: RcVariant) -> Text {
-    match v {
+/// The intro, with the knobs' numbers: the cap and what each request asks for.
+pub(super) fn intro(m: &RefundCapModel) -> Text {
+    let (cap, [a, b, c]) = (m.cap, m.amounts);
+    let two = if a == b {
+        Text::new(format!("Two refund requests of {a}"), format!("两个 {a} 的退款请求"))
+    } else {
+        Text::new(
+            format!("Two refund requests, A of {a} and B of {b},"),
+            format!("两个退款请求（A 退 {a}，B 退 {b}）"),
+        )
+    };
+    let plus = if a == b { a.to_string() } else { "its amount".into() };
+    let plus_zh = if a == b { a.to_string() } else { "自己的金额".into() };
+    match m.variant {
         RcVariant::ReadThenWrite => Text::new(
-            "Order 1 may be refunded up to 100. Two refund requests of 80 arrive at one Node process. Each reads the remaining amount, awaits, then reserves with reserved = reserved + 80 (the increment form: both writes count, and the row ends at 160). Step through: which callback runs between a read and its write?",
-            "订单 1 最多可退 100。两个 80 的退款请求同时到达同一个 Node 进程。每个请求先读剩余额度，await，再用 reserved = reserved + 80 预留（累加的写法：两次写入都算数，这一行最后是 160）。逐步执行：在读和写之间，哪个回调插了进来？",
+            format!("Order 1 may be refunded up to {cap}. {} arrive at one Node process. Each reads the remaining amount, awaits, then reserves with reserved = reserved + {plus} (the increment form: both writes count, and the row ends at {}). Step through: which callback runs between a read and its write?", two.en, a + b),
+            format!("订单 1 最多可退 {cap}。{}同时到达同一个 Node 进程。每个请求先读剩余额度，await，再用 reserved = reserved + {plus_zh} 预留（累加的写法：两次写入都算数，这一行最后是 {}）。逐步执行：在读和写之间，哪个回调插了进来？", two.zh, a + b),
         ),
         RcVariant::LostUpdate => Text::new(
-            "The same two requests of 80, but each writes back the value it computed from its read: SET reserved = (what it read) + 80. The race form the interview question names: an old value written back loses an update.",
-            "同样两个 80 的请求，但每个都把按自己读数算出的值写回去：SET reserved = 读到的值 + 80。这是面试题里说的那种竞态：按旧值写回，就会丢更新。",
+            format!("The same two requests, but each writes back the value it computed from its read: SET reserved = (what it read) + {plus}. The race form the interview question names: an old value written back loses an update."),
+            format!("同样两个请求，但每个都把按自己读数算出的值写回去：SET reserved = 读到的值 + {plus_zh}。这是面试题里说的那种竞态：按旧值写回，就会丢更新。"),
         ),
         RcVariant::MutexOneInstance => Text::new(
             "The same read-then-write, now inside an in-process mutex. One Node process serves both requests, so the mutex serialises them.",
@@ -21,17 +33,27 @@ pub(super) fn intro(v: RcVariant) -> Text {
             "同样的互斥锁代码部署在负载均衡后的两个实例上：A 到实例 1，B 到实例 2。每个进程都有自己的互斥锁。",
         ),
         RcVariant::ConditionalUpdate => Text::new(
-            "Each request sends one conditional UPDATE: the database checks the remaining amount and reserves in the same statement. Two instances, no lock in Node.",
-            "每个请求只发一条条件 UPDATE：数据库在同一条语句里检查剩余额度并预留。两个实例，Node 里没有锁。",
+            format!("Each request sends one conditional UPDATE: the database checks the remaining amount against the cap of {cap} and reserves in the same statement. Two instances, no lock in Node."),
+            format!("每个请求只发一条条件 UPDATE：数据库在同一条语句里对照上限 {cap} 检查剩余额度并预留。两个实例，Node 里没有锁。"),
         ),
         RcVariant::SelectForUpdate => Text::new(
             "Each request opens a transaction and reads the row with SELECT … FOR UPDATE, which locks it until COMMIT. Two instances.",
             "每个请求开启事务，用 SELECT … FOR UPDATE 读取这一行，并锁住它直到 COMMIT。两个实例。",
         ),
-        RcVariant::Semaphore2 => Text::new(
-            "Three refund requests of 80, one process, and a semaphore that lets at most two run at once. Watch what it limits, and what it does not.",
-            "三个 80 的退款请求、一个进程、一个最多允许两个同时运行的信号量。看看它限制了什么，又没限制什么。",
-        ),
+        RcVariant::Semaphore2 => {
+            let three = if a == b && b == c {
+                Text::new(format!("Three refund requests of {a}"), format!("三个 {a} 的退款请求"))
+            } else {
+                Text::new(
+                    format!("Three refund requests (A {a}, B {b}, C {c})"),
+                    format!("三个退款请求（A {a}、B {b}、C {c}）"),
+                )
+            };
+            Text::new(
+                format!("{}, one process, a cap of {cap}, and a semaphore that lets at most two run at once. Watch what it limits, and what it does not.", three.en),
+                format!("{}、一个进程、上限 {cap}、一个最多允许两个同时运行的信号量。看看它限制了什么，又没限制什么。", three.zh),
+            )
+        }
     }
 }
 
