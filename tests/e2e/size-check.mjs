@@ -2,7 +2,7 @@
 // Size budget + wasm hygiene for a Trunk release build.
 //   node tests/e2e/size-check.mjs [distDir=dist]
 // Checks: the *_bg.wasm, its JS glue and the CSS exist; the wasm has no "name" custom section
-// (debug names: +40 % gzip); the page's wasm + js + css gzip (zlib level 9) <= budget (420 KiB;
+// (debug names: +40 % gzip); the page's wasm + js + css gzip (zlib level 9) <= budget (424 KiB;
 // override with SIZE_BUDGET_KB). The goal is 120 KiB of first-load bytes; with every scenario
 // compiled into one wasm that stopped fitting at the second scenario (BENCHMARKS.md, "Bundle"),
 // so this ceiling (raised per scenario, each time recorded there) holds the line until scenarios
@@ -18,7 +18,7 @@ import { constants, gzipSync } from 'node:zlib';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const distDir = resolve(process.argv[2] ?? join(root, 'dist'));
-const budgetKB = Number(process.env.SIZE_BUDGET_KB ?? 420);
+const budgetKB = Number(process.env.SIZE_BUDGET_KB ?? 424);
 const workerBudgetKB = Number(process.env.WORKER_BUDGET_KB ?? 76);
 const budget = budgetKB * 1024;
 
