@@ -102,7 +102,6 @@ const LONG_FNS: &[(&str, &str, usize)] = &[
     ("player.rs", "reduce", 75),
     ("player.rs", "resolve", 148),
     ("scenarios/backpressure.rs", "targets", 95),
-    ("scenarios/backpressure.rs", "view", 388),
     ("scenarios/cancellation.rs", "next", 101),
     ("scenarios/cancellation/narrate.rs", "label", 72),
     ("scenarios/cancellation/narrate.rs", "provider_step", 110),

@@ -564,9 +564,27 @@ fn count(n: u32) -> Text {
 }
 
 fn view(m: &BackpressureModel, s: &BpState) -> StateView {
-    let r = &m.rates;
-    let v = m.variant;
-    let lanes = vec![
+    let (queue_plot, wait_plot) = (queue_plot(m, s), wait_plot(m, s));
+    StateView {
+        lanes: lanes(m.variant),
+        tables: vec![
+            flow_table(m.variant, s),
+            capacity(m, s),
+            queue_table(s),
+            targets(m, s.oldest_age()),
+        ],
+        metrics: metrics(m, s),
+        code: Some(code(m, s)),
+        tree: Vec::new(),
+        chart: None,
+        figure: Some(figure(m, s, &queue_plot, &wait_plot)),
+        plots: vec![queue_plot, wait_plot],
+    }
+}
+
+/// The four lanes: the API, the queue, the consumers and the payment channel.
+fn lanes(v: BpVariant) -> Vec<LaneView> {
+    vec![
         LaneView::new("Order API", "订单 API", false, false),
         LaneView::new("Queue", "队列", true, false),
         LaneView::new(
@@ -584,14 +602,18 @@ fn view(m: &BackpressureModel, s: &BpState) -> StateView {
             false,
         ),
         LaneView::new("Payment channel", "支付通道", false, false),
-    ];
-    let per_s = |n: u32| Text::same(grouped(n / STEP_S));
-    let flow_row = |key: &str, en: &str, zh: &str, step: u32, total: u32| {
-        RowView::new(
-            key.to_string(),
-            vec![Text::new(en, zh), per_s(step), count(step), count(total)],
-        )
-    };
+    ]
+}
+
+/// A flow's row: its rate, this step's count and the total so far.
+fn flow_row(key: &str, en: &str, zh: &str, step: u32, total: u32) -> RowView {
+    let per_s = Text::same(grouped(step / STEP_S));
+    let cells = vec![Text::new(en, zh), per_s, count(step), count(total)];
+    RowView::new(key.to_string(), cells)
+}
+
+/// What flowed in the last step and so far.
+fn flow_table(v: BpVariant, s: &BpState) -> TableView {
     let (f, t) = (&s.step, &s.total);
     let mut flow = TableView::new(
         "flow",
@@ -653,7 +675,13 @@ fn view(m: &BackpressureModel, s: &BpState) -> StateView {
             t.throttled,
         ));
     }
+    flow
+}
 
+/// The capacity arithmetic: what the consumers (and the channel) can complete, and the net
+/// rate at which a backlog drains.
+fn capacity(m: &BackpressureModel, s: &BpState) -> TableView {
+    let (r, v) = (&m.rates, m.variant);
     let mut cap = TableView::new("capacity", Text::new("Capacity", "容量"), CONSUMERS, false);
     cap.columns = vec![
         Text::new("what", "项目"),
@@ -661,63 +689,9 @@ fn view(m: &BackpressureModel, s: &BpState) -> StateView {
         Text::new("per second", "每秒"),
     ];
     if v.channel() {
-        let attempts = r.attempt_rate(s.lost);
-        cap.rows.push(RowView::new(
-            "consumers".into(),
-            vec![
-                Text::new("payment consumers try", "支付消费者尝试"),
-                Text::new(
-                    if v == BpVariant::PacedToChannel {
-                        "one token per call"
-                    } else {
-                        "scaled out"
-                    },
-                    if v == BpVariant::PacedToChannel {
-                        "每次调用取一个令牌"
-                    } else {
-                        "扩容后"
-                    },
-                ),
-                count(if v == BpVariant::PacedToChannel {
-                    attempts.min(r.channel)
-                } else {
-                    attempts
-                }),
-            ],
-        ));
-        cap.rows.push(RowView::new(
-            "channel".into(),
-            vec![
-                Text::new("payment channel accepts", "支付通道接受"),
-                Text::new("its rate limit", "通道限流"),
-                count(r.channel),
-            ],
-        ));
+        cap.rows.extend(channel_rows(m, s));
     } else {
-        let slots = if s.lost {
-            r.slots - r.slots / 4
-        } else {
-            r.slots
-        };
-        let ms = r.service_ms;
-        let secs = if ms.is_multiple_of(1000) {
-            format!("{}", ms / 1000)
-        } else if ms.is_multiple_of(100) {
-            format!("{}.{}", ms / 1000, (ms % 1000) / 100)
-        } else {
-            format!("{}.{:02}", ms / 1000, (ms % 1000) / 10)
-        };
-        cap.rows.push(RowView::new(
-            "consumers".into(),
-            vec![
-                Text::new("consumers complete", "消费者完成"),
-                Text::new(
-                    format!("{slots} busy slots × 1 / {secs} s"),
-                    format!("{slots} 个忙碌槽位 × 1 / {secs} 秒"),
-                ),
-                count(r.consumer_rate(s.lost)),
-            ],
-        ));
+        cap.rows.push(consumers_row(m, s));
     }
     if v.admits() {
         cap.rows.push(RowView::new(
@@ -735,8 +709,79 @@ fn view(m: &BackpressureModel, s: &BpState) -> StateView {
             ],
         ));
     }
+    cap
+}
 
-    // The head of the queue, oldest first, in five-second arrival windows.
+/// With a payment channel: what the consumers try and what the channel accepts.
+fn channel_rows(m: &BackpressureModel, s: &BpState) -> Vec<RowView> {
+    let (r, v) = (&m.rates, m.variant);
+    let mut rows = Vec::new();
+    let attempts = r.attempt_rate(s.lost);
+    rows.push(RowView::new(
+        "consumers".into(),
+        vec![
+            Text::new("payment consumers try", "支付消费者尝试"),
+            Text::new(
+                if v == BpVariant::PacedToChannel {
+                    "one token per call"
+                } else {
+                    "scaled out"
+                },
+                if v == BpVariant::PacedToChannel {
+                    "每次调用取一个令牌"
+                } else {
+                    "扩容后"
+                },
+            ),
+            count(if v == BpVariant::PacedToChannel {
+                attempts.min(r.channel)
+            } else {
+                attempts
+            }),
+        ],
+    ));
+    rows.push(RowView::new(
+        "channel".into(),
+        vec![
+            Text::new("payment channel accepts", "支付通道接受"),
+            Text::new("its rate limit", "通道限流"),
+            count(r.channel),
+        ],
+    ));
+    rows
+}
+
+/// Without one: what the consumers complete, slots over the service time.
+fn consumers_row(m: &BackpressureModel, s: &BpState) -> RowView {
+    let r = &m.rates;
+    let slots = if s.lost {
+        r.slots - r.slots / 4
+    } else {
+        r.slots
+    };
+    let ms = r.service_ms;
+    let secs = if ms.is_multiple_of(1000) {
+        format!("{}", ms / 1000)
+    } else if ms.is_multiple_of(100) {
+        format!("{}.{}", ms / 1000, (ms % 1000) / 100)
+    } else {
+        format!("{}.{:02}", ms / 1000, (ms % 1000) / 10)
+    };
+    RowView::new(
+        "consumers".into(),
+        vec![
+            Text::new("consumers complete", "消费者完成"),
+            Text::new(
+                format!("{slots} busy slots × 1 / {secs} s"),
+                format!("{slots} 个忙碌槽位 × 1 / {secs} 秒"),
+            ),
+            count(r.consumer_rate(s.lost)),
+        ],
+    )
+}
+
+/// The head of the queue, oldest first, in five-second arrival windows.
+fn queue_table(s: &BpState) -> TableView {
     let mut queue = TableView::new(
         "queue",
         Text::new("Queue, oldest first", "队列（最老的在前）"),
@@ -786,7 +831,13 @@ fn view(m: &BackpressureModel, s: &BpState) -> StateView {
             ],
         ));
     }
+    queue
+}
 
+/// The live numbers: time, queue, the oldest message's age, the expected wait, refusals and
+/// throttling.
+fn metrics(m: &BackpressureModel, s: &BpState) -> Vec<Metric> {
+    let v = m.variant;
     let wait = m.wait(s);
     let age = s.oldest_age();
     let mut metrics = vec![
@@ -819,7 +870,11 @@ fn view(m: &BackpressureModel, s: &BpState) -> StateView {
             value: MetricValue::Count(s.total.throttled),
         });
     }
+    metrics
+}
 
+/// The queue's length over time, against the most it held.
+fn queue_plot(m: &BackpressureModel, s: &BpState) -> Plot {
     let x_end = m.horizon.max(s.t);
     let top_queue = nice(
         s.history
@@ -830,16 +885,7 @@ fn view(m: &BackpressureModel, s: &BpState) -> StateView {
             .max(m.top_queue)
             .max(10),
     );
-    let top_wait = nice(
-        s.history
-            .iter()
-            .map(|p| p.age.max(p.wait))
-            .max()
-            .unwrap_or(0)
-            .max(m.top_wait)
-            .max(r.age_limit + r.age_limit / 5),
-    );
-    let queue_plot = Plot {
+    Plot {
         title: Text::new("Queue length", "队列长度"),
         unit: Text::new("orders", "条"),
         x_end,
@@ -865,9 +911,25 @@ fn view(m: &BackpressureModel, s: &BpState) -> StateView {
                 grouped(s.history.iter().map(|p| p.queued).max().unwrap_or(0))
             ),
         ),
-    };
+    }
+}
+
+/// The oldest message's age and a new order's expected wait, against the promise.
+fn wait_plot(m: &BackpressureModel, s: &BpState) -> Plot {
+    let r = &m.rates;
+    let x_end = m.horizon.max(s.t);
+    let (age, wait) = (s.oldest_age(), m.wait(s));
+    let top_wait = nice(
+        s.history
+            .iter()
+            .map(|p| p.age.max(p.wait))
+            .max()
+            .unwrap_or(0)
+            .max(m.top_wait)
+            .max(r.age_limit + r.age_limit / 5),
+    );
     let late = s.total.worst_age > r.age_limit;
-    let wait_plot = Plot {
+    Plot {
         title: Text::new("Waiting time", "等待时间"),
         unit: Text::new("s", "秒"),
         x_end,
@@ -899,8 +961,12 @@ fn view(m: &BackpressureModel, s: &BpState) -> StateView {
                 if late { "，已经违背" } else { "" }
             ),
         ),
-    };
+    }
+}
 
+/// The program card: the variant's program, with the line the API (or consumer) is on.
+fn code(m: &BackpressureModel, s: &BpState) -> CodeView {
+    let v = m.variant;
     let (title, text) = match v {
         BpVariant::UnboundedQueue => ("api.js", PROGRAM),
         BpVariant::AdmissionControl => ("api.js", PROGRAM_ADMISSION),
@@ -935,20 +1001,10 @@ fn view(m: &BackpressureModel, s: &BpState) -> StateView {
             });
         }
     }
-
-    StateView {
-        lanes,
-        tables: vec![flow, cap, queue, targets(m, age)],
-        metrics,
-        code: Some(CodeView {
-            title,
-            text,
-            cursors,
-        }),
-        tree: Vec::new(),
-        chart: None,
-        figure: Some(figure(m, s, &queue_plot, &wait_plot)),
-        plots: vec![queue_plot, wait_plot],
+    CodeView {
+        title,
+        text,
+        cursors,
     }
 }
 
