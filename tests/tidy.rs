@@ -107,7 +107,6 @@ const LONG_FNS: &[(&str, &str, usize)] = &[
     ("scenarios/cancellation/narrate.rs", "provider_step", 110),
     ("scenarios/dual_write.rs", "next", 75),
     ("scenarios/duplicate_charge.rs", "label", 84),
-    ("scenarios/duplicate_charge.rs", "next", 157),
     (
         "scenarios/duplicate_charge/narrate.rs",
         "describe_open",

@@ -335,6 +335,125 @@ impl DuplicateChargeModel {
     }
 }
 
+/// The transitions too long for a line of `next`, one per action.
+impl DuplicateChargeModel {
+    fn on_deliver(&self, s: &mut DcState, i: u8) {
+            if let Some(m) = s.msgs.get_mut(i as usize) {
+                m.delivered += 1;
+            }
+            s.job = Some(Job {
+                msg: i,
+                stage: Stage::Received,
+                no: Key::Intent,
+                key: Key::Intent,
+                skipped: false,
+            });
+    }
+
+    fn on_open(&self, s: &mut DcState) {
+            if let Some(mut j) = s.job {
+                match self.variant {
+                    DcVariant::NewChargePerDelivery => {
+                        s.serial += 1;
+                        j.no = Key::Txn(s.serial);
+                        j.key = j.no;
+                        j.stage = Stage::Keyed;
+                    }
+                    DcVariant::MessageIdDedup => {
+                        if s.inbox.contains(&j.msg) {
+                            j.skipped = true;
+                            j.stage = Stage::Done;
+                        } else {
+                            s.serial += 1;
+                            j.no = Key::Txn(s.serial);
+                            j.key = Key::Msg(j.msg);
+                            j.stage = Stage::Keyed;
+                        }
+                    }
+                    DcVariant::StableIntent => {
+                        j.no = Key::Intent;
+                        j.key = Key::Intent;
+                        match Self::intent_row(s).map(|r| s.payments[r].status) {
+                            Some(PayStatus::Succeeded) => {
+                                j.skipped = true;
+                                j.stage = Stage::Done;
+                            }
+                            Some(PayStatus::Processing) => j.stage = Stage::Keyed,
+                            None => {
+                                s.payments.push(Payment {
+                                    no: Key::Intent,
+                                    key: Key::Intent,
+                                    status: PayStatus::Processing,
+                                    charge: None,
+                                });
+                                j.stage = Stage::Keyed;
+                            }
+                        }
+                    }
+                }
+                s.job = Some(j);
+            }
+    }
+
+    fn on_charge(&self, s: &mut DcState) {
+            if let Some(mut j) = s.job {
+                let (charge, replayed) = match Self::saved_charge(s, j.key) {
+                    Some(n) => (n, true),
+                    None => {
+                        s.ledger.push(Entry::Charge(j.key));
+                        (s.charges().len() as u8, false)
+                    }
+                };
+                s.answers.push(Answer::Charged { charge, replayed });
+                j.stage = Stage::Sent;
+                s.job = Some(j);
+            }
+    }
+
+    fn on_save(&self, s: &mut DcState) {
+            if let (Some(mut j), Some(i)) = (s.job, s.consumer_answer()) {
+                if let Answer::Charged { charge, .. } = s.answers.remove(i) {
+                    match Self::intent_row(s) {
+                        Some(r) if self.variant == DcVariant::StableIntent => {
+                            let p = &mut s.payments[r];
+                            if p.status == PayStatus::Processing {
+                                p.status = PayStatus::Succeeded;
+                                p.charge = Some(charge);
+                            }
+                        }
+                        _ => {
+                            s.payments.push(Payment {
+                                no: j.no,
+                                key: j.key,
+                                status: PayStatus::Succeeded,
+                                charge: Some(charge),
+                            });
+                            if self.variant == DcVariant::MessageIdDedup {
+                                s.inbox.push(j.msg);
+                            }
+                        }
+                    }
+                }
+                j.stage = Stage::Done;
+                s.job = Some(j);
+            }
+    }
+
+    fn on_reconcile(&self, s: &mut DcState) {
+            let charges = s.charges().len() as u8;
+            // The order needs one charge: the first stays, every later one is refunded.
+            for c in (s.checked + 1).max(2)..=charges {
+                if !s.refunds.iter().any(|r| r.charge == c) {
+                    s.refunds.push(RefundOp {
+                        charge: c,
+                        status: RefundStatus::Pending,
+                    });
+                }
+            }
+            s.checked = charges;
+    }
+}
+
 impl Model for DuplicateChargeModel {
     type State = DcState;
     type Act = DcAct;
@@ -437,104 +556,10 @@ impl Model for DuplicateChargeModel {
                     acked: false,
                 });
             }
-            DcAct::Deliver(i) => {
-                if let Some(m) = s.msgs.get_mut(i as usize) {
-                    m.delivered += 1;
-                }
-                s.job = Some(Job {
-                    msg: i,
-                    stage: Stage::Received,
-                    no: Key::Intent,
-                    key: Key::Intent,
-                    skipped: false,
-                });
-            }
-            DcAct::Open => {
-                if let Some(mut j) = s.job {
-                    match self.variant {
-                        DcVariant::NewChargePerDelivery => {
-                            s.serial += 1;
-                            j.no = Key::Txn(s.serial);
-                            j.key = j.no;
-                            j.stage = Stage::Keyed;
-                        }
-                        DcVariant::MessageIdDedup => {
-                            if s.inbox.contains(&j.msg) {
-                                j.skipped = true;
-                                j.stage = Stage::Done;
-                            } else {
-                                s.serial += 1;
-                                j.no = Key::Txn(s.serial);
-                                j.key = Key::Msg(j.msg);
-                                j.stage = Stage::Keyed;
-                            }
-                        }
-                        DcVariant::StableIntent => {
-                            j.no = Key::Intent;
-                            j.key = Key::Intent;
-                            match Self::intent_row(&s).map(|r| s.payments[r].status) {
-                                Some(PayStatus::Succeeded) => {
-                                    j.skipped = true;
-                                    j.stage = Stage::Done;
-                                }
-                                Some(PayStatus::Processing) => j.stage = Stage::Keyed,
-                                None => {
-                                    s.payments.push(Payment {
-                                        no: Key::Intent,
-                                        key: Key::Intent,
-                                        status: PayStatus::Processing,
-                                        charge: None,
-                                    });
-                                    j.stage = Stage::Keyed;
-                                }
-                            }
-                        }
-                    }
-                    s.job = Some(j);
-                }
-            }
-            DcAct::Charge => {
-                if let Some(mut j) = s.job {
-                    let (charge, replayed) = match Self::saved_charge(&s, j.key) {
-                        Some(n) => (n, true),
-                        None => {
-                            s.ledger.push(Entry::Charge(j.key));
-                            (s.charges().len() as u8, false)
-                        }
-                    };
-                    s.answers.push(Answer::Charged { charge, replayed });
-                    j.stage = Stage::Sent;
-                    s.job = Some(j);
-                }
-            }
-            DcAct::Save => {
-                if let (Some(mut j), Some(i)) = (s.job, s.consumer_answer()) {
-                    if let Answer::Charged { charge, .. } = s.answers.remove(i) {
-                        match Self::intent_row(&s) {
-                            Some(r) if self.variant == DcVariant::StableIntent => {
-                                let p = &mut s.payments[r];
-                                if p.status == PayStatus::Processing {
-                                    p.status = PayStatus::Succeeded;
-                                    p.charge = Some(charge);
-                                }
-                            }
-                            _ => {
-                                s.payments.push(Payment {
-                                    no: j.no,
-                                    key: j.key,
-                                    status: PayStatus::Succeeded,
-                                    charge: Some(charge),
-                                });
-                                if self.variant == DcVariant::MessageIdDedup {
-                                    s.inbox.push(j.msg);
-                                }
-                            }
-                        }
-                    }
-                    j.stage = Stage::Done;
-                    s.job = Some(j);
-                }
-            }
+            DcAct::Deliver(i) => self.on_deliver(&mut s, i),
+            DcAct::Open => self.on_open(&mut s),
+            DcAct::Charge => self.on_charge(&mut s),
+            DcAct::Save => self.on_save(&mut s),
             DcAct::Ack => {
                 if let Some(j) = s.job.take() {
                     if let Some(m) = s.msgs.get_mut(j.msg as usize) {
@@ -552,19 +577,7 @@ impl Model for DuplicateChargeModel {
             DcAct::LoseAnswer => {
                 s.answers.remove(0);
             }
-            DcAct::Reconcile => {
-                let charges = s.charges().len() as u8;
-                // The order needs one charge: the first stays, every later one is refunded.
-                for c in (s.checked + 1).max(2)..=charges {
-                    if !s.refunds.iter().any(|r| r.charge == c) {
-                        s.refunds.push(RefundOp {
-                            charge: c,
-                            status: RefundStatus::Pending,
-                        });
-                    }
-                }
-                s.checked = charges;
-            }
+            DcAct::Reconcile => self.on_reconcile(&mut s),
             DcAct::SendRefund(r) | DcAct::RetryRefund(r) => Self::refund_at_provider(&mut s, r),
             DcAct::RecordRefund => {
                 if let Some(i) = s.refund_answer() {
