@@ -102,7 +102,6 @@ const LONG_FNS: &[(&str, &str, usize)] = &[
     ("player.rs", "reduce", 75),
     ("player.rs", "resolve", 148),
     ("scenarios/backpressure.rs", "targets", 95),
-    ("scenarios/cancellation.rs", "next", 101),
     ("scenarios/cancellation/narrate.rs", "label", 72),
     ("scenarios/cancellation/narrate.rs", "provider_step", 110),
     ("scenarios/dual_write.rs", "next", 75),
@@ -121,7 +120,6 @@ const LONG_FNS: &[(&str, &str, usize)] = &[
     ("scenarios/retry_layers.rs", "tree", 76),
     ("scenarios/semaphore_scope/narrate.rs", "claim", 79),
     ("scenarios/unknown_outcome.rs", "actions", 72),
-    ("scenarios/unknown_outcome.rs", "next", 128),
     ("sim/explore.rs", "explore_with", 100),
 ];
 

@@ -328,6 +328,82 @@ impl CancellationModel {
     }
 }
 
+/// The transitions too long for a line of `next`, one per action.
+impl CancellationModel {
+    fn on_receive(&self, s: &mut CaState) {
+            if let Some(m) = s.wait {
+                if let Some(i) = s.answers.iter().position(|x| x.0 == m) {
+                    let (_, found) = s.answers.remove(i);
+                    let o = s.next as usize;
+                    if let Some(st) = s.ops.get_mut(o) {
+                        *st = if found {
+                            OpStatus::Succeeded
+                        } else {
+                            OpStatus::NotExecuted
+                        };
+                    }
+                    s.next += 1;
+                    s.wait = None;
+                }
+            }
+    }
+
+    fn on_abort(&self, s: &mut CaState, a: &CaAct) {
+            if let Some(Msg::Refund(o)) = s.wait {
+                s.answers.retain(|x| x.0 != Msg::Refund(o));
+                if self.variant.naive() {
+                    let end = if *a == CaAct::Abort {
+                        End::Undone
+                    } else {
+                        End::Failed
+                    };
+                    self.give_up(s, end);
+                } else {
+                    if let Some(st) = s.ops.get_mut(o as usize) {
+                        *st = if *a == CaAct::Abort {
+                            OpStatus::CancelRequested
+                        } else {
+                            OpStatus::Unknown
+                        };
+                    }
+                    s.wait = None;
+                }
+            }
+    }
+
+    fn on_query(&self, s: &mut CaState, a: &CaAct) {
+            let o = s.next;
+            let m = match *a {
+                CaAct::Query => Msg::Query(o),
+                CaAct::Void => Msg::Void(o),
+                _ => Msg::Refund(o),
+            };
+            s.inbox.push(m);
+            s.wait = Some(m);
+    }
+
+    fn on_finish(&self, s: &mut CaState) {
+            let stopped = (s.next as usize) < s.ops.len();
+            if stopped && self.variant.naive() {
+                // The aborted signal makes the next fetch reject at once: the same catch.
+                self.give_up(s, End::Undone);
+            } else {
+                let mut not_started = 0;
+                for st in s.ops.iter_mut() {
+                    if *st == OpStatus::Pending {
+                        *st = OpStatus::NotExecuted;
+                        not_started += 1;
+                    }
+                }
+                s.screen = Screen::Told {
+                    refunded: s.succeeded_mask(),
+                    not_started,
+                    end: if stopped { End::Cancelled } else { End::Done },
+                };
+            }
+    }
+}
+
 impl Model for CancellationModel {
     type State = CaState;
     type Act = CaAct;
@@ -420,76 +496,11 @@ impl Model for CancellationModel {
             CaAct::Overtake => {
                 Self::handle(&mut s, 1);
             }
-            CaAct::Receive => {
-                if let Some(m) = s.wait {
-                    if let Some(i) = s.answers.iter().position(|x| x.0 == m) {
-                        let (_, found) = s.answers.remove(i);
-                        let o = s.next as usize;
-                        if let Some(st) = s.ops.get_mut(o) {
-                            *st = if found {
-                                OpStatus::Succeeded
-                            } else {
-                                OpStatus::NotExecuted
-                            };
-                        }
-                        s.next += 1;
-                        s.wait = None;
-                    }
-                }
-            }
-            CaAct::Abort | CaAct::Timeout => {
-                if let Some(Msg::Refund(o)) = s.wait {
-                    s.answers.retain(|x| x.0 != Msg::Refund(o));
-                    if self.variant.naive() {
-                        let end = if *a == CaAct::Abort {
-                            End::Undone
-                        } else {
-                            End::Failed
-                        };
-                        self.give_up(&mut s, end);
-                    } else {
-                        if let Some(st) = s.ops.get_mut(o as usize) {
-                            *st = if *a == CaAct::Abort {
-                                OpStatus::CancelRequested
-                            } else {
-                                OpStatus::Unknown
-                            };
-                        }
-                        s.wait = None;
-                    }
-                }
-            }
-            CaAct::Query | CaAct::Void | CaAct::Retry => {
-                let o = s.next;
-                let m = match *a {
-                    CaAct::Query => Msg::Query(o),
-                    CaAct::Void => Msg::Void(o),
-                    _ => Msg::Refund(o),
-                };
-                s.inbox.push(m);
-                s.wait = Some(m);
-            }
+            CaAct::Receive => self.on_receive(&mut s),
+            CaAct::Abort | CaAct::Timeout => self.on_abort(&mut s, a),
+            CaAct::Query | CaAct::Void | CaAct::Retry => self.on_query(&mut s, a),
             CaAct::AskTimeout => s.wait = None,
-            CaAct::Finish => {
-                let stopped = (s.next as usize) < s.ops.len();
-                if stopped && self.variant.naive() {
-                    // The aborted signal makes the next fetch reject at once: the same catch.
-                    self.give_up(&mut s, End::Undone);
-                } else {
-                    let mut not_started = 0;
-                    for st in s.ops.iter_mut() {
-                        if *st == OpStatus::Pending {
-                            *st = OpStatus::NotExecuted;
-                            not_started += 1;
-                        }
-                    }
-                    s.screen = Screen::Told {
-                        refunded: s.succeeded_mask(),
-                        not_started,
-                        end: if stopped { End::Cancelled } else { End::Done },
-                    };
-                }
-            }
+            CaAct::Finish => self.on_finish(&mut s),
             CaAct::Cancel => {
                 s.aborted = true;
                 s.screen = Screen::Cancelling;

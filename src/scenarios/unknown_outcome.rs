@@ -280,6 +280,90 @@ impl UnknownOutcomeModel {
     }
 }
 
+/// The transitions too long for a line of `next`, one per action.
+impl UnknownOutcomeModel {
+    fn on_create(&self, s: &mut UoState, r: u8) {
+            let amount = self.variant.requests()[r as usize];
+            let reply = match (self.variant, s.reqs[r as usize]) {
+                // Check-then-insert trusts its earlier check.
+                (UoVariant::CheckThenInsert, ReqPc::Checked(Some(o))) => Reply::Existing(o),
+                (UoVariant::CheckThenInsert, _) => Reply::Created(s.ops.len() as u8),
+                // ON CONFLICT DO NOTHING: the key's operation, if any, wins.
+                _ => match s.ops.first() {
+                    Some(op) if op.amount == amount => Reply::Existing(0),
+                    Some(_) => Reply::Conflict,
+                    None => Reply::Created(0),
+                },
+            };
+            if let Reply::Created(_) = reply {
+                s.ops.push(Op {
+                    amount,
+                    status: Status::Pending,
+                    attempt: 1,
+                    tries: 0,
+                    version: 1,
+                });
+                s.reserved += amount;
+            }
+            s.reqs[r as usize] = ReqPc::Done(reply);
+    }
+
+    fn on_reconcile(&self, s: &mut UoState, o: u8) {
+            let op = &mut s.ops[o as usize];
+            op.tries += 1;
+            let call = (o, op.attempt, op.amount);
+            s.job = Some((o, Stage::Sent));
+            if s.queue.iter().any(|&(x, y, _)| x == o && y == call.1) {
+                // Stripe: a concurrent request with the same key gets 409 at once.
+                s.answers.push((o, call.1, Answer::InProgress));
+            } else {
+                s.queue.push(call);
+            }
+    }
+
+    fn on_execute(&self, s: &mut UoState) {
+            let (o, at, amount) = s.queue.remove(0);
+            let answer = if Self::executed(s, o, at) {
+                Answer::Replayed
+            } else {
+                s.ledger.push((o, at, amount));
+                s.callbacks.push(o);
+                Answer::Refunded
+            };
+            // The worker hears the answer only if it is still waiting on this request.
+            if Self::waiting_for(s, o) && s.ops[o as usize].attempt == at {
+                s.answers.push((o, at, answer));
+            }
+    }
+
+    fn on_receive(&self, s: &mut UoState) {
+            if let Some((o, _)) = s.job {
+                let a = s.ops[o as usize].attempt;
+                if let Some(i) = s.answers.iter().position(|&(x, y, _)| x == o && y == a) {
+                    let (_, _, answer) = s.answers.remove(i);
+                    match answer {
+                        Answer::Refunded | Answer::Replayed => {
+                            self.succeed(s, o);
+                        }
+                        Answer::InProgress => self.give_up_waiting(s, o),
+                    }
+                }
+                s.job = None;
+            }
+    }
+
+    fn on_restart(&self, s: &mut UoState) {
+            s.worker_up = true;
+            // Recovery: an operation left PROCESSING was sent or about to be: its outcome is
+            // whatever a timeout would make it.
+            for o in 0..s.ops.len() as u8 {
+                if s.ops[o as usize].status == Status::Processing {
+                    self.give_up_waiting(s, o);
+                }
+            }
+    }
+}
+
 impl Model for UnknownOutcomeModel {
     type State = UoState;
     type Act = UoAct;
@@ -390,31 +474,7 @@ impl Model for UnknownOutcomeModel {
                 let found = (!s.ops.is_empty()).then_some(0);
                 s.reqs[r as usize] = ReqPc::Checked(found);
             }
-            UoAct::Create(r) => {
-                let amount = self.variant.requests()[r as usize];
-                let reply = match (self.variant, s.reqs[r as usize]) {
-                    // Check-then-insert trusts its earlier check.
-                    (UoVariant::CheckThenInsert, ReqPc::Checked(Some(o))) => Reply::Existing(o),
-                    (UoVariant::CheckThenInsert, _) => Reply::Created(s.ops.len() as u8),
-                    // ON CONFLICT DO NOTHING: the key's operation, if any, wins.
-                    _ => match s.ops.first() {
-                        Some(op) if op.amount == amount => Reply::Existing(0),
-                        Some(_) => Reply::Conflict,
-                        None => Reply::Created(0),
-                    },
-                };
-                if let Reply::Created(_) = reply {
-                    s.ops.push(Op {
-                        amount,
-                        status: Status::Pending,
-                        attempt: 1,
-                        tries: 0,
-                        version: 1,
-                    });
-                    s.reserved += amount;
-                }
-                s.reqs[r as usize] = ReqPc::Done(reply);
-            }
+            UoAct::Create(r) => self.on_create(&mut s, r),
             UoAct::Claim(o) => {
                 let op = &mut s.ops[o as usize];
                 op.status = Status::Processing;
@@ -428,18 +488,7 @@ impl Model for UnknownOutcomeModel {
                     s.job = Some((o, Stage::Sent));
                 }
             }
-            UoAct::Reconcile(o) => {
-                let op = &mut s.ops[o as usize];
-                op.tries += 1;
-                let call = (o, op.attempt, op.amount);
-                s.job = Some((o, Stage::Sent));
-                if s.queue.iter().any(|&(x, y, _)| x == o && y == call.1) {
-                    // Stripe: a concurrent request with the same key gets 409 at once.
-                    s.answers.push((o, call.1, Answer::InProgress));
-                } else {
-                    s.queue.push(call);
-                }
-            }
+            UoAct::Reconcile(o) => self.on_reconcile(&mut s, o),
             UoAct::Requeue(o) => {
                 let op = &mut s.ops[o as usize];
                 op.attempt += 1;
@@ -447,35 +496,8 @@ impl Model for UnknownOutcomeModel {
                 op.version += 1;
                 s.reserved += op.amount;
             }
-            UoAct::Execute => {
-                let (o, at, amount) = s.queue.remove(0);
-                let answer = if Self::executed(&s, o, at) {
-                    Answer::Replayed
-                } else {
-                    s.ledger.push((o, at, amount));
-                    s.callbacks.push(o);
-                    Answer::Refunded
-                };
-                // The worker hears the answer only if it is still waiting on this request.
-                if Self::waiting_for(&s, o) && s.ops[o as usize].attempt == at {
-                    s.answers.push((o, at, answer));
-                }
-            }
-            UoAct::Receive => {
-                if let Some((o, _)) = s.job {
-                    let a = s.ops[o as usize].attempt;
-                    if let Some(i) = s.answers.iter().position(|&(x, y, _)| x == o && y == a) {
-                        let (_, _, answer) = s.answers.remove(i);
-                        match answer {
-                            Answer::Refunded | Answer::Replayed => {
-                                self.succeed(&mut s, o);
-                            }
-                            Answer::InProgress => self.give_up_waiting(&mut s, o),
-                        }
-                    }
-                    s.job = None;
-                }
-            }
+            UoAct::Execute => self.on_execute(&mut s),
+            UoAct::Receive => self.on_receive(&mut s),
             UoAct::Timeout | UoAct::SlowTimeout => {
                 if let Some((o, _)) = Self::in_flight(&s) {
                     self.give_up_waiting(&mut s, o);
@@ -498,16 +520,7 @@ impl Model for UnknownOutcomeModel {
                 s.job = None;
                 s.answers.clear();
             }
-            UoAct::Restart => {
-                s.worker_up = true;
-                // Recovery: an operation left PROCESSING was sent or about to be: its outcome is
-                // whatever a timeout would make it.
-                for o in 0..s.ops.len() as u8 {
-                    if s.ops[o as usize].status == Status::Processing {
-                        self.give_up_waiting(&mut s, o);
-                    }
-                }
-            }
+            UoAct::Restart => self.on_restart(&mut s),
         }
         s
     }
