@@ -112,7 +112,6 @@ const LONG_FNS: &[(&str, &str, usize)] = &[
         112,
     ),
     ("scenarios/outbox_relay.rs", "label", 83),
-    ("scenarios/outbox_relay.rs", "next", 96),
     ("scenarios/refund_cap.rs", "loop_table", 87),
     ("scenarios/refund_cap.rs", "meta", 75),
     ("scenarios/retry_layers.rs", "next", 82),

@@ -247,6 +247,72 @@ impl OutboxRelayModel {
     }
 }
 
+/// The transitions too long for a line of `next`.
+impl OutboxRelayModel {
+    /// Relay `r` publishes the event in hand (and deletes its row, in that variant).
+    fn publish(&self, s: &OrState, n: &mut OrState, r: u8) {
+        let delete = self.variant == OrVariant::DeleteAfterPublish;
+            if let Some(h) = Self::hand(s, r) {
+                n.log.push(h.ev);
+                n.relays[r as usize].mem = if delete {
+                    n.outbox[h.ev as usize] = Ob::Deleted;
+                    None
+                } else {
+                    Some(Hand {
+                        published: true,
+                        ..h
+                    })
+                };
+            }
+    }
+
+    /// The broker delivers the next unacknowledged event to the inventory consumer.
+    fn deliver(&self, s: &OrState, n: &mut OrState) {
+            let e = s.log[s.acked as usize];
+            if s.seen[e as usize] {
+                n.dups += 1;
+            }
+            n.seen[e as usize] = true;
+            n.cons.mem = CMem {
+                pc: CPc::Got,
+                off: s.acked,
+            };
+    }
+
+    /// The consumer records the event in its inbox in a transaction of its own.
+    fn inbox_tx(&self, s: &OrState, n: &mut OrState) {
+            let e = Self::delivery(s);
+            let outcome = if s.inbox[e as usize] {
+                n.cons.mem.pc = CPc::Done;
+                Outcome::Absorbed
+            } else {
+                n.inbox[e as usize] = true;
+                n.cons.mem.pc = CPc::Marked;
+                Outcome::MarkedOnly
+            };
+            n.history.push((e, outcome));
+    }
+
+    /// The consumer applies the event (behind its inbox or version guard) and commits.
+    fn apply_tx(&self, s: &OrState, n: &mut OrState) {
+            let e = Self::delivery(s);
+            let outcome = if s.cons.mem.pc == CPc::Marked {
+                n.history.pop();
+                Outcome::Applied
+            } else if self.variant.inbox() && s.inbox[e as usize] {
+                Outcome::Absorbed
+            } else if self.variant.guard() && version(s) > e {
+                n.inbox[e as usize] = true;
+                Outcome::Stale
+            } else {
+                n.inbox[e as usize] = self.variant.inbox();
+                Outcome::Applied
+            };
+            n.history.push((e, outcome));
+            n.cons.mem.pc = CPc::Done;
+    }
+}
+
 impl Model for OutboxRelayModel {
     type State = OrState;
     type Act = OrAct;
@@ -361,20 +427,7 @@ impl Model for OutboxRelayModel {
                     published: false,
                 });
             }
-            OrAct::Publish(r) => {
-                if let Some(h) = Self::hand(s, r) {
-                    n.log.push(h.ev);
-                    n.relays[r as usize].mem = if delete {
-                        n.outbox[h.ev as usize] = Ob::Deleted;
-                        None
-                    } else {
-                        Some(Hand {
-                            published: true,
-                            ..h
-                        })
-                    };
-                }
-            }
+            OrAct::Publish(r) => self.publish(s, &mut n, r),
             OrAct::MarkSent(r) => {
                 if let Some(h) = Self::hand(s, r) {
                     if n.outbox[h.ev as usize] == Ob::Pending {
@@ -384,46 +437,9 @@ impl Model for OutboxRelayModel {
                 n.relays[r as usize].mem = None;
             }
             OrAct::RelayRestart(r) => n.relays[r as usize].restart(),
-            OrAct::Deliver => {
-                let e = s.log[s.acked as usize];
-                if s.seen[e as usize] {
-                    n.dups += 1;
-                }
-                n.seen[e as usize] = true;
-                n.cons.mem = CMem {
-                    pc: CPc::Got,
-                    off: s.acked,
-                };
-            }
-            OrAct::InboxTx => {
-                let e = Self::delivery(s);
-                let outcome = if s.inbox[e as usize] {
-                    n.cons.mem.pc = CPc::Done;
-                    Outcome::Absorbed
-                } else {
-                    n.inbox[e as usize] = true;
-                    n.cons.mem.pc = CPc::Marked;
-                    Outcome::MarkedOnly
-                };
-                n.history.push((e, outcome));
-            }
-            OrAct::ApplyTx => {
-                let e = Self::delivery(s);
-                let outcome = if s.cons.mem.pc == CPc::Marked {
-                    n.history.pop();
-                    Outcome::Applied
-                } else if self.variant.inbox() && s.inbox[e as usize] {
-                    Outcome::Absorbed
-                } else if self.variant.guard() && version(s) > e {
-                    n.inbox[e as usize] = true;
-                    Outcome::Stale
-                } else {
-                    n.inbox[e as usize] = self.variant.inbox();
-                    Outcome::Applied
-                };
-                n.history.push((e, outcome));
-                n.cons.mem.pc = CPc::Done;
-            }
+            OrAct::Deliver => self.deliver(s, &mut n),
+            OrAct::InboxTx => self.inbox_tx(s, &mut n),
+            OrAct::ApplyTx => self.apply_tx(s, &mut n),
             OrAct::Ack => {
                 n.acked = s.cons.mem.off + 1;
                 n.cons.mem = CMem::default();
