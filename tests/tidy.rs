@@ -104,7 +104,6 @@ const LONG_FNS: &[(&str, &str, usize)] = &[
     ("scenarios/backpressure.rs", "targets", 95),
     ("scenarios/cancellation/narrate.rs", "label", 72),
     ("scenarios/cancellation/narrate.rs", "provider_step", 110),
-    ("scenarios/dual_write.rs", "next", 75),
     ("scenarios/duplicate_charge.rs", "label", 84),
     (
         "scenarios/duplicate_charge/narrate.rs",

@@ -183,6 +183,46 @@ impl DualWriteModel {
     }
 }
 
+/// The transitions too long for a line of `next`.
+impl DualWriteModel {
+    /// The service takes the next request and opens its transaction.
+    fn begin(&self, s: &DwState, n: &mut DwState) {
+            n.svc.mem.req = s.next_req;
+            n.next_req += 1;
+            n.orders[s.next_req as usize] = Row::Uncommitted;
+            if self.variant == DwVariant::Outbox {
+                n.outbox[s.next_req as usize] = OutboxRow::Uncommitted;
+            }
+            n.svc.mem.pc = SvcPc::InTx;
+    }
+
+    /// The service commits the order (and its outbox row).
+    fn commit(&self, n: &mut DwState, i: usize) {
+            n.orders[i] = Row::Committed;
+            if n.outbox[i] == OutboxRow::Uncommitted {
+                n.outbox[i] = OutboxRow::Pending;
+            }
+            n.svc.mem.pc = match self.variant {
+                DwVariant::CommitThenPublish => SvcPc::Committed,
+                _ => SvcPc::Replying(true),
+            };
+    }
+
+    /// The broker refuses the publish: the handler answers as its variant does.
+    fn broker_down(&self, n: &mut DwState, i: usize) {
+            n.svc.mem.pc = match self.variant {
+                // The handler catches the error, logs it and still answers 201: the order
+                // is committed and there is nothing left that would publish it.
+                DwVariant::CommitThenPublish => SvcPc::Replying(true),
+                // The exception aborts the request and the transaction with it.
+                _ => {
+                    abort_tx(n, i);
+                    SvcPc::Replying(false)
+                }
+            };
+    }
+}
+
 impl Model for DualWriteModel {
     type State = DwState;
     type Act = DwAct;
@@ -258,25 +298,8 @@ impl Model for DualWriteModel {
         let i = s.svc.mem.req as usize;
         match *a {
             DwAct::BrokerDeliver => n.delivered += 1,
-            DwAct::SvcBegin => {
-                n.svc.mem.req = s.next_req;
-                n.next_req += 1;
-                n.orders[s.next_req as usize] = Row::Uncommitted;
-                if self.variant == DwVariant::Outbox {
-                    n.outbox[s.next_req as usize] = OutboxRow::Uncommitted;
-                }
-                n.svc.mem.pc = SvcPc::InTx;
-            }
-            DwAct::SvcCommit => {
-                n.orders[i] = Row::Committed;
-                if n.outbox[i] == OutboxRow::Uncommitted {
-                    n.outbox[i] = OutboxRow::Pending;
-                }
-                n.svc.mem.pc = match self.variant {
-                    DwVariant::CommitThenPublish => SvcPc::Committed,
-                    _ => SvcPc::Replying(true),
-                };
-            }
+            DwAct::SvcBegin => self.begin(s, &mut n),
+            DwAct::SvcCommit => self.commit(&mut n, i),
             DwAct::SvcPublish => {
                 n.log.push(s.svc.mem.req);
                 n.svc.mem.pc = match self.variant {
@@ -311,18 +334,7 @@ impl Model for DualWriteModel {
                 abort_tx(&mut n, i);
                 n.svc.mem.pc = SvcPc::Replying(false);
             }
-            DwAct::SvcBrokerDown => {
-                n.svc.mem.pc = match self.variant {
-                    // The handler catches the error, logs it and still answers 201: the order
-                    // is committed and there is nothing left that would publish it.
-                    DwVariant::CommitThenPublish => SvcPc::Replying(true),
-                    // The exception aborts the request and the transaction with it.
-                    _ => {
-                        abort_tx(&mut n, i);
-                        SvcPc::Replying(false)
-                    }
-                };
-            }
+            DwAct::SvcBrokerDown => self.broker_down(&mut n, i),
             DwAct::RelayCrash => n.relay.crash(),
             DwAct::RelayBrokerDown => {}
         }
