@@ -2,7 +2,7 @@
 //! unit-tested natively, and the UI only dispatches events and renders the result.
 
 use crate::scenarios;
-use crate::sim::{decode_path, Knob, Lang, Text, MAX_STEPS};
+use crate::sim::{decode_path, Knob, Lang, ScenarioMeta, Text, MAX_STEPS};
 
 /// Playback speeds offered by the speed control.
 pub const SPEEDS: [f64; 6] = [0.25, 0.5, 1.0, 1.5, 2.0, 4.0];
@@ -405,8 +405,30 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
         .lang
         .or_else(|| browser_lang.and_then(Lang::parse))
         .unwrap_or_default();
-    let all = scenarios::all();
-    let scenario = match query.scenario.as_deref() {
+    let scenario = scenario_of(&query, &mut notices);
+    let meta = scenarios::meta(scenario);
+    let variant = variant_of(meta, &query, &mut notices);
+    let knobs = knobs_of(meta, &query, &mut notices);
+    foreign_knobs(meta, &query, &mut notices);
+    let (path, step) = path_of(scenario, variant, &knobs, &query, &mut notices);
+    Resolved {
+        lang,
+        scenario,
+        variant,
+        path,
+        step,
+        compare: compare_of(meta, variant, &query, &mut notices),
+        breaking: mode_of(&query, &mut notices),
+        knobs,
+        embed: query.embed,
+        theme: query.theme.unwrap_or(Theme::default_for(query.embed)),
+        notices,
+    }
+}
+
+/// The scenario the link names (unknown: the first, with a notice).
+fn scenario_of(query: &Query, notices: &mut Vec<Text>) -> usize {
+    match query.scenario.as_deref() {
         None | Some("") => 0,
         Some(slug) => scenarios::index_of(slug).unwrap_or_else(|| {
             notices.push(Text::new(
@@ -421,9 +443,12 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
             ));
             0
         }),
-    };
-    let meta = scenarios::meta(scenario);
-    let variant = match query.variant.as_deref() {
+    }
+}
+
+/// The variant the link names (unknown: the first, with a notice).
+fn variant_of(meta: &ScenarioMeta, query: &Query, notices: &mut Vec<Text>) -> usize {
+    match query.variant.as_deref() {
         None | Some("") => 0,
         Some(slug) => meta
             .variants
@@ -442,9 +467,12 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
                 ));
                 0
             }),
-    };
-    let knobs: Vec<u32> = meta
-        .knobs
+    }
+}
+
+/// The knobs' values from the link, each out of range or unreadable one at its default.
+fn knobs_of(meta: &ScenarioMeta, query: &Query, notices: &mut Vec<Text>) -> Vec<u32> {
+    meta.knobs
         .iter()
         .map(|k| {
             let Some((_, raw)) = query.other.iter().find(|(key, _)| key == k.key) else {
@@ -459,10 +487,14 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
                 k.default
             })
         })
-        .collect();
-    // Another scenario's knob (a link edited by hand, or one scenario's link pasted onto
-    // another): say so rather than drop it silently. Other unknown parameters (tracking tags)
-    // are left alone.
+        .collect()
+}
+
+/// Another scenario's knob (a link edited by hand, or one scenario's link pasted onto
+/// another): say so rather than drop it silently. Other unknown parameters (tracking tags) are
+/// left alone.
+fn foreign_knobs(meta: &ScenarioMeta, query: &Query, notices: &mut Vec<Text>) {
+    let all = scenarios::all();
     for (key, _) in &query.other {
         if meta.knobs.iter().any(|k| k.key == key) {
             continue;
@@ -478,8 +510,19 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
             ));
         }
     }
+}
+
+/// The path as far as it is valid on this variant, and the step (at most the run's last).
+fn path_of(
+    scenario: usize,
+    variant: usize,
+    knobs: &[u32],
+    query: &Query,
+    notices: &mut Vec<Text>,
+) -> (Vec<u8>, Option<usize>) {
+    let all = scenarios::all();
     let (mut path, error) = decode_path(query.path.as_deref().unwrap_or(""));
-    let trace = all[scenario].trace_with(variant, &knobs, &path);
+    let trace = all[scenario].trace_with(variant, knobs, &path);
     if let Some(err) = error.or(trace.error) {
         path.truncate(err.at);
         notices.push(Text::new(
@@ -494,7 +537,7 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
         ));
     }
     path.truncate(trace.given);
-    let last = all[scenario].trace_with(variant, &knobs, &path).last();
+    let last = all[scenario].trace_with(variant, knobs, &path).last();
     let step = query.step.map(|t| {
         if t > last {
             notices.push(Text::new(
@@ -506,7 +549,17 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
         }
         t.min(last)
     });
-    let compare = match query.compare.as_deref() {
+    (path, step)
+}
+
+/// The variant to compare with, if the link names another one.
+fn compare_of(
+    meta: &ScenarioMeta,
+    variant: usize,
+    query: &Query,
+    notices: &mut Vec<Text>,
+) -> Option<usize> {
+    match query.compare.as_deref() {
         None | Some("") => None,
         Some(slug) => {
             let found = meta.variants.iter().position(|v| v.slug == slug);
@@ -520,8 +573,12 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
             }
             found.filter(|&c| c != variant)
         }
-    };
-    let breaking = match query.mode.as_deref() {
+    }
+}
+
+/// Whether the link opens the "break it" challenge.
+fn mode_of(query: &Query, notices: &mut Vec<Text>) -> bool {
+    match query.mode.as_deref() {
         None | Some("") | Some("play") => false,
         Some("break") => true,
         Some(other) => {
@@ -531,19 +588,6 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
             ));
             false
         }
-    };
-    Resolved {
-        lang,
-        scenario,
-        variant,
-        path,
-        step,
-        compare,
-        breaking,
-        knobs,
-        embed: query.embed,
-        theme: query.theme.unwrap_or(Theme::default_for(query.embed)),
-        notices,
     }
 }
 
