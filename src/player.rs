@@ -67,6 +67,15 @@ impl Cursor {
     pub fn at_end(&self) -> bool {
         self.step >= self.last
     }
+
+    /// Paused at `step`.
+    fn paused_at(self, step: usize) -> Cursor {
+        Cursor {
+            step,
+            playing: false,
+            ..self
+        }
+    }
 }
 
 pub fn reduce(c: Cursor, event: PlayerEvent) -> Cursor {
@@ -91,26 +100,10 @@ pub fn reduce(c: Cursor, event: PlayerEvent) -> Cursor {
             playing: false,
             ..c
         },
-        StepForward => Cursor {
-            step: (c.step + 1).min(c.last),
-            playing: false,
-            ..c
-        },
-        StepBack => Cursor {
-            step: c.step.saturating_sub(1),
-            playing: false,
-            ..c
-        },
-        Start => Cursor {
-            step: 0,
-            playing: false,
-            ..c
-        },
-        End => Cursor {
-            step: c.last,
-            playing: false,
-            ..c
-        },
+        StepForward => c.paused_at((c.step + 1).min(c.last)),
+        StepBack => c.paused_at(c.step.saturating_sub(1)),
+        Start => c.paused_at(0),
+        End => c.paused_at(c.last),
         Seek(step) => Cursor {
             step: step.min(c.last),
             ..c
