@@ -116,7 +116,6 @@ const LONG_FNS: &[(&str, &str, usize)] = &[
     ("scenarios/retry_layers.rs", "tree", 76),
     ("scenarios/semaphore_scope/narrate.rs", "claim", 79),
     ("scenarios/unknown_outcome.rs", "actions", 72),
-    ("sim/explore.rs", "explore_with", 100),
 ];
 
 const MAX_FN_LINES: usize = 70;

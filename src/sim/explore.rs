@@ -6,7 +6,7 @@
 //! without enumerating runs one by one.
 
 use super::model::Budgeted;
-use super::{InvKind, Model, Text, MAX_CHOICES};
+use super::{InvKind, Invariant, Model, Text, MAX_CHOICES};
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
 
@@ -185,34 +185,13 @@ pub fn explore_with<M: Model>(
     progress: &mut dyn FnMut(usize),
 ) -> Report {
     let invariants = model.invariants();
-    let mut seen = Seen::new();
-    let mut parent: Vec<(u32, u8)> = Vec::new();
-    let mut depth: Vec<u32> = Vec::new();
-    let mut graph = Graph {
-        edges: Vec::new(),
-        bad: vec![Vec::new(); invariants.len()],
-    };
-    let mut first_bad: Vec<Option<u32>> = vec![None; invariants.len()];
-    let mut quiet_states = 0;
-    let mut truncated = false;
-    let mut queue = VecDeque::new();
-    let mut actions = Vec::new();
-    let mut successors = Vec::new();
-
-    let init = Budgeted::init(model);
-    let hash = fx(&init);
-    let slot = seen.find(hash, &init).err().unwrap_or(0);
-    seen.add(hash, init, slot);
-    parent.push((0, 0));
-    depth.push(0);
-    graph.edges.push(Vec::new());
-    queue.push_back(0u32);
-
-    while let Some(id) = queue.pop_front() {
+    let mut search = Search::new(Budgeted::init(model), invariants.len());
+    let (mut actions, mut successors, mut broken) = (Vec::new(), Vec::new(), Vec::new());
+    while let Some(id) = search.queue.pop_front() {
         if id as usize % PROGRESS_EVERY == PROGRESS_EVERY - 1 {
-            progress(seen.states.len());
+            progress(search.seen.states.len());
         }
-        let state = &seen.states[id as usize];
+        let state = &search.seen.states[id as usize];
         actions.clear();
         state.actions(model, &mut actions);
         assert!(
@@ -221,62 +200,114 @@ pub fn explore_with<M: Model>(
             actions.len()
         );
         let quiet = actions.iter().all(|a| model.is_fault(a));
-        quiet_states += usize::from(quiet);
-        for (i, inv) in invariants.iter().enumerate() {
-            let judged = inv.kind == InvKind::Always || quiet;
-            let broken = judged && (inv.check)(&state.state).is_some();
-            graph.bad[i].push(broken);
-            if broken && first_bad[i].is_none() {
-                first_bad[i] = Some(id);
-            }
-        }
-        if depth[id as usize] as usize >= bounds.max_depth {
-            truncated |= !actions.is_empty();
-            continue;
-        }
+        broken.clear();
+        broken.extend(invariants.iter().map(|inv| {
+            (inv.kind == InvKind::Always || quiet) && (inv.check)(&state.state).is_some()
+        }));
         // Successors first (borrowing the state), then their ids (growing the store).
+        let deep = search.depth[id as usize] as usize >= bounds.max_depth;
         successors.clear();
-        successors.extend(actions.iter().map(|a| state.next(model, a)));
+        if !deep {
+            successors.extend(actions.iter().map(|a| state.next(model, a)));
+        }
+        search.quiet_states += usize::from(quiet);
+        search.judged(id, &broken);
+        search.truncated |= deep && !actions.is_empty();
         for (choice, next) in successors.drain(..).enumerate() {
-            let hash = fx(&next);
-            let next_id = match seen.find(hash, &next) {
-                Ok(known) => known,
-                Err(_) if seen.states.len() >= bounds.max_states => {
-                    truncated = true;
-                    continue;
-                }
-                Err(slot) => {
-                    let new_id = seen.add(hash, next, slot);
-                    parent.push((id, choice as u8));
-                    depth.push(depth[id as usize] + 1);
-                    graph.edges.push(Vec::new());
-                    queue.push_back(new_id);
-                    new_id
-                }
-            };
-            graph.edges[id as usize].push(next_id);
+            search.reached(id, choice as u8, next, bounds);
+        }
+    }
+    search.report(&invariants)
+}
+
+/// The breadth-first search's store: the states seen (ids in the order found), how each was
+/// first reached and at what depth, the graph of edges, and the invariants' verdicts.
+struct Search<S> {
+    seen: Seen<S>,
+    parent: Vec<(u32, u8)>,
+    depth: Vec<u32>,
+    graph: Graph,
+    first_bad: Vec<Option<u32>>,
+    quiet_states: usize,
+    truncated: bool,
+    queue: VecDeque<u32>,
+}
+
+impl<S: Eq + Hash> Search<S> {
+    fn new(init: S, invariants: usize) -> Search<S> {
+        let mut seen = Seen::new();
+        let hash = fx(&init);
+        let slot = seen.find(hash, &init).err().unwrap_or(0);
+        seen.add(hash, init, slot);
+        Search {
+            seen,
+            parent: vec![(0, 0)],
+            depth: vec![0],
+            graph: Graph {
+                edges: vec![Vec::new()],
+                bad: vec![Vec::new(); invariants],
+            },
+            first_bad: vec![None; invariants],
+            quiet_states: 0,
+            truncated: false,
+            queue: VecDeque::from([0]),
         }
     }
 
-    let (runs, violating, cyclic) = count_runs(&graph);
-    let invariants = invariants
-        .iter()
-        .enumerate()
-        .map(|(i, inv)| InvariantReport {
-            name: inv.name.clone(),
-            kind: inv.kind,
-            violating_states: graph.bad[i].iter().filter(|&&b| b).count(),
-            violating_runs: violating[i],
-            counterexample: first_bad[i].map(|id| path_to(&parent, id)),
-        })
-        .collect();
-    Report {
-        states: seen.states.len(),
-        runs,
-        quiet_states,
-        truncated,
-        cyclic,
-        invariants,
+    /// Records which invariants state `id` breaks (the first state found breaking one is
+    /// reached by a shortest path: its counterexample).
+    fn judged(&mut self, id: u32, broken: &[bool]) {
+        for (i, &b) in broken.iter().enumerate() {
+            self.graph.bad[i].push(b);
+            if b && self.first_bad[i].is_none() {
+                self.first_bad[i] = Some(id);
+            }
+        }
+    }
+
+    /// The edge from `id` by `choice` to `next`: a known state, a new one (queued), or none
+    /// past the state bound.
+    fn reached(&mut self, id: u32, choice: u8, next: S, bounds: Bounds) {
+        let hash = fx(&next);
+        let next_id = match self.seen.find(hash, &next) {
+            Ok(known) => known,
+            Err(_) if self.seen.states.len() >= bounds.max_states => {
+                self.truncated = true;
+                return;
+            }
+            Err(slot) => {
+                let new_id = self.seen.add(hash, next, slot);
+                self.parent.push((id, choice));
+                self.depth.push(self.depth[id as usize] + 1);
+                self.graph.edges.push(Vec::new());
+                self.queue.push_back(new_id);
+                new_id
+            }
+        };
+        self.graph.edges[id as usize].push(next_id);
+    }
+
+    fn report<T>(&self, invariants: &[Invariant<T>]) -> Report {
+        let (runs, violating, cyclic) = count_runs(&self.graph);
+        let invariants = invariants
+            .iter()
+            .enumerate()
+            .map(|(i, inv)| InvariantReport {
+                name: inv.name.clone(),
+                kind: inv.kind,
+                violating_states: self.graph.bad[i].iter().filter(|&&b| b).count(),
+                violating_runs: violating[i],
+                counterexample: self.first_bad[i].map(|id| path_to(&self.parent, id)),
+            })
+            .collect();
+        Report {
+            states: self.seen.states.len(),
+            runs,
+            quiet_states: self.quiet_states,
+            truncated: self.truncated,
+            cyclic,
+            invariants,
+        }
     }
 }
 
