@@ -100,21 +100,8 @@ fn no_html_is_parsed_from_strings() {
 /// `describe` or `view` waiting to become one short function per action or table.
 const LONG_FNS: &[(&str, &str, usize)] = &[
     ("scenarios/backpressure.rs", "targets", 95),
-    ("scenarios/cancellation/narrate.rs", "label", 72),
-    ("scenarios/cancellation/narrate.rs", "provider_step", 110),
-    ("scenarios/duplicate_charge.rs", "label", 84),
-    (
-        "scenarios/duplicate_charge/narrate.rs",
-        "describe_open",
-        112,
-    ),
-    ("scenarios/outbox_relay.rs", "label", 83),
-    ("scenarios/refund_cap.rs", "loop_table", 87),
-    ("scenarios/refund_cap.rs", "meta", 75),
     ("scenarios/retry_layers.rs", "next", 82),
-    ("scenarios/retry_layers.rs", "policy_table", 86),
     ("scenarios/retry_layers.rs", "tree", 76),
-    ("scenarios/semaphore_scope/narrate.rs", "claim", 79),
     ("scenarios/unknown_outcome.rs", "actions", 72),
 ];
 

@@ -694,28 +694,10 @@ impl Present for DuplicateChargeModel {
                 }
             }
             DcAct::LoseAnswer => Text::new("Lose the provider's answer", "丢失支付方的应答"),
-            DcAct::Reconcile => Text::new(
-                "Reconciliation: compare the provider's charges with the order",
-                "对账：核对支付方的扣款与订单",
-            ),
-            DcAct::SendRefund(r) | DcAct::RetryRefund(r) => {
-                let c = s.refunds.get(r as usize).map_or(0, |x| x.charge);
-                let k = Key::Refund(c).show();
-                if matches!(a, DcAct::RetryRefund(_)) {
-                    Text::new(
-                        format!("Reconciliation: time out, retry {k} with the same key"),
-                        format!("对账：超时，用同一个键重试 {k}"),
-                    )
-                } else {
-                    Text::new(
-                        format!("Reconciliation: refund ch_{c} with key {k}"),
-                        format!("对账：用键 {k} 退还 ch_{c}"),
-                    )
-                }
-            }
-            DcAct::RecordRefund => {
-                Text::new("Reconciliation: record the refund", "对账：记录退款结果")
-            }
+            DcAct::Reconcile
+            | DcAct::SendRefund(_)
+            | DcAct::RetryRefund(_)
+            | DcAct::RecordRefund => reconciliation_label(s, a),
         }
     }
 
@@ -1220,4 +1202,36 @@ pub(crate) fn notes() -> Notes {
         ["“We use an exactly-once MQ, so there can be no duplicate charge.” “Delete the second charge record and the books are right again.”",
          "“用了 exactly-once MQ，所以绝不会重复扣款。”“把第 2 笔流水删掉，账就对了。”"],
     )
+}
+
+/// Labels of the reconciliation job's actions.
+fn reconciliation_label(s: &DcState, a: &DcAct) -> Text {
+    match *a {
+        DcAct::Reconcile => Text::new(
+            "Reconciliation: compare the provider's charges with the order",
+            "对账：核对支付方的扣款与订单",
+        ),
+        DcAct::SendRefund(r) | DcAct::RetryRefund(r) => {
+            let c = s.refunds.get(r as usize).map_or(0, |x| x.charge);
+            let k = Key::Refund(c).show();
+            if matches!(a, DcAct::RetryRefund(_)) {
+                Text::new(
+                    format!("Reconciliation: time out, retry {k} with the same key"),
+                    format!("对账：超时，用同一个键重试 {k}"),
+                )
+            } else {
+                Text::new(
+                    format!("Reconciliation: refund ch_{c} with key {k}"),
+                    format!("对账：用键 {k} 退还 ch_{c}"),
+                )
+            }
+        }
+        DcAct::RecordRefund => {
+            Text::new("Reconciliation: record the refund", "对账：记录退款结果")
+        }
+        _ => {
+            debug_assert!(false, "not a reconciliation action: {a:?}");
+            Text::default()
+        }
+    }
 }

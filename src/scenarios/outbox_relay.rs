@@ -313,6 +313,65 @@ impl OutboxRelayModel {
     }
 }
 
+/// Labels of the relays' actions (the relay's suffix when there are two).
+impl OutboxRelayModel {
+    fn relay_label(&self, s: &OrState, a: &OrAct) -> Text {
+        let hand = |r: u8| Self::hand(s, r).map(|h| ev_id(h.ev)).unwrap_or_default();
+        match *a {
+        OrAct::Claim(r) => {
+            let (x, e) = (
+                suffix(self, r),
+                self.claimable(s, r).map(ev_id).unwrap_or_default(),
+            );
+            Text::new(format!("Relay{x}: claim {e}"), format!("中继{x}：领取 {e}"))
+        }
+        OrAct::Publish(r) => {
+            let (x, e) = (suffix(self, r), hand(r));
+            Text::new(
+                format!("Relay{x}: publish {e}"),
+                format!("中继{x}：发布 {e}"),
+            )
+        }
+        OrAct::MarkSent(r) => {
+            let (x, e) = (suffix(self, r), hand(r));
+            Text::new(
+                format!("Relay{x}: mark {e} sent"),
+                format!("中继{x}：把 {e} 标记为已发送"),
+            )
+        }
+        OrAct::RelayRestart(r) => {
+            let x = suffix(self, r);
+            Text::new(format!("Restart relay{x}"), format!("重启中继{x}"))
+        }
+        OrAct::PublishLost(r) => {
+            let (x, e) = (suffix(self, r), hand(r));
+            Text::new(
+                format!("Publish of {e} lost (relay{x})"),
+                format!("{e} 的发布丢失（中继{x}）"),
+            )
+        }
+        OrAct::AckLost(r) => {
+            let x = suffix(self, r);
+            Text::new(
+                format!("Broker ack lost (relay{x})"),
+                format!("消息代理的确认丢失（中继{x}）"),
+            )
+        }
+        OrAct::RelayCrash(r) => {
+            let x = suffix(self, r);
+            Text::new(
+                format!("Crash relay{x} after publish"),
+                format!("中继{x} 发布后崩溃"),
+            )
+        }
+            _ => {
+                debug_assert!(false, "not a relay's action: {a:?}");
+                Text::default()
+            }
+        }
+    }
+}
+
 impl Model for OutboxRelayModel {
     type State = OrState;
     type Act = OrAct;
@@ -531,38 +590,19 @@ impl Model for OutboxRelayModel {
 
 impl Present for OutboxRelayModel {
     fn label(&self, s: &OrState, a: &OrAct) -> Text {
-        let hand = |r: u8| Self::hand(s, r).map(|h| ev_id(h.ev)).unwrap_or_default();
         match *a {
+            OrAct::Claim(_)
+            | OrAct::Publish(_)
+            | OrAct::MarkSent(_)
+            | OrAct::RelayRestart(_)
+            | OrAct::PublishLost(_)
+            | OrAct::AckLost(_)
+            | OrAct::RelayCrash(_) => self.relay_label(s, a),
             OrAct::SvcCreate => {
                 Text::new("Order service: create order 17", "订单服务：创建订单 17")
             }
             OrAct::SvcCancel => {
                 Text::new("Order service: cancel order 17", "订单服务：取消订单 17")
-            }
-            OrAct::Claim(r) => {
-                let (x, e) = (
-                    suffix(self, r),
-                    self.claimable(s, r).map(ev_id).unwrap_or_default(),
-                );
-                Text::new(format!("Relay{x}: claim {e}"), format!("中继{x}：领取 {e}"))
-            }
-            OrAct::Publish(r) => {
-                let (x, e) = (suffix(self, r), hand(r));
-                Text::new(
-                    format!("Relay{x}: publish {e}"),
-                    format!("中继{x}：发布 {e}"),
-                )
-            }
-            OrAct::MarkSent(r) => {
-                let (x, e) = (suffix(self, r), hand(r));
-                Text::new(
-                    format!("Relay{x}: mark {e} sent"),
-                    format!("中继{x}：把 {e} 标记为已发送"),
-                )
-            }
-            OrAct::RelayRestart(r) => {
-                let x = suffix(self, r);
-                Text::new(format!("Restart relay{x}"), format!("重启中继{x}"))
             }
             OrAct::Deliver => {
                 let e = ev_id(s.log[s.acked as usize]);
@@ -580,27 +620,6 @@ impl Present for OutboxRelayModel {
                 Text::new(
                     format!("Deliver {e} to notification"),
                     format!("把 {e} 投递给通知服务"),
-                )
-            }
-            OrAct::PublishLost(r) => {
-                let (x, e) = (suffix(self, r), hand(r));
-                Text::new(
-                    format!("Publish of {e} lost (relay{x})"),
-                    format!("{e} 的发布丢失（中继{x}）"),
-                )
-            }
-            OrAct::AckLost(r) => {
-                let x = suffix(self, r);
-                Text::new(
-                    format!("Broker ack lost (relay{x})"),
-                    format!("消息代理的确认丢失（中继{x}）"),
-                )
-            }
-            OrAct::RelayCrash(r) => {
-                let x = suffix(self, r);
-                Text::new(
-                    format!("Crash relay{x} after publish"),
-                    format!("中继{x} 发布后崩溃"),
                 )
             }
             OrAct::ConsCrash => Text::new("Crash inventory", "让库存服务崩溃"),

@@ -827,39 +827,45 @@ impl RefundCapModel {
             }
         }
         if let Some(permits) = self.variant.permits() {
-            let holders: Vec<&str> = (0..s.reqs.len() as u8)
-                .filter(|r| mine(r))
-                .filter(|&r| holds_lock(&s.reqs[r as usize]))
-                .map(name)
-                .collect();
-            let (en, zh) = if permits == 1 {
-                ("mutex", "互斥锁")
-            } else {
-                ("semaphore", "信号量")
-            };
-            let taken = permits - s.permits[i as usize];
-            let held = if holders.is_empty() {
-                Text::new("free", "空闲")
-            } else {
-                let who = holders.join(", ");
-                Text::new(
-                    format!("{taken} of {permits} taken: {who}"),
-                    format!("已占用 {taken}/{permits}：{who}"),
-                )
-            };
-            t.rows
-                .push(RowView::new("lock".into(), vec![Text::new(en, zh), held]));
-            for &w in &s.waiters[i as usize] {
-                t.rows.push(RowView::new(
-                    format!("wait-{w}"),
-                    vec![
-                        Text::new(format!("waiting for the {en}"), format!("等待{zh}")),
-                        Text::same(name(w)),
-                    ],
-                ));
-            }
+            t.rows.extend(self.lock_rows(s, i, permits));
         }
         t
+    }
+
+    /// Instance `i`'s mutex or semaphore: who holds its permits, and who waits.
+    fn lock_rows(&self, s: &RcState, i: u8, permits: u8) -> Vec<RowView> {
+        let mine = |r: &u8| self.variant.instance_of(*r) == i;
+        let holders: Vec<&str> = (0..s.reqs.len() as u8)
+            .filter(|r| mine(r))
+            .filter(|&r| holds_lock(&s.reqs[r as usize]))
+            .map(name)
+            .collect();
+        let (en, zh) = if permits == 1 {
+            ("mutex", "互斥锁")
+        } else {
+            ("semaphore", "信号量")
+        };
+        let taken = permits - s.permits[i as usize];
+        let held = if holders.is_empty() {
+            Text::new("free", "空闲")
+        } else {
+            let who = holders.join(", ");
+            Text::new(
+                format!("{taken} of {permits} taken: {who}"),
+                format!("已占用 {taken}/{permits}：{who}"),
+            )
+        };
+        let mut rows = vec![RowView::new("lock".into(), vec![Text::new(en, zh), held])];
+        for &w in &s.waiters[i as usize] {
+            rows.push(RowView::new(
+                format!("wait-{w}"),
+                vec![
+                    Text::new(format!("waiting for the {en}"), format!("等待{zh}")),
+                    Text::same(name(w)),
+                ],
+            ));
+        }
+        rows
     }
 
     fn refunds_table(&self, s: &RcState) -> TableView {
@@ -1040,7 +1046,6 @@ impl Scenario for RefundCap {
     }
 
     fn meta(&self) -> ScenarioMeta {
-        let v = VariantMeta::new;
         ScenarioMeta {
             slug: "refund-cap",
             theme: Text::new("Concurrency", "并发"),
@@ -1052,59 +1057,7 @@ impl Scenario for RefundCap {
                 "Node runs one callback at a time, yet two refunds of 80 both pass a check against 100: every await lets another request in.",
                 "Node 一次只运行一个回调，但两笔 80 的退款都能通过 100 的额度检查：每个 await 都让别的请求插进来。",
             ),
-            variants: [
-                v("read-then-write", ["Read, await, write", "先读、await、再写"],
-                  ["Both requests read 100 before either writes: 160 reserved.",
-                   "两个请求都在对方写入前读到 100：预留了 160。"], false)
-                .failing("00000000", ["just play: the default schedule lets A and B both read 100 before either writes.",
-                                      "直接播放：默认调度就让 A 和 B 都在任一方写入前读到 100。"]),
-                v("lost-update", ["Read, await, write back", "先读、await、再写回"],
-                  ["Each request writes back what it read plus 80: 160 granted, and the row says 80.",
-                   "每个请求把读到的值加 80 写回：批准了 160，这一行却只记着 80。"], false)
-                .failing("00000000", ["just play: B writes back 0 + 80 over A's 80.",
-                                     "直接播放：B 把 0 + 80 写回，覆盖了 A 的 80。"]),
-                v("mutex-one-instance", ["Mutex, one instance", "互斥锁（单实例）"],
-                  ["An in-process mutex serialises the requests of one process: safe.",
-                   "进程内互斥锁让同一进程内的请求串行：安全。"], true)
-                .hinted(["pick any order of the callbacks: B waits for the mutex until A has written.",
-                         "任意安排回调的顺序：B 会一直等互斥锁，直到 A 写完。"]),
-                v("mutex-two-instances", ["Mutex, two instances", "互斥锁（两个实例）"],
-                  ["The same code on two instances: each has its own mutex, and the race is back.",
-                   "同样的代码跑在两个实例上：各有各的锁，竞态又回来了。"], false)
-                .failing("00000000", ["just play: each instance's mutex is free, so A and B both read 100.",
-                                      "直接播放：每个实例的互斥锁都是空闲的，于是 A 和 B 都读到 100。"]),
-                v("conditional-update", ["Conditional UPDATE", "条件 UPDATE"],
-                  ["The database checks and reserves in one statement; the second request gets UPDATE 0 and is told “insufficient remaining”.",
-                   "数据库在一条语句里检查并预留；后到的请求得到 UPDATE 0，被告知“insufficient remaining”（剩余额度不足）。"], true)
-                .hinted(["run the two UPDATEs in either order: the second changes 0 rows.",
-                         "两条 UPDATE 谁先执行都行：后执行的那条改动 0 行。"]),
-                v("select-for-update", ["SELECT … FOR UPDATE", "SELECT … FOR UPDATE"],
-                  ["A transaction locks the row: the second request waits at its SELECT, then reads 20.",
-                   "事务锁住这一行：第二个请求在 SELECT 处等待，随后读到 20。"], true)
-                .hinted(["let B's SELECT … FOR UPDATE go while A holds the lock: it waits, then reads 20.",
-                         "在 A 持有行锁时让 B 的 SELECT … FOR UPDATE 执行：它会等待，然后读到 20。"]),
-                v("semaphore-2", ["Semaphore of 2", "信号量 2"],
-                  ["Limits how many requests run at once, not what they reserve: still 160.",
-                   "限制同时运行的请求数，而不是它们预留的金额：仍然是 160。"], false)
-                .failing("000000000", ["just play: two permits let A and B read 100 together; C waits, too late to help.",
-                                       "直接播放：两个许可让 A 和 B 一起读到 100；C 在等待，却于事无补。"]),
-            ]
-            .into_iter()
-            .zip(RcVariant::ALL)
-            .map(|(m, v)| VariantMeta {
-                fault_budget: 0,
-                fixed_by: match v {
-                    RcVariant::ReadThenWrite
-                    | RcVariant::LostUpdate
-                    | RcVariant::MutexTwoInstances
-                    | RcVariant::Semaphore2 => {
-                        Some("conditional-update")
-                    }
-                    _ => None,
-                },
-                ..m
-            })
-            .collect(),
+            variants: variants(),
             knobs: vec![
                 knob("cap", ["Refundable cap", "可退上限"], CAP),
                 knob("amount-a", ["A's refund", "A 的退款额"], AMOUNT),
@@ -1114,6 +1067,65 @@ impl Scenario for RefundCap {
             moves_heading: None,
         }
     }
+}
+
+/// The variants: each mistake with its canonical failing path, each fix with what it
+/// withstands; every mistake is fixed by the conditional UPDATE.
+fn variants() -> Vec<VariantMeta> {
+    let v = VariantMeta::new;
+    [
+        v("read-then-write", ["Read, await, write", "先读、await、再写"],
+          ["Both requests read 100 before either writes: 160 reserved.",
+           "两个请求都在对方写入前读到 100：预留了 160。"], false)
+        .failing("00000000", ["just play: the default schedule lets A and B both read 100 before either writes.",
+                              "直接播放：默认调度就让 A 和 B 都在任一方写入前读到 100。"]),
+        v("lost-update", ["Read, await, write back", "先读、await、再写回"],
+          ["Each request writes back what it read plus 80: 160 granted, and the row says 80.",
+           "每个请求把读到的值加 80 写回：批准了 160，这一行却只记着 80。"], false)
+        .failing("00000000", ["just play: B writes back 0 + 80 over A's 80.",
+                             "直接播放：B 把 0 + 80 写回，覆盖了 A 的 80。"]),
+        v("mutex-one-instance", ["Mutex, one instance", "互斥锁（单实例）"],
+          ["An in-process mutex serialises the requests of one process: safe.",
+           "进程内互斥锁让同一进程内的请求串行：安全。"], true)
+        .hinted(["pick any order of the callbacks: B waits for the mutex until A has written.",
+                 "任意安排回调的顺序：B 会一直等互斥锁，直到 A 写完。"]),
+        v("mutex-two-instances", ["Mutex, two instances", "互斥锁（两个实例）"],
+          ["The same code on two instances: each has its own mutex, and the race is back.",
+           "同样的代码跑在两个实例上：各有各的锁，竞态又回来了。"], false)
+        .failing("00000000", ["just play: each instance's mutex is free, so A and B both read 100.",
+                              "直接播放：每个实例的互斥锁都是空闲的，于是 A 和 B 都读到 100。"]),
+        v("conditional-update", ["Conditional UPDATE", "条件 UPDATE"],
+          ["The database checks and reserves in one statement; the second request gets UPDATE 0 and is told “insufficient remaining”.",
+           "数据库在一条语句里检查并预留；后到的请求得到 UPDATE 0，被告知“insufficient remaining”（剩余额度不足）。"], true)
+        .hinted(["run the two UPDATEs in either order: the second changes 0 rows.",
+                 "两条 UPDATE 谁先执行都行：后执行的那条改动 0 行。"]),
+        v("select-for-update", ["SELECT … FOR UPDATE", "SELECT … FOR UPDATE"],
+          ["A transaction locks the row: the second request waits at its SELECT, then reads 20.",
+           "事务锁住这一行：第二个请求在 SELECT 处等待，随后读到 20。"], true)
+        .hinted(["let B's SELECT … FOR UPDATE go while A holds the lock: it waits, then reads 20.",
+                 "在 A 持有行锁时让 B 的 SELECT … FOR UPDATE 执行：它会等待，然后读到 20。"]),
+        v("semaphore-2", ["Semaphore of 2", "信号量 2"],
+          ["Limits how many requests run at once, not what they reserve: still 160.",
+           "限制同时运行的请求数，而不是它们预留的金额：仍然是 160。"], false)
+        .failing("000000000", ["just play: two permits let A and B read 100 together; C waits, too late to help.",
+                               "直接播放：两个许可让 A 和 B 一起读到 100；C 在等待，却于事无补。"]),
+    ]
+    .into_iter()
+    .zip(RcVariant::ALL)
+    .map(|(m, v)| VariantMeta {
+        fault_budget: 0,
+        fixed_by: match v {
+            RcVariant::ReadThenWrite
+            | RcVariant::LostUpdate
+            | RcVariant::MutexTwoInstances
+            | RcVariant::Semaphore2 => {
+                Some("conditional-update")
+            }
+            _ => None,
+        },
+        ..m
+    })
+    .collect()
 }
 
 /// Speaker notes for presenting this scenario. Not part of `meta()`: the page fetches them on

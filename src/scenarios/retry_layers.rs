@@ -703,49 +703,9 @@ impl RetryLayersModel {
             Text::new("per-attempt timeout", "单次超时"),
             Text::new("now", "当前"),
         ];
-        let n = self.layers as usize;
         for (l, (&p, retries)) in self.policies.iter().zip(RETRIES).enumerate() {
             let r = p.retry;
-            let mut backoff = if r.attempts_max == 1 {
-                Text::same("—")
-            } else {
-                Text::new(
-                    format!(
-                        "{} × {}.{}, max {}",
-                        secs(r.initial_interval_ms as u32),
-                        r.coefficient_tenths / 10,
-                        r.coefficient_tenths % 10,
-                        secs(r.max_interval_ms as u32)
-                    ),
-                    format!(
-                        "{} × {}.{}，最多 {}",
-                        secs(r.initial_interval_ms as u32),
-                        r.coefficient_tenths / 10,
-                        r.coefficient_tenths % 10,
-                        secs(r.max_interval_ms as u32)
-                    ),
-                )
-            };
-            if p.jitter {
-                backoff = backoff.then(&Text::new("+ jitter", "+ 抖动"));
-            }
-            let timeout = if l + 1 == n {
-                Text::new(
-                    format!("{} (the call)", secs(CALL_TIMEOUT_MS)),
-                    format!("{}（调用）", secs(CALL_TIMEOUT_MS)),
-                )
-            } else {
-                Text::new("until the inner layer gives up", "直到内层放弃")
-            };
-            let timeout = if l == 0 && self.variant.enforces_deadline() {
-                let d = secs(self.deadline_ms);
-                timeout.then(&Text::new(
-                    format!("; total {d} (Schedule-To-Close)"),
-                    format!("；总计 {d}（Schedule-To-Close）"),
-                ))
-            } else {
-                timeout
-            };
+            let (backoff, timeout) = (backoff_text(p), self.timeout_text(l));
             let of = match r.attempts_max {
                 0 => String::new(),
                 m => format!("/{m}"),
@@ -774,6 +734,29 @@ impl RetryLayersModel {
             ));
         }
         t
+    }
+
+    /// Layer `l`'s per-attempt timeout (and, for the outermost layer that enforces one, the
+    /// total deadline).
+    fn timeout_text(&self, l: usize) -> Text {
+        let n = self.layers as usize;
+        let timeout = if l + 1 == n {
+            Text::new(
+                format!("{} (the call)", secs(CALL_TIMEOUT_MS)),
+                format!("{}（调用）", secs(CALL_TIMEOUT_MS)),
+            )
+        } else {
+            Text::new("until the inner layer gives up", "直到内层放弃")
+        };
+        if l == 0 && self.variant.enforces_deadline() {
+            let d = secs(self.deadline_ms);
+            timeout.then(&Text::new(
+                format!("; total {d} (Schedule-To-Close)"),
+                format!("；总计 {d}（Schedule-To-Close）"),
+            ))
+        } else {
+            timeout
+        }
     }
 
     fn ledger(&self, s: &RlState) -> TableView {
@@ -1241,4 +1224,33 @@ pub(crate) fn notes() -> Notes {
         ["“Temporal and LangGraph are the same thing.” “The more frameworks, the more production-grade.”",
          "“Temporal 和 LangGraph 完全等价。”“框架越多，系统就越生产级。”"],
     )
+}
+
+/// A policy's backoff: initial interval × coefficient up to a maximum, plus jitter if any.
+fn backoff_text(p: Policy) -> Text {
+    let r = p.retry;
+    let mut backoff = if r.attempts_max == 1 {
+        Text::same("—")
+    } else {
+        Text::new(
+            format!(
+                "{} × {}.{}, max {}",
+                secs(r.initial_interval_ms as u32),
+                r.coefficient_tenths / 10,
+                r.coefficient_tenths % 10,
+                secs(r.max_interval_ms as u32)
+            ),
+            format!(
+                "{} × {}.{}，最多 {}",
+                secs(r.initial_interval_ms as u32),
+                r.coefficient_tenths / 10,
+                r.coefficient_tenths % 10,
+                secs(r.max_interval_ms as u32)
+            ),
+        )
+    };
+    if p.jitter {
+        backoff = backoff.then(&Text::new("+ jitter", "+ 抖动"));
+    }
+    backoff
 }

@@ -4,7 +4,7 @@ use super::{
     amount, list, money, op_id, CaAct, CaState, CaVariant, CancellationModel, Msg, OpStatus,
     Screen, DB, PSP, SCREEN, SERVICE,
 };
-use crate::sim::{arrow, mark, ArrowKind, MarkKind, StepInfo, Text};
+use crate::sim::{arrow, mark, Arrow, ArrowKind, MarkKind, StepInfo, Text};
 
 /// The rule the scenario is about, with its source.
 fn cite() -> Text {
@@ -48,16 +48,7 @@ pub(super) fn label(m: &CancellationModel, s: &CaState, a: CaAct) -> Text {
             Some(&m) => provider_label(s, m),
             None => Text::new("Provider: idle", "支付方：空闲"),
         },
-        CaAct::Overtake => match s.inbox.get(1) {
-            Some(&m) => {
-                let what = provider_label(s, m);
-                Text::new(
-                    format!("⚡ Overtake: {}", what.en.trim_start_matches("Provider: ")),
-                    format!("⚡ 抢先：{}", what.zh.trim_start_matches("支付方：")),
-                )
-            }
-            None => Text::new("⚡ Overtake", "⚡ 抢先"),
-        },
+        CaAct::Overtake => overtake_label(s),
         CaAct::Receive => match s.wait {
             Some(Msg::Query(o) | Msg::Void(o)) => Text::new(
                 format!("Service: read the answer about {}", op_id(o)),
@@ -89,23 +80,40 @@ pub(super) fn label(m: &CancellationModel, s: &CaState, a: CaAct) -> Text {
             "Service: no answer in time; ask again",
             "服务：没有及时应答，再问一次",
         ),
-        CaAct::Finish => {
-            if (s.next as usize) >= s.ops.len() {
-                Text::new("Service: report the batch", "服务：报告这批结果")
-            } else if m.variant == CaVariant::CancelMeansUndone {
-                Text::new(
-                    "Service: next fetch rejects at once (signal aborted)",
-                    "服务：下一次 fetch 立即拒绝（信号已中止）",
-                )
-            } else {
-                Text::new(
-                    "Service: stop new work (signal aborted)",
-                    "服务：停止新工作（信号已中止）",
-                )
-            }
-        }
+        CaAct::Finish => finish_label(m, s),
         CaAct::Cancel => Text::new("Agent: click Cancel", "客服：点击“取消”"),
         CaAct::LoseAnswer => Text::new("Lose the provider's answer", "丢失支付方的应答"),
+    }
+}
+
+/// The provider handling the second request first, as a fault's label.
+fn overtake_label(s: &CaState) -> Text {
+    match s.inbox.get(1) {
+        Some(&m) => {
+            let what = provider_label(s, m);
+            Text::new(
+                format!("⚡ Overtake: {}", what.en.trim_start_matches("Provider: ")),
+                format!("⚡ 抢先：{}", what.zh.trim_start_matches("支付方：")),
+            )
+        }
+        None => Text::new("⚡ Overtake", "⚡ 抢先"),
+    }
+}
+
+/// What finishing means: the report, or (after a cancel) stopping new work.
+fn finish_label(m: &CancellationModel, s: &CaState) -> Text {
+    if (s.next as usize) >= s.ops.len() {
+        Text::new("Service: report the batch", "服务：报告这批结果")
+    } else if m.variant == CaVariant::CancelMeansUndone {
+        Text::new(
+            "Service: next fetch rejects at once (signal aborted)",
+            "服务：下一次 fetch 立即拒绝（信号已中止）",
+        )
+    } else {
+        Text::new(
+            "Service: stop new work (signal aborted)",
+            "服务：停止新工作（信号已中止）",
+        )
     }
 }
 
@@ -137,110 +145,122 @@ fn provider_step(info: &mut StepInfo, b: &CaState, s: &CaState, m: Msg) {
     info.lane = PSP;
     let rid = op_id(m.op());
     let heard = s.answers.len() > b.answers.len();
-    let back = |label: Text| {
-        let kind = if heard {
-            ArrowKind::Message
-        } else {
-            ArrowKind::Lost
-        };
-        arrow(PSP, SERVICE, label, kind)
-    };
     match m {
-        Msg::Refund(o) if b.voided.contains(&o) => {
-            info.title = Text::new(
-                format!("{rid} refused: voided"),
-                format!("{rid} 被拒：已作废"),
-            );
-            info.marks
-                .push(mark(PSP, MarkKind::Dedup, "refused", "已拒绝"));
-            info.arrows.push(back(Text::same("409")));
-            info.narration = Text::new(
-                format!("The refund for {rid} arrives after its key was voided: the provider refuses it. Nothing is refunded, which is what the service recorded."),
-                format!("{rid} 的退款在它的键被作废之后才到：支付方拒绝它。什么都没退，与服务记下的一致。"),
-            );
-        }
-        Msg::Refund(o) if b.ledger.contains(&o) => {
-            info.title = Text::new(format!("replay {rid}"), format!("重放 {rid}"));
-            info.marks
-                .push(mark(PSP, MarkKind::Dedup, "replayed", "重放"));
-            info.arrows.push(back(Text::same("200")));
-            info.narration = Text::new(
-                format!("The provider already has a refund under the key {rid}: it replays the saved result instead of refunding again."),
-                format!("支付方在键 {rid} 下已经有一笔退款：它重放保存的结果，不会再退一次。"),
-            );
-        }
-        Msg::Refund(o) => {
-            let re = format!("re_{}", s.ledger.len());
-            info.title = Text::new(
-                format!("provider commits {rid}"),
-                format!("支付方提交 {rid}"),
-            );
-            info.marks
-                .push(mark(PSP, MarkKind::Commit, "refunded", "已退款"));
-            info.arrows.push(back(Text::same("200")));
-            info.narration = if heard {
-                Text::new(
-                    format!(
-                        "The provider commits refund {re} of {} for {rid} and answers 200.",
-                        money(amount(o))
-                    ),
-                    format!(
-                        "支付方提交 {rid} 的退款 {re}（{}），应答 200。",
-                        money(amount(o))
-                    ),
-                )
-            } else {
-                Text::new(
-                    format!("The request was already on its way, so the cancel did not stop it: the provider commits refund {re} of {} for {rid}. Its 200 goes to a connection nobody is reading any more.", money(amount(o))),
-                    format!("请求早已在路上，取消拦不住它：支付方提交 {rid} 的退款 {re}（{}）。它的 200 发往一个已经没人读的连接。", money(amount(o))),
-                )
-            };
-        }
-        Msg::Query(o) => {
-            let found = s.ledger.contains(&o);
-            info.title = Text::new(
-                format!("provider answers about {rid}"),
-                format!("支付方回答 {rid}"),
-            );
-            info.arrows.push(back(if found {
-                Text::new("found", "找到")
-            } else {
-                Text::new("not found", "未找到")
-            }));
-            info.narration = if found {
-                Text::new(
-                    format!(
-                        "The provider looks up the Idempotency-Key {rid}: refund found, succeeded."
-                    ),
-                    format!("支付方按 Idempotency-Key {rid} 查找：找到了退款，已成功。"),
-                )
-            } else {
-                Text::new(
-                    format!("The provider looks up the Idempotency-Key {rid}: no refund, yet. “Not found” says nothing about a request still on its way."),
-                    format!("支付方按 Idempotency-Key {rid} 查找：还没有退款。“没有”说明不了仍在路上的请求。"),
-                )
-            };
-        }
-        Msg::Void(o) if s.ledger.contains(&o) => {
-            info.title = Text::new(format!("{rid} already refunded"), format!("{rid} 已经退款"));
-            info.arrows
-                .push(back(Text::new("already refunded", "已经退款")));
-            info.narration = Text::new(
-                format!("The provider cannot void {rid}: it has already refunded under that key, and says so. That settles it: SUCCEEDED."),
-                format!("支付方无法作废 {rid}：它已经在这个键下退了款，并如实回答。结论已定：SUCCEEDED。"),
-            );
-        }
-        Msg::Void(_) => {
-            info.title = Text::new(format!("provider voids {rid}"), format!("支付方作废 {rid}"));
-            info.marks
-                .push(mark(PSP, MarkKind::Write, "voided", "已作废"));
-            info.arrows.push(back(Text::new("voided", "已作废")));
-            let late = b.inbox.contains(&Msg::Refund(m.op()));
-            info.narration = Text::new(
-                format!("The provider has no refund under {rid} and voids the key: from now on a refund under it is refused{}. That settles it: NOT_EXECUTED, for certain.", if late { ", including the one still on its way" } else { "" }),
-                format!("支付方在 {rid} 下没有退款，于是作废这个键：此后这个键下的退款一律拒绝{}。结论已定：肯定没执行，NOT_EXECUTED。", if late { "，包括还在路上的那一笔" } else { "" }),
-            );
-        }
+        Msg::Refund(o) => refund_step(info, b, s, o, &rid, heard),
+        Msg::Query(o) => query_step(info, s, o, &rid, heard),
+        Msg::Void(o) => void_step(info, b, s, o, &rid, heard),
+    }
+}
+
+/// The provider's answer to the service: an arrow that arrives, or is lost if nobody listens.
+fn back(heard: bool, label: Text) -> Arrow {
+    let kind = if heard {
+        ArrowKind::Message
+    } else {
+        ArrowKind::Lost
+    };
+    arrow(PSP, SERVICE, label, kind)
+}
+
+/// The provider handles refund `o`: refused (voided), replayed (same key), or committed.
+fn refund_step(info: &mut StepInfo, b: &CaState, s: &CaState, o: u8, rid: &str, heard: bool) {
+    if b.voided.contains(&o) {
+        info.title = Text::new(
+            format!("{rid} refused: voided"),
+            format!("{rid} 被拒：已作废"),
+        );
+        info.marks
+            .push(mark(PSP, MarkKind::Dedup, "refused", "已拒绝"));
+        info.arrows.push(back(heard, Text::same("409")));
+        info.narration = Text::new(
+            format!("The refund for {rid} arrives after its key was voided: the provider refuses it. Nothing is refunded, which is what the service recorded."),
+            format!("{rid} 的退款在它的键被作废之后才到：支付方拒绝它。什么都没退，与服务记下的一致。"),
+        );
+    } else if b.ledger.contains(&o) {
+        info.title = Text::new(format!("replay {rid}"), format!("重放 {rid}"));
+        info.marks
+            .push(mark(PSP, MarkKind::Dedup, "replayed", "重放"));
+        info.arrows.push(back(heard, Text::same("200")));
+        info.narration = Text::new(
+            format!("The provider already has a refund under the key {rid}: it replays the saved result instead of refunding again."),
+            format!("支付方在键 {rid} 下已经有一笔退款：它重放保存的结果，不会再退一次。"),
+        );
+    } else {
+        let re = format!("re_{}", s.ledger.len());
+        info.title = Text::new(
+            format!("provider commits {rid}"),
+            format!("支付方提交 {rid}"),
+        );
+        info.marks
+            .push(mark(PSP, MarkKind::Commit, "refunded", "已退款"));
+        info.arrows.push(back(heard, Text::same("200")));
+        info.narration = if heard {
+            Text::new(
+                format!(
+                    "The provider commits refund {re} of {} for {rid} and answers 200.",
+                    money(amount(o))
+                ),
+                format!(
+                    "支付方提交 {rid} 的退款 {re}（{}），应答 200。",
+                    money(amount(o))
+                ),
+            )
+        } else {
+            Text::new(
+                format!("The request was already on its way, so the cancel did not stop it: the provider commits refund {re} of {} for {rid}. Its 200 goes to a connection nobody is reading any more.", money(amount(o))),
+                format!("请求早已在路上，取消拦不住它：支付方提交 {rid} 的退款 {re}（{}）。它的 200 发往一个已经没人读的连接。", money(amount(o))),
+            )
+        };
+    }
+}
+
+/// The provider answers a query about `o` by its key: found, or not (yet).
+fn query_step(info: &mut StepInfo, s: &CaState, o: u8, rid: &str, heard: bool) {
+    let found = s.ledger.contains(&o);
+    info.title = Text::new(
+        format!("provider answers about {rid}"),
+        format!("支付方回答 {rid}"),
+    );
+    info.arrows.push(back(heard, if found {
+        Text::new("found", "找到")
+    } else {
+        Text::new("not found", "未找到")
+    }));
+    info.narration = if found {
+        Text::new(
+            format!(
+                "The provider looks up the Idempotency-Key {rid}: refund found, succeeded."
+            ),
+            format!("支付方按 Idempotency-Key {rid} 查找：找到了退款，已成功。"),
+        )
+    } else {
+        Text::new(
+            format!("The provider looks up the Idempotency-Key {rid}: no refund, yet. “Not found” says nothing about a request still on its way."),
+            format!("支付方按 Idempotency-Key {rid} 查找：还没有退款。“没有”说明不了仍在路上的请求。"),
+        )
+    };
+}
+
+/// The provider voids `o`'s key, unless it has already refunded under it.
+fn void_step(info: &mut StepInfo, b: &CaState, s: &CaState, o: u8, rid: &str, heard: bool) {
+    if s.ledger.contains(&o) {
+        info.title = Text::new(format!("{rid} already refunded"), format!("{rid} 已经退款"));
+        info.arrows
+            .push(back(heard, Text::new("already refunded", "已经退款")));
+        info.narration = Text::new(
+            format!("The provider cannot void {rid}: it has already refunded under that key, and says so. That settles it: SUCCEEDED."),
+            format!("支付方无法作废 {rid}：它已经在这个键下退了款，并如实回答。结论已定：SUCCEEDED。"),
+        );
+    } else {
+        info.title = Text::new(format!("provider voids {rid}"), format!("支付方作废 {rid}"));
+        info.marks
+            .push(mark(PSP, MarkKind::Write, "voided", "已作废"));
+        info.arrows.push(back(heard, Text::new("voided", "已作废")));
+        let late = b.inbox.contains(&Msg::Refund(o));
+        info.narration = Text::new(
+            format!("The provider has no refund under {rid} and voids the key: from now on a refund under it is refused{}. That settles it: NOT_EXECUTED, for certain.", if late { ", including the one still on its way" } else { "" }),
+            format!("支付方在 {rid} 下没有退款，于是作废这个键：此后这个键下的退款一律拒绝{}。结论已定：肯定没执行，NOT_EXECUTED。", if late { "，包括还在路上的那一笔" } else { "" }),
+        );
     }
 }
 

@@ -87,97 +87,106 @@ fn describe_open(
         .push(arrow(CONSUMER, DB, "SELECT", ArrowKind::Message));
     let redelivered = b.msgs.get(j.msg as usize).is_some_and(|x| x.delivered > 1);
     match m.variant {
-        DcVariant::NewChargePerDelivery => {
-            let no = j.no.show();
-            info.code = Some(format!("SELECT nextval('payment_no');  -- {no}"));
-            info.title = t(format!("new payment number {no}"), format!("新流水号 {no}"));
-            info.narration = if s.serial > 1 {
-                t(
-                    format!("The handler does what it always does: a new payment number, {no}, which will be the provider's key. Nothing links it to the payment ord-1701 already has."),
-                    format!("处理函数照旧执行：生成新的支付流水号 {no}，并把它作为支付方的键。没有任何东西把它和 ord-1701 已有的那笔支付联系起来。"),
-                )
-            } else {
-                t(
-                    format!("The handler takes payment number {no} from the sequence; it will be the provider's idempotency key."),
-                    format!("处理函数从序列取得支付流水号 {no}，它将作为支付方的幂等键。"),
-                )
-            };
+        DcVariant::NewChargePerDelivery => open_new_number(s, j, info),
+        DcVariant::MessageIdDedup => open_inbox(j, info, mid, redelivered),
+        DcVariant::StableIntent => open_intent(b, info, mid),
+    }
+}
+
+/// A new payment number per delivery: nothing links it to the payment the order has.
+fn open_new_number(s: &DcState, j: Job, info: &mut StepInfo) {
+    let no = j.no.show();
+    info.code = Some(format!("SELECT nextval('payment_no');  -- {no}"));
+    info.title = t(format!("new payment number {no}"), format!("新流水号 {no}"));
+    info.narration = if s.serial > 1 {
+        t(
+            format!("The handler does what it always does: a new payment number, {no}, which will be the provider's key. Nothing links it to the payment ord-1701 already has."),
+            format!("处理函数照旧执行：生成新的支付流水号 {no}，并把它作为支付方的键。没有任何东西把它和 ord-1701 已有的那笔支付联系起来。"),
+        )
+    } else {
+        t(
+            format!("The handler takes payment number {no} from the sequence; it will be the provider's idempotency key."),
+            format!("处理函数从序列取得支付流水号 {no}，它将作为支付方的幂等键。"),
+        )
+    };
+}
+
+/// The inbox by message id: a hit skips, a miss (a new id, or a result never saved) charges.
+fn open_inbox(j: Job, info: &mut StepInfo, mid: &str, redelivered: bool) {
+    let lookup = format!("SELECT 1 FROM processed_messages WHERE message_id = '{mid}';");
+    if j.skipped {
+        info.code = Some(format!("{lookup}  -- 1 row"));
+        info.title = t(
+            format!("{mid}: in the inbox"),
+            format!("{mid}：已在收件箱中"),
+        );
+        info.marks
+            .push(mark(DB, MarkKind::Dedup, "inbox hit", "已处理"));
+        info.narration = t(
+            format!("{mid} is in processed_messages: its result was committed with it. The handler acknowledges without charging."),
+            format!("{mid} 已在 processed_messages 中：它的结果当初与它一起提交了。处理函数不扣款，直接确认。"),
+        );
+    } else {
+        let no = j.no.show();
+        info.code = Some(format!(
+            "{lookup}  -- 0 rows\nSELECT nextval('payment_no');  -- {no}"
+        ));
+        info.title = t(
+            format!("{mid}: not in the inbox"),
+            format!("{mid}：不在收件箱中"),
+        );
+        info.narration = if j.msg > 0 {
+            t(
+                format!("{mid} is not in the inbox: it is a new message id. The inbox cannot know that it carries the same command as msg-1, so the handler charges with the key {mid}."),
+                format!("{mid} 不在收件箱中：这是一个新的消息标识。收件箱无从知道它和 msg-1 是同一个命令，于是处理函数用键 {mid} 扣款。"),
+            )
+        } else if redelivered {
+            t(
+                format!("{mid} is not in the inbox: its result was never saved. The handler charges again, but with the same key {mid}."),
+                format!("{mid} 不在收件箱中：它的结果没保存下来。处理函数再次扣款，但用的是同一个键 {mid}。"),
+            )
+        } else {
+            t(
+                format!("{mid} is not in processed_messages. The handler takes payment number {no} and will send the message id {mid} as the key."),
+                format!("{mid} 不在 processed_messages 中。处理函数取得流水号 {no}，并将以消息标识 {mid} 作为键。"),
+            )
+        };
+    }
+}
+
+/// The payment intent, unique per order: created once, then read.
+fn open_intent(b: &DcState, info: &mut StepInfo, mid: &str) {
+    info.code = Some("INSERT INTO payment_intents (intent_id, order_id, status)\n  VALUES ('pay-1701', 'ord-1701', 'PROCESSING')\n  ON CONFLICT (order_id) DO NOTHING;\nSELECT status, charge_id FROM payment_intents WHERE order_id = 'ord-1701';".into());
+    let before = b.payments.iter().find(|p| p.no == Key::Intent).copied();
+    match before {
+        None => {
+            info.title = t("create pay-1701", "创建 pay-1701");
+            info.marks
+                .push(mark(DB, MarkKind::Commit, "PROCESSING", "处理中"));
+            info.narration = t(
+                "The handler creates the payment intent pay-1701, PROCESSING. order_id is unique: this is the one payment of ord-1701, whichever message asks for it.",
+                "处理函数创建支付意图 pay-1701，状态为处理中。order_id 唯一：这就是 ord-1701 的那一次收款，不管是哪条消息来要求。",
+            );
         }
-        DcVariant::MessageIdDedup => {
-            let lookup = format!("SELECT 1 FROM processed_messages WHERE message_id = '{mid}';");
-            if j.skipped {
-                info.code = Some(format!("{lookup}  -- 1 row"));
-                info.title = t(
-                    format!("{mid}: in the inbox"),
-                    format!("{mid}：已在收件箱中"),
-                );
-                info.marks
-                    .push(mark(DB, MarkKind::Dedup, "inbox hit", "已处理"));
-                info.narration = t(
-                    format!("{mid} is in processed_messages: its result was committed with it. The handler acknowledges without charging."),
-                    format!("{mid} 已在 processed_messages 中：它的结果当初与它一起提交了。处理函数不扣款，直接确认。"),
-                );
-            } else {
-                let no = j.no.show();
-                info.code = Some(format!(
-                    "{lookup}  -- 0 rows\nSELECT nextval('payment_no');  -- {no}"
-                ));
-                info.title = t(
-                    format!("{mid}: not in the inbox"),
-                    format!("{mid}：不在收件箱中"),
-                );
-                info.narration = if j.msg > 0 {
-                    t(
-                        format!("{mid} is not in the inbox: it is a new message id. The inbox cannot know that it carries the same command as msg-1, so the handler charges with the key {mid}."),
-                        format!("{mid} 不在收件箱中：这是一个新的消息标识。收件箱无从知道它和 msg-1 是同一个命令，于是处理函数用键 {mid} 扣款。"),
-                    )
-                } else if redelivered {
-                    t(
-                        format!("{mid} is not in the inbox: its result was never saved. The handler charges again, but with the same key {mid}."),
-                        format!("{mid} 不在收件箱中：它的结果没保存下来。处理函数再次扣款，但用的是同一个键 {mid}。"),
-                    )
-                } else {
-                    t(
-                        format!("{mid} is not in processed_messages. The handler takes payment number {no} and will send the message id {mid} as the key."),
-                        format!("{mid} 不在 processed_messages 中。处理函数取得流水号 {no}，并将以消息标识 {mid} 作为键。"),
-                    )
-                };
-            }
+        Some(p) if p.status == PayStatus::Succeeded => {
+            let c = p.charge.map_or(String::new(), |c| format!("ch_{c}"));
+            info.title = t("pay-1701 SUCCEEDED: skip", "pay-1701 已成功：跳过");
+            info.marks.push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
+            info.narration = t(
+                format!("The insert finds pay-1701 already there, SUCCEEDED with {c}: the handler returns the saved result and acknowledges {mid}. Nothing is charged, whichever message carried the command."),
+                format!("插入时发现 pay-1701 已存在，且已成功（{c}）：处理函数返回已有结果并确认 {mid}。无论命令由哪条消息带来，都不会再扣款。"),
+            );
         }
-        DcVariant::StableIntent => {
-            info.code = Some("INSERT INTO payment_intents (intent_id, order_id, status)\n  VALUES ('pay-1701', 'ord-1701', 'PROCESSING')\n  ON CONFLICT (order_id) DO NOTHING;\nSELECT status, charge_id FROM payment_intents WHERE order_id = 'ord-1701';".into());
-            let before = b.payments.iter().find(|p| p.no == Key::Intent).copied();
-            match before {
-                None => {
-                    info.title = t("create pay-1701", "创建 pay-1701");
-                    info.marks
-                        .push(mark(DB, MarkKind::Commit, "PROCESSING", "处理中"));
-                    info.narration = t(
-                        "The handler creates the payment intent pay-1701, PROCESSING. order_id is unique: this is the one payment of ord-1701, whichever message asks for it.",
-                        "处理函数创建支付意图 pay-1701，状态为处理中。order_id 唯一：这就是 ord-1701 的那一次收款，不管是哪条消息来要求。",
-                    );
-                }
-                Some(p) if p.status == PayStatus::Succeeded => {
-                    let c = p.charge.map_or(String::new(), |c| format!("ch_{c}"));
-                    info.title = t("pay-1701 SUCCEEDED: skip", "pay-1701 已成功：跳过");
-                    info.marks.push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
-                    info.narration = t(
-                        format!("The insert finds pay-1701 already there, SUCCEEDED with {c}: the handler returns the saved result and acknowledges {mid}. Nothing is charged, whichever message carried the command."),
-                        format!("插入时发现 pay-1701 已存在，且已成功（{c}）：处理函数返回已有结果并确认 {mid}。无论命令由哪条消息带来，都不会再扣款。"),
-                    );
-                }
-                Some(_) => {
-                    info.title = t(
-                        "pay-1701 PROCESSING: ask again",
-                        "pay-1701 处理中：再问一次",
-                    );
-                    info.marks.push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
-                    info.narration = t(
-                        "pay-1701 already exists and is PROCESSING: an earlier attempt may or may not have charged. The handler does not make a new payment; it asks the provider again with the same key, pay-1701.",
-                        "pay-1701 已存在且处于处理中：之前的尝试可能扣了款，也可能没有。处理函数不新建支付，而是用同一个键 pay-1701 再询问支付方。",
-                    );
-                }
-            }
+        Some(_) => {
+            info.title = t(
+                "pay-1701 PROCESSING: ask again",
+                "pay-1701 处理中：再问一次",
+            );
+            info.marks.push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
+            info.narration = t(
+                "pay-1701 already exists and is PROCESSING: an earlier attempt may or may not have charged. The handler does not make a new payment; it asks the provider again with the same key, pay-1701.",
+                "pay-1701 已存在且处于处理中：之前的尝试可能扣了款，也可能没有。处理函数不新建支付，而是用同一个键 pay-1701 再询问支付方。",
+            );
         }
     }
 }

@@ -142,7 +142,20 @@ fn claim(
     let jobs_sql = format!(
         "UPDATE jobs SET status = 'running', owner = '{holder}'\n WHERE id = (SELECT id FROM jobs WHERE status = 'queued'\n             ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)\n RETURNING id;  -- jobs {jobs}"
     );
-    let (budget_sql, budget) = match m.variant {
+    let (budget_sql, budget) = budget_taken(m, b, s, &holder);
+    info.code = Some(format!("-- {holder}, {k} times:\n{budget_sql}{jobs_sql}"));
+    let base = Text::new(
+        format!("Instance {} takes {k} permits from its own semaphore ({} of {} taken), claims jobs {jobs} and sends {k} payment calls.", who + 1, me.calls, m.local),
+        format!("实例 {} 从自己的信号量拿了 {k} 个许可（已占 {}/{}），领取任务 {jobs}，发出 {k} 个支付调用。", who + 1, me.calls, m.local),
+    );
+    let now = channel_now(m, s, channel, info);
+    info.narration = base.then(&budget).then(&now);
+}
+
+/// What the shared budget does before each call: the SQL and a sentence (nothing for a
+/// semaphore per instance).
+fn budget_taken(m: &SemaphoreScopeModel, b: &SsState, s: &SsState, holder: &str) -> (String, Text) {
+    match m.variant {
         SsVariant::PerInstanceSemaphore => (String::new(), Text::default()),
         SsVariant::SharedCounter => (
             format!("UPDATE channel_budget SET in_flight = in_flight + 1\n WHERE in_flight < 10;  -- UPDATE 1 each time: {} → {}\n", b.counter, s.counter),
@@ -161,14 +174,13 @@ fn claim(
                 ),
             )
         }
-    };
-    info.code = Some(format!("-- {holder}, {k} times:\n{budget_sql}{jobs_sql}"));
+    }
+}
+
+/// The channel's calls in flight after a claim, marked when over its limit.
+fn channel_now(m: &SemaphoreScopeModel, s: &SsState, channel: usize, info: &mut StepInfo) -> Text {
     let total = s.in_flight();
-    let base = Text::new(
-        format!("Instance {} takes {k} permits from its own semaphore ({} of {} taken), claims jobs {jobs} and sends {k} payment calls.", who + 1, me.calls, m.local),
-        format!("实例 {} 从自己的信号量拿了 {k} 个许可（已占 {}/{}），领取任务 {jobs}，发出 {k} 个支付调用。", who + 1, me.calls, m.local),
-    );
-    let now = if total > LIMIT && s.queue == 0 && total == m.jobs() {
+    if total > LIMIT && s.queue == 0 && total == m.jobs() {
         info.marks
             .push(mark(channel, MarkKind::Fail, "over the limit", "超出上限"));
         Text::new(
@@ -187,8 +199,7 @@ fn claim(
             format!("The channel has {total} calls in flight."),
             format!("通道现在有 {total} 个在途调用。"),
         )
-    };
-    info.narration = base.then(&budget).then(&now);
+    }
 }
 
 fn complete(
