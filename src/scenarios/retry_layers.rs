@@ -401,6 +401,84 @@ pub fn secs(ms: u32) -> String {
     }
 }
 
+/// The call and what the failure does after it, for `next`.
+impl RetryLayersModel {
+    /// The innermost layer's call with outcome `o`: the provider's effect, the clock, the log.
+    /// Whether the caller heard an answer in time.
+    fn call(&self, s: &mut RlState, o: Outcome) -> bool {
+        let start = s.now;
+        let limit = self.timeout_at(start);
+        let (took, answered) = match o {
+            Outcome::Answer if ANSWER_MS <= limit => (ANSWER_MS, true),
+            Outcome::Refuse if FAIL_MS <= limit => (FAIL_MS, false),
+            _ => (limit, false),
+        };
+        let effect = if !o.performs() {
+            Effect::Nothing
+        } else if self.variant.keyed() && s.saved {
+            Effect::Replayed
+        } else {
+            s.refunds += 1;
+            s.saved |= self.variant.keyed();
+            Effect::Refunded(s.refunds)
+        };
+        s.now += took;
+        s.log.push(CallRec {
+            start,
+            end: s.now,
+            outcome: o,
+            effect,
+            answered,
+        });
+        answered
+    }
+
+    /// The failure climbs until a layer has an attempt left, which backs off and starts its
+    /// inner layers over; or no layer has, and the operation gives up.
+    fn climb(&self, s: &mut RlState) {
+        for l in (0..self.layers as usize).rev() {
+            close(s, l, SpanKind::Failed);
+            let p = self.policies[l];
+            if !p.retry.allows(s.attempt[l] + 1) {
+                continue;
+            }
+            let wait = self.backoff_ms(l, s.attempt[l]);
+            if self.variant.enforces_deadline() && s.now + wait >= self.deadline_ms {
+                // Schedule-To-Close: the next attempt would start too late; the whole
+                // operation stops, the outer layers' attempts with it.
+                for outer in (0..l).rev() {
+                    close(s, outer, SpanKind::Cut);
+                }
+                s.end = Some(End::Deadline);
+                return;
+            }
+            s.spans.push(SpanRec {
+                layer: l as u8,
+                attempt: s.attempt[l],
+                start: s.now,
+                end: s.now + wait,
+                kind: SpanKind::Backoff,
+            });
+            s.now += wait;
+            s.attempt[l] += 1;
+            self.start_inner(s, l);
+            return;
+        }
+        s.end = Some(End::GaveUp);
+    }
+}
+
+/// Layer `l`'s current attempt ends now, as `kind`.
+fn close(s: &mut RlState, l: usize, kind: SpanKind) {
+    s.spans.push(SpanRec {
+        layer: l as u8,
+        attempt: s.attempt[l],
+        start: s.began[l],
+        end: s.now,
+        kind,
+    });
+}
+
 impl Model for RetryLayersModel {
     type State = RlState;
     type Act = Outcome;
@@ -440,84 +518,21 @@ impl Model for RetryLayersModel {
 
     fn next(&self, s: &RlState, &o: &Outcome) -> RlState {
         let mut s = s.clone();
-        let start = s.now;
-        let limit = self.timeout_at(start);
-        let (took, answered) = match o {
-            Outcome::Answer if ANSWER_MS <= limit => (ANSWER_MS, true),
-            Outcome::Refuse if FAIL_MS <= limit => (FAIL_MS, false),
-            _ => (limit, false),
-        };
-        let effect = if !o.performs() {
-            Effect::Nothing
-        } else if self.variant.keyed() && s.saved {
-            Effect::Replayed
-        } else {
-            s.refunds += 1;
-            s.saved |= self.variant.keyed();
-            Effect::Refunded(s.refunds)
-        };
-        s.now += took;
-        s.log.push(CallRec {
-            start,
-            end: s.now,
-            outcome: o,
-            effect,
-            answered,
-        });
+        let answered = self.call(&mut s, o);
         let n = self.layers as usize;
-        let close = |s: &mut RlState, l: usize, kind: SpanKind| {
-            s.spans.push(SpanRec {
-                layer: l as u8,
-                attempt: s.attempt[l],
-                start: s.began[l],
-                end: s.now,
-                kind,
-            });
-        };
         if answered {
             for l in (0..n).rev() {
                 close(&mut s, l, SpanKind::Succeeded);
             }
             s.end = Some(End::Succeeded);
-            return s;
-        }
-        if self.variant.enforces_deadline() && s.now >= self.deadline_ms {
+        } else if self.variant.enforces_deadline() && s.now >= self.deadline_ms {
             for l in (0..n).rev() {
                 close(&mut s, l, SpanKind::Cut);
             }
             s.end = Some(End::Deadline);
-            return s;
+        } else {
+            self.climb(&mut s);
         }
-        // The failure climbs until a layer has an attempt left.
-        for l in (0..n).rev() {
-            close(&mut s, l, SpanKind::Failed);
-            let p = self.policies[l];
-            if !p.retry.allows(s.attempt[l] + 1) {
-                continue;
-            }
-            let wait = self.backoff_ms(l, s.attempt[l]);
-            if self.variant.enforces_deadline() && s.now + wait >= self.deadline_ms {
-                // Schedule-To-Close: the next attempt would start too late; the whole
-                // operation stops, the outer layers' attempts with it.
-                for outer in (0..l).rev() {
-                    close(&mut s, outer, SpanKind::Cut);
-                }
-                s.end = Some(End::Deadline);
-                return s;
-            }
-            s.spans.push(SpanRec {
-                layer: l as u8,
-                attempt: s.attempt[l],
-                start: s.now,
-                end: s.now + wait,
-                kind: SpanKind::Backoff,
-            });
-            s.now += wait;
-            s.attempt[l] += 1;
-            self.start_inner(&mut s, l);
-            return s;
-        }
-        s.end = Some(End::GaveUp);
         s
     }
 
@@ -919,51 +934,63 @@ impl RetryLayersModel {
     }
 
     fn tree(&self, s: &RlState) -> Vec<TreeItem> {
-        let n = self.layers as usize;
+        let mut out: Vec<TreeItem> = (0..self.layers as usize)
+            .flat_map(|l| self.layer_items(s, l))
+            .collect();
+        out.extend(self.call_item(s));
+        out
+    }
+
+    /// Layer `l`'s attempts within its parent's current attempt: the finished ones, then the
+    /// current one.
+    fn layer_items(&self, s: &RlState, l: usize) -> Vec<TreeItem> {
         let mut out = Vec::new();
-        for l in 0..n {
-            // This layer's attempts within its parent's current attempt.
-            let since = if l == 0 { 0 } else { s.began[l - 1] };
-            for r in s
-                .spans
+        // This layer's attempts within its parent's current attempt.
+        let since = if l == 0 { 0 } else { s.began[l - 1] };
+        for r in s
+            .spans
+            .iter()
+            .filter(|r| r.layer as usize == l && r.kind != SpanKind::Backoff)
+            .filter(|r| r.start >= since && r.attempt < s.attempt[l])
+        {
+            let calls = s
+                .log
                 .iter()
-                .filter(|r| r.layer as usize == l && r.kind != SpanKind::Backoff)
-                .filter(|r| r.start >= since && r.attempt < s.attempt[l])
-            {
-                let calls = s
-                    .log
-                    .iter()
-                    .filter(|c| c.start >= r.start && c.start < r.end)
-                    .count();
-                let (status, tone) = self.span_status(r.kind, calls);
-                out.push(TreeItem {
-                    depth: l as u8,
-                    label: self.attempt_label(l, r.attempt),
-                    status,
-                    tone,
-                });
-            }
-            let current = s
-                .spans
-                .iter()
-                .rev()
-                .find(|r| r.layer as usize == l && r.kind != SpanKind::Backoff)
-                .filter(|r| r.attempt == s.attempt[l]);
-            let (status, tone) = match (s.end, current) {
-                (None, _) => (Text::new("running", "运行中"), Tone::Active),
-                (Some(_), Some(r)) => {
-                    let calls = s.log.iter().filter(|c| c.start >= r.start).count();
-                    self.span_status(r.kind, calls)
-                }
-                (Some(_), None) => (Text::new("not reached", "未到达"), Tone::Quiet),
-            };
+                .filter(|c| c.start >= r.start && c.start < r.end)
+                .count();
+            let (status, tone) = self.span_status(r.kind, calls);
             out.push(TreeItem {
                 depth: l as u8,
-                label: self.attempt_label(l, s.attempt[l]),
+                label: self.attempt_label(l, r.attempt),
                 status,
                 tone,
             });
         }
+        let current = s
+            .spans
+            .iter()
+            .rev()
+            .find(|r| r.layer as usize == l && r.kind != SpanKind::Backoff)
+            .filter(|r| r.attempt == s.attempt[l]);
+        let (status, tone) = match (s.end, current) {
+            (None, _) => (Text::new("running", "运行中"), Tone::Active),
+            (Some(_), Some(r)) => {
+                let calls = s.log.iter().filter(|c| c.start >= r.start).count();
+                self.span_status(r.kind, calls)
+            }
+            (Some(_), None) => (Text::new("not reached", "未到达"), Tone::Quiet),
+        };
+        out.push(TreeItem {
+            depth: l as u8,
+            label: self.attempt_label(l, s.attempt[l]),
+            status,
+            tone,
+        });
+        out
+    }
+
+    /// The Payment API call at the bottom of the tree: in flight, or how the last one ended.
+    fn call_item(&self, s: &RlState) -> Option<TreeItem> {
         let (label, status, tone) = match (s.end, s.log.last()) {
             (None, _) => (
                 Text::new(
@@ -984,15 +1011,14 @@ impl RetryLayersModel {
                     tone,
                 )
             }
-            (Some(_), None) => return out,
+            (Some(_), None) => return None,
         };
-        out.push(TreeItem {
-            depth: n as u8,
+        Some(TreeItem {
+            depth: self.layers,
             label,
             status,
             tone,
-        });
-        out
+        })
     }
 
     fn attempt_label(&self, l: usize, a: u32) -> Text {

@@ -364,6 +364,44 @@ impl UnknownOutcomeModel {
     }
 }
 
+/// The worker's next move, for `actions`.
+impl UnknownOutcomeModel {
+    /// A live worker with no job claims a pending operation, else reconciles an unknown one,
+    /// else requeues a failed one; with a job, it sends, receives, or times out.
+    fn worker_step(s: &UoState) -> Option<UoAct> {
+        match s.job {
+            None => {
+                if let Some(o) = s.ops.iter().position(|op| op.status == Status::Pending) {
+                    return Some(UoAct::Claim(o as u8));
+                } else if let Some(o) = s
+                    .ops
+                    .iter()
+                    .position(|op| op.status == Status::Unknown && op.tries < MAX_TRIES)
+                {
+                    return Some(UoAct::Reconcile(o as u8));
+                } else if let Some(o) = s
+                    .ops
+                    .iter()
+                    .position(|op| op.status == Status::Failed && op.attempt < MAX_TRIES)
+                {
+                    return Some(UoAct::Requeue(o as u8));
+                }
+            }
+            Some((_, Stage::Claimed)) => return Some(UoAct::Send),
+            Some((o, Stage::Sent)) => {
+                let a = s.ops[o as usize].attempt;
+                if s.answers.iter().any(|&(x, y, _)| x == o && y == a) {
+                    return Some(UoAct::Receive);
+                } else if let Some((_, false)) = Self::in_flight(s) {
+                    // The answer was lost: the timeout is what happens next.
+                    return Some(UoAct::Timeout);
+                }
+            }
+        }
+        None
+    }
+}
+
 impl Model for UnknownOutcomeModel {
     type State = UoState;
     type Act = UoAct;
@@ -407,35 +445,7 @@ impl Model for UnknownOutcomeModel {
             out.push(UoAct::Execute);
         }
         if s.worker_up {
-            match s.job {
-                None => {
-                    if let Some(o) = s.ops.iter().position(|op| op.status == Status::Pending) {
-                        out.push(UoAct::Claim(o as u8));
-                    } else if let Some(o) = s
-                        .ops
-                        .iter()
-                        .position(|op| op.status == Status::Unknown && op.tries < MAX_TRIES)
-                    {
-                        out.push(UoAct::Reconcile(o as u8));
-                    } else if let Some(o) = s
-                        .ops
-                        .iter()
-                        .position(|op| op.status == Status::Failed && op.attempt < MAX_TRIES)
-                    {
-                        out.push(UoAct::Requeue(o as u8));
-                    }
-                }
-                Some((_, Stage::Claimed)) => out.push(UoAct::Send),
-                Some((o, Stage::Sent)) => {
-                    let a = s.ops[o as usize].attempt;
-                    if s.answers.iter().any(|&(x, y, _)| x == o && y == a) {
-                        out.push(UoAct::Receive);
-                    } else if let Some((_, false)) = Self::in_flight(s) {
-                        // The answer was lost: the timeout is what happens next.
-                        out.push(UoAct::Timeout);
-                    }
-                }
-            }
+            out.extend(Self::worker_step(s));
         } else {
             out.push(UoAct::Restart);
         }
