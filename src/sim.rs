@@ -177,6 +177,8 @@ impl ScenarioMeta {
 /// replay, following action keys, exploring) is the engine's, the same for every scenario.
 pub trait Scenario {
     type Model: Present;
+    /// The variants, in `meta().variants`' order (a test holds the two the same length).
+    type Variant: kit::Variants;
     fn meta(&self) -> ScenarioMeta;
     /// The model of the variant at `variant` (out of range: the first), with up to `budget`
     /// faults (`None`: the player's budget) and `knobs` (one value per `meta().knobs` entry;

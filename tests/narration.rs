@@ -7,6 +7,7 @@ use effectively_once::scenarios::{
     Approval, Backpressure, Cancellation, CheckpointReplay, DualWrite, DuplicateCharge,
     OutboxRelay, RefundCap, RetryLayers, SemaphoreScope, UnknownOutcome,
 };
+use effectively_once::sim::kit::Variants;
 use effectively_once::sim::{Present, Scenario, Text};
 use std::collections::{HashSet, VecDeque};
 
@@ -60,6 +61,7 @@ fn walk<M: Present>(model: &M, name: &str) -> usize {
 
 fn every_variant<S: Scenario>(scenario: S) {
     let meta = scenario.meta();
+    assert_eq!(S::Variant::ALL.len(), meta.variants.len(), "{}", meta.slug);
     for (v, variant) in meta.variants.iter().enumerate() {
         let name = format!("{}/{}", meta.slug, variant.slug);
         let states = walk(&S::model_of(v, None, &[]), &name);

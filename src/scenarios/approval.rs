@@ -22,6 +22,7 @@
 //! most once". Worked counterexample: propose, "yes", edit to 800.00, execute: the provider
 //! refunds 800.00 against an approval of 80.00.
 
+use crate::sim::kit::Variants;
 use crate::sim::{
     arrow, mark, ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind,
     Metric, MetricValue, Model, Notes, Present, RowRef, RowView, Scenario, ScenarioMeta, StateView,
@@ -54,6 +55,10 @@ pub enum ApVariant {
 
 impl ApVariant {
     pub const ALL: [ApVariant; 2] = [ApVariant::ChatText, ApVariant::VersionedProposal];
+}
+
+impl Variants for ApVariant {
+    const ALL: &'static [ApVariant] = &ApVariant::ALL;
 }
 
 /// Why a conditional execute matched no row.
@@ -750,12 +755,6 @@ mod narrate;
 pub struct Approval;
 
 impl Approval {
-    fn variant(index: usize) -> ApVariant {
-        ApVariant::ALL
-            .get(index)
-            .copied()
-            .unwrap_or(ApVariant::ChatText)
-    }
 
     pub fn model(variant: ApVariant, budget: u8) -> ApprovalModel {
         ApprovalModel { variant, budget }
@@ -764,9 +763,10 @@ impl Approval {
 
 impl Scenario for Approval {
     type Model = ApprovalModel;
+    type Variant = ApVariant;
 
     fn model_of(variant: usize, budget: Option<u8>, _knobs: &[u32]) -> ApprovalModel {
-        Self::model(Self::variant(variant), budget.unwrap_or(2))
+        Self::model(ApVariant::at(variant), budget.unwrap_or(2))
     }
 
     fn meta(&self) -> ScenarioMeta {

@@ -20,6 +20,7 @@
 //! capacity), at any step: the explorer proves the fixes for every moment it can happen.
 
 use crate::sim::grouped;
+use crate::sim::kit::Variants;
 use crate::sim::{
     arrow, counted, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob,
     LaneView, Mark, MarkKind, Meter, Metric, MetricValue, Model, Notes, Plot, Present, RowView,
@@ -74,6 +75,10 @@ impl BpVariant {
             BpVariant::ThrottledChannel | BpVariant::PacedToChannel
         )
     }
+}
+
+impl Variants for BpVariant {
+    const ALL: &'static [BpVariant] = &BpVariant::ALL;
 }
 
 /// The scenario's numbers (the knobs), all whole.
@@ -1065,12 +1070,6 @@ fn knob(key: &'static str, name: [&str; 2], default: u32, min: u32, max: u32, st
 pub struct Backpressure;
 
 impl Backpressure {
-    fn variant(index: usize) -> BpVariant {
-        BpVariant::ALL
-            .get(index)
-            .copied()
-            .unwrap_or(BpVariant::UnboundedQueue)
-    }
 
     pub fn model(variant: BpVariant) -> BackpressureModel {
         BackpressureModel::new(variant, &[])
@@ -1079,9 +1078,10 @@ impl Backpressure {
 
 impl Scenario for Backpressure {
     type Model = BackpressureModel;
+    type Variant = BpVariant;
 
     fn model_of(variant: usize, _budget: Option<u8>, knobs: &[u32]) -> BackpressureModel {
-        BackpressureModel::new(Self::variant(variant), knobs)
+        BackpressureModel::new(BpVariant::at(variant), knobs)
     }
 
     fn meta(&self) -> ScenarioMeta {

@@ -26,6 +26,7 @@
 //! later, is refused. After a timeout it retries with the same key, which replays or executes
 //! once. Partial completion is reported: "Cancelled: 2 of 3 refunded, 1 not started".
 
+use crate::sim::kit::Variants;
 use crate::sim::{
     CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Metric,
     MetricValue, Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
@@ -68,6 +69,10 @@ impl CaVariant {
     fn settles(self) -> bool {
         self == CaVariant::CancelThenReconcile
     }
+}
+
+impl Variants for CaVariant {
+    const ALL: &'static [CaVariant] = &CaVariant::ALL;
 }
 
 /// An operation's row in `refund_operations`.
@@ -1028,12 +1033,6 @@ impl CancellationModel {
 pub struct Cancellation;
 
 impl Cancellation {
-    fn variant(index: usize) -> CaVariant {
-        CaVariant::ALL
-            .get(index)
-            .copied()
-            .unwrap_or(CaVariant::CancelMeansUndone)
-    }
 
     pub fn model(variant: CaVariant, budget: u8) -> CancellationModel {
         CancellationModel { variant, budget }
@@ -1042,9 +1041,10 @@ impl Cancellation {
 
 impl Scenario for Cancellation {
     type Model = CancellationModel;
+    type Variant = CaVariant;
 
     fn model_of(variant: usize, budget: Option<u8>, _knobs: &[u32]) -> CancellationModel {
-        Self::model(Self::variant(variant), budget.unwrap_or(2))
+        Self::model(CaVariant::at(variant), budget.unwrap_or(2))
     }
 
     fn meta(&self) -> ScenarioMeta {

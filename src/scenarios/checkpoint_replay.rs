@@ -17,6 +17,7 @@
 //! per call, re-runs included) and the operation (one per intent). The checkpoint list and the provider's ledger are drawn side by side, so
 //! "the workflow saved its state" and "the refund happened once" can be told apart.
 
+use crate::sim::kit::Variants;
 use crate::sim::{
     arrow, mark, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView,
     LedgerRow, MarkKind, Metric, MetricValue, Model, Notes, Present, RowView, Scenario,
@@ -62,6 +63,10 @@ impl CrVariant {
             _ => ("graph.py", PROGRAM),
         }
     }
+}
+
+impl Variants for CrVariant {
+    const ALL: &'static [CrVariant] = &CrVariant::ALL;
 }
 
 /// Where the runtime is within the current node.
@@ -546,12 +551,6 @@ mod narrate;
 pub struct CheckpointReplay;
 
 impl CheckpointReplay {
-    fn variant(index: usize) -> CrVariant {
-        CrVariant::ALL
-            .get(index)
-            .copied()
-            .unwrap_or(CrVariant::RerunNode)
-    }
 
     pub fn model(variant: CrVariant, budget: u8) -> CheckpointReplayModel {
         CheckpointReplayModel { variant, budget }
@@ -560,9 +559,10 @@ impl CheckpointReplay {
 
 impl Scenario for CheckpointReplay {
     type Model = CheckpointReplayModel;
+    type Variant = CrVariant;
 
     fn model_of(variant: usize, budget: Option<u8>, _knobs: &[u32]) -> CheckpointReplayModel {
-        Self::model(Self::variant(variant), budget.unwrap_or(2))
+        Self::model(CrVariant::at(variant), budget.unwrap_or(2))
     }
 
     fn meta(&self) -> ScenarioMeta {

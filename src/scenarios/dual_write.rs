@@ -21,6 +21,7 @@
 //! order 18; the run goes quiet with order 17 committed and `e-17` never published.
 
 use crate::sim::kit::Proc;
+use crate::sim::kit::Variants;
 use crate::sim::{
     ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind, Model, Notes,
     Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, Unit,
@@ -44,6 +45,10 @@ impl DwVariant {
         DwVariant::PublishThenCommit,
         DwVariant::Outbox,
     ];
+}
+
+impl Variants for DwVariant {
+    const ALL: &'static [DwVariant] = &DwVariant::ALL;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -752,19 +757,14 @@ impl DualWrite {
         }
     }
 
-    fn variant(index: usize) -> DwVariant {
-        DwVariant::ALL
-            .get(index)
-            .copied()
-            .unwrap_or(DwVariant::CommitThenPublish)
-    }
 }
 
 impl Scenario for DualWrite {
     type Model = DualWriteModel;
+    type Variant = DwVariant;
 
     fn model_of(variant: usize, budget: Option<u8>, _knobs: &[u32]) -> DualWriteModel {
-        Self::model(Self::variant(variant), budget.unwrap_or(Self::FAULT_BUDGET))
+        Self::model(DwVariant::at(variant), budget.unwrap_or(Self::FAULT_BUDGET))
     }
 
     fn meta(&self) -> ScenarioMeta {

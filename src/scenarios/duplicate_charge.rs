@@ -25,6 +25,7 @@
 //! own stable id (`rf-ch_2`), sent with that id as its key (so a retry cannot refund twice), and
 //! the ledger keeps both the charge and the refund.
 
+use crate::sim::kit::Variants;
 use crate::sim::{
     arrow, mark, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView,
     LedgerRow, MarkKind, Metric, MetricValue, Model, Notes, Present, RowView, Scenario,
@@ -68,6 +69,10 @@ impl DcVariant {
             DcVariant::StableIntent => PROGRAM_INTENT,
         }
     }
+}
+
+impl Variants for DcVariant {
+    const ALL: &'static [DcVariant] = &DcVariant::ALL;
 }
 
 /// An idempotency key, and the identity of a local payment row.
@@ -1128,12 +1133,6 @@ mod narrate;
 pub struct DuplicateCharge;
 
 impl DuplicateCharge {
-    fn variant(index: usize) -> DcVariant {
-        DcVariant::ALL
-            .get(index)
-            .copied()
-            .unwrap_or(DcVariant::NewChargePerDelivery)
-    }
 
     pub fn model(variant: DcVariant, budget: u8) -> DuplicateChargeModel {
         DuplicateChargeModel { variant, budget }
@@ -1142,9 +1141,10 @@ impl DuplicateCharge {
 
 impl Scenario for DuplicateCharge {
     type Model = DuplicateChargeModel;
+    type Variant = DcVariant;
 
     fn model_of(variant: usize, budget: Option<u8>, _knobs: &[u32]) -> DuplicateChargeModel {
-        Self::model(Self::variant(variant), budget.unwrap_or(2))
+        Self::model(DcVariant::at(variant), budget.unwrap_or(2))
     }
 
     fn meta(&self) -> ScenarioMeta {

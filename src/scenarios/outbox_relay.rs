@@ -24,6 +24,7 @@
 //! inventory consumer applies both deliveries and reserves order 17's stock twice.
 
 use crate::sim::kit::Proc;
+use crate::sim::kit::Variants;
 use crate::sim::{
     ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind, Metric,
     MetricValue, Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
@@ -70,6 +71,10 @@ impl OrVariant {
     fn guard(self) -> bool {
         self == OrVariant::SkipLocked
     }
+}
+
+impl Variants for OrVariant {
+    const ALL: &'static [OrVariant] = &OrVariant::ALL;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -805,19 +810,14 @@ impl OutboxRelay {
         }
     }
 
-    fn variant(index: usize) -> OrVariant {
-        OrVariant::ALL
-            .get(index)
-            .copied()
-            .unwrap_or(OrVariant::NoDedup)
-    }
 }
 
 impl Scenario for OutboxRelay {
     type Model = OutboxRelayModel;
+    type Variant = OrVariant;
 
     fn model_of(variant: usize, budget: Option<u8>, _knobs: &[u32]) -> OutboxRelayModel {
-        let v = Self::variant(variant);
+        let v = OrVariant::at(variant);
         Self::model(v, budget.unwrap_or(Self::budget(v)))
     }
 

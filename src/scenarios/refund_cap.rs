@@ -23,6 +23,7 @@
 //! query at any time (the scheduler's choice), except one waiting for a row lock. Writes add
 //! in SQL (`reserved = reserved + 80`), so the race shows as 160 rather than as a lost update.
 
+use crate::sim::kit::Variants;
 use crate::sim::{
     CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob, LaneView, Meter, Metric,
     MetricValue, Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
@@ -117,6 +118,10 @@ impl RcVariant {
             _ => None,
         }
     }
+}
+
+impl Variants for RcVariant {
+    const ALL: &'static [RcVariant] = &RcVariant::ALL;
 }
 
 /// A statement a request sends to the database.
@@ -1030,19 +1035,14 @@ impl RefundCap {
         }
     }
 
-    fn variant(index: usize) -> RcVariant {
-        RcVariant::ALL
-            .get(index)
-            .copied()
-            .unwrap_or(RcVariant::ReadThenWrite)
-    }
 }
 
 impl Scenario for RefundCap {
     type Model = RefundCapModel;
+    type Variant = RcVariant;
 
     fn model_of(variant: usize, _budget: Option<u8>, knobs: &[u32]) -> RefundCapModel {
-        Self::model_with(Self::variant(variant), knobs)
+        Self::model_with(RcVariant::at(variant), knobs)
     }
 
     fn meta(&self) -> ScenarioMeta {

@@ -28,6 +28,7 @@
 //! the view but is not part of a state's identity: no decision reads it.
 
 use crate::sim::kit::Retry;
+use crate::sim::kit::Variants;
 use crate::sim::{
     Figure, FigureBody, InvKind, Invariant, Knob, KnobOption, LaneView, Level, Metric, MetricValue,
     Model, Notes, Present, RowView, Scenario, ScenarioMeta, Span, SpanChart, StateView, StepInfo,
@@ -100,6 +101,10 @@ impl RlVariant {
             RlVariant::OneRetryAuthority | RlVariant::BothFixes | RlVariant::TemporalDefaults
         )
     }
+}
+
+impl Variants for RlVariant {
+    const ALL: &'static [RlVariant] = &RlVariant::ALL;
 }
 
 /// What the payment API does with the calls, by default (the learner may pick another outcome
@@ -1153,12 +1158,6 @@ fn knob(key: &'static str, name: [&str; 2], default: u32, min: u32, max: u32) ->
 pub struct RetryLayers;
 
 impl RetryLayers {
-    fn variant(index: usize) -> RlVariant {
-        RlVariant::ALL
-            .get(index)
-            .copied()
-            .unwrap_or(RlVariant::EveryLayerRetries)
-    }
 
     pub fn model(variant: RlVariant) -> RetryLayersModel {
         RetryLayersModel::new(variant, &[])
@@ -1167,9 +1166,10 @@ impl RetryLayers {
 
 impl Scenario for RetryLayers {
     type Model = RetryLayersModel;
+    type Variant = RlVariant;
 
     fn model_of(variant: usize, _budget: Option<u8>, knobs: &[u32]) -> RetryLayersModel {
-        RetryLayersModel::new(Self::variant(variant), knobs)
+        RetryLayersModel::new(RlVariant::at(variant), knobs)
     }
 
     fn meta(&self) -> ScenarioMeta {

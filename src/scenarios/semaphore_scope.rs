@@ -28,6 +28,7 @@
 //! calls answering, so the default 3 × 10 explores in thousands of states; the numbers shown are
 //! the exact counts. Faults: an instance crashes while it holds calls.
 
+use crate::sim::kit::Variants;
 use crate::sim::{
     CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob, KnobOption, LaneView, Meter,
     Metric, MetricValue, Model, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
@@ -80,6 +81,10 @@ impl SsVariant {
             SsVariant::Leases => ("leases.js", include_str!("semaphore_scope/js/leases.js")),
         }
     }
+}
+
+impl Variants for SsVariant {
+    const ALL: &'static [SsVariant] = &SsVariant::ALL;
 }
 
 /// One instance: its current process and the calls in flight.
@@ -1013,12 +1018,6 @@ pub(crate) use narrate::notes;
 pub struct SemaphoreScope;
 
 impl SemaphoreScope {
-    fn variant(index: usize) -> SsVariant {
-        SsVariant::ALL
-            .get(index)
-            .copied()
-            .unwrap_or(SsVariant::PerInstanceSemaphore)
-    }
 
     /// The seed's numbers: three instances, a local semaphore of 10.
     pub fn model(variant: SsVariant, budget: u8) -> SemaphoreScopeModel {
@@ -1062,9 +1061,10 @@ fn knob(key: &'static str, name: [&str; 2], default: u8, range: (u8, u8), step: 
 
 impl Scenario for SemaphoreScope {
     type Model = SemaphoreScopeModel;
+    type Variant = SsVariant;
 
     fn model_of(variant: usize, budget: Option<u8>, knobs: &[u32]) -> SemaphoreScopeModel {
-        let v = Self::variant(variant);
+        let v = SsVariant::at(variant);
         Self::model_with(v, budget.unwrap_or(v.budget()), knobs)
     }
 

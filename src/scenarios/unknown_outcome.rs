@@ -25,6 +25,7 @@
 //! creates one and returns it to both; `changed-parameters` shows the same key arriving with
 //! another amount: rejected with 409, never silently rewritten.
 
+use crate::sim::kit::Variants;
 use crate::sim::{
     arrow, mark, ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind,
     Metric, MetricValue, Model, Notes, Present, RowRef, RowView, Scenario, ScenarioMeta, StateView,
@@ -74,6 +75,10 @@ impl UoVariant {
     fn naive(self) -> bool {
         self == UoVariant::MarkFailedNewKey
     }
+}
+
+impl Variants for UoVariant {
+    const ALL: &'static [UoVariant] = &UoVariant::ALL;
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -1044,12 +1049,6 @@ mod narrate;
 pub struct UnknownOutcome;
 
 impl UnknownOutcome {
-    fn variant(index: usize) -> UoVariant {
-        UoVariant::ALL
-            .get(index)
-            .copied()
-            .unwrap_or(UoVariant::MarkFailedNewKey)
-    }
 
     pub fn model(variant: UoVariant, budget: u8) -> UnknownOutcomeModel {
         UnknownOutcomeModel { variant, budget }
@@ -1058,9 +1057,10 @@ impl UnknownOutcome {
 
 impl Scenario for UnknownOutcome {
     type Model = UnknownOutcomeModel;
+    type Variant = UoVariant;
 
     fn model_of(variant: usize, budget: Option<u8>, _knobs: &[u32]) -> UnknownOutcomeModel {
-        Self::model(Self::variant(variant), budget.unwrap_or(2))
+        Self::model(UoVariant::at(variant), budget.unwrap_or(2))
     }
 
     fn meta(&self) -> ScenarioMeta {

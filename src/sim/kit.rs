@@ -32,6 +32,15 @@ macro_rules! by_identity {
 }
 pub(crate) use by_identity;
 
+/// A scenario's variants, in the picker's order: the index a link or the picker holds is a
+/// position in `ALL`, and one out of range is the first variant.
+pub trait Variants: Copy + 'static {
+    const ALL: &'static [Self];
+    fn at(index: usize) -> Self {
+        Self::ALL.get(index).copied().unwrap_or(Self::ALL[0])
+    }
+}
+
 /// A process: whether it is up, and its volatile memory, which a crash wipes. Durable state (a
 /// database, a broker's log) lives outside any `Proc` and survives.
 #[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
