@@ -96,6 +96,16 @@ impl<S> Budgeted<S> {
     }
 
     pub fn next<M: Model<State = S>>(&self, model: &M, action: &M::Act) -> Budgeted<S> {
+        // `next`'s precondition, which lets a model skip re-checking it: the exhaustive tests
+        // (debug builds) take every enabled action of every reachable state through here.
+        debug_assert!(
+            {
+                let mut enabled = Vec::new();
+                self.actions(model, &mut enabled);
+                enabled.contains(action)
+            },
+            "next called with an action that is not enabled: {action:?}"
+        );
         Budgeted {
             state: model.next(&self.state, action),
             faults: self.faults + u8::from(model.is_fault(action)),
