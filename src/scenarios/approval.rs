@@ -337,15 +337,15 @@ impl Present for ApprovalModel {
 
     fn view(&self, s: &ApState) -> StateView {
         let db = if self.versioned() {
-            LaneView::new("Database", "数据库", true, false)
+            LaneView::store("Database", "数据库")
         } else {
-            LaneView::new("Chat + database", "聊天记录与数据库", true, false)
+            LaneView::store("Chat + database", "聊天记录与数据库")
         };
         let lanes = vec![
-            LaneView::new("Agent", "Agent", false, false),
-            LaneView::new("Alice · approver", "审批人 Alice", false, false),
+            LaneView::process("Agent", "Agent"),
+            LaneView::process("Alice · approver", "审批人 Alice"),
             db,
-            LaneView::new("Payment provider", "支付方", true, false),
+            LaneView::store("Payment provider", "支付方"),
         ];
         let mut tables = if self.versioned() {
             vec![self.proposals_table(s), self.approvals_table(s)]
@@ -500,7 +500,7 @@ impl ApprovalModel {
     }
 
     fn proposals_table(&self, s: &ApState) -> TableView {
-        let mut t = TableView::new("proposals", Text::same("proposals"), DB, true);
+        let mut t = TableView::durable("proposals", Text::same("proposals"), DB);
         t.columns = [
             "id",
             "merchant",
@@ -543,7 +543,7 @@ impl ApprovalModel {
     }
 
     fn approvals_table(&self, s: &ApState) -> TableView {
-        let mut t = TableView::new("approvals", Text::same("approvals"), DB, true);
+        let mut t = TableView::durable("approvals", Text::same("approvals"), DB);
         t.columns = [
             "proposal_id",
             "digest",
@@ -574,12 +574,7 @@ impl ApprovalModel {
     }
 
     fn chat_table(&self, s: &ApState) -> TableView {
-        let mut t = TableView::new(
-            "chat",
-            Text::new("Chat with Alice", "与 Alice 的聊天"),
-            DB,
-            true,
-        );
+        let mut t = TableView::durable("chat", Text::new("Chat with Alice", "与 Alice 的聊天"), DB);
         t.columns = vec![
             Text::new("time", "时间"),
             Text::new("from", "发送者"),
@@ -613,12 +608,7 @@ impl ApprovalModel {
     }
 
     fn agent_table(&self, s: &ApState) -> TableView {
-        let mut t = TableView::new(
-            "agent",
-            Text::new("Agent memory", "Agent 内存"),
-            AGENT,
-            false,
-        );
+        let mut t = TableView::memory("agent", Text::new("Agent memory", "Agent 内存"), AGENT);
         let mut cols = vec![
             Text::new("next call", "下一个调用"),
             Text::new("amount", "金额"),
@@ -655,7 +645,7 @@ impl ApprovalModel {
     }
 
     fn order_table(&self, s: &ApState) -> TableView {
-        let mut t = TableView::new("orders", Text::same("orders"), DB, true);
+        let mut t = TableView::durable("orders", Text::same("orders"), DB);
         t.columns = ["order_id", "status", "version", "paid", "refunded"]
             .into_iter()
             .map(Text::same)
@@ -679,7 +669,7 @@ impl ApprovalModel {
     }
 
     fn calls_table(&self, s: &ApState) -> TableView {
-        let mut t = TableView::new("calls", Text::new("Execute calls", "执行调用"), DB, true);
+        let mut t = TableView::durable("calls", Text::new("Execute calls", "执行调用"), DB);
         t.columns = vec![
             Text::new("call", "调用"),
             Text::new("rows updated", "更新行数"),
@@ -710,12 +700,7 @@ impl ApprovalModel {
     }
 
     fn ledger_table(&self, s: &ApState) -> TableView {
-        let mut t = TableView::new(
-            "ledger",
-            Text::new("Provider ledger", "支付方账本"),
-            PSP,
-            true,
-        );
+        let mut t = TableView::durable("ledger", Text::new("Provider ledger", "支付方账本"), PSP);
         t.columns = vec![
             Text::new("refund", "退款"),
             Text::new("by", "发起方"),

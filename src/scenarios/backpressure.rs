@@ -590,23 +590,18 @@ fn view(m: &BackpressureModel, s: &BpState) -> StateView {
 /// The four lanes: the API, the queue, the consumers and the payment channel.
 fn lanes(v: BpVariant) -> Vec<LaneView> {
     vec![
-        LaneView::new("Order API", "订单 API", false, false),
-        LaneView::new("Queue", "队列", true, false),
-        LaneView::new(
-            if v.channel() {
+        LaneView::process("Order API", "订单 API"),
+        LaneView::store("Queue", "队列"),
+        LaneView::process(if v.channel() {
                 "Payment consumers"
             } else {
                 "Consumers"
-            },
-            if v.channel() {
+            }, if v.channel() {
                 "支付消费者"
             } else {
                 "消费者"
-            },
-            false,
-            false,
-        ),
-        LaneView::new("Payment channel", "支付通道", false, false),
+            }),
+        LaneView::process("Payment channel", "支付通道"),
     ]
 }
 
@@ -620,12 +615,7 @@ fn flow_row(key: &str, en: &str, zh: &str, step: u32, total: u32) -> RowView {
 /// What flowed in the last step and so far.
 fn flow_table(v: BpVariant, s: &BpState) -> TableView {
     let (f, t) = (&s.step, &s.total);
-    let mut flow = TableView::new(
-        "flow",
-        Text::new("Flow in the last 5 s", "最近 5 秒的流量"),
-        API,
-        false,
-    );
+    let mut flow = TableView::memory("flow", Text::new("Flow in the last 5 s", "最近 5 秒的流量"), API);
     flow.columns = vec![
         Text::new("flow", "流向"),
         Text::new("per second", "每秒"),
@@ -687,7 +677,7 @@ fn flow_table(v: BpVariant, s: &BpState) -> TableView {
 /// rate at which a backlog drains.
 fn capacity(m: &BackpressureModel, s: &BpState) -> TableView {
     let (r, v) = (&m.rates, m.variant);
-    let mut cap = TableView::new("capacity", Text::new("Capacity", "容量"), CONSUMERS, false);
+    let mut cap = TableView::memory("capacity", Text::new("Capacity", "容量"), CONSUMERS);
     cap.columns = vec![
         Text::new("what", "项目"),
         Text::new("how", "算法"),
@@ -787,12 +777,7 @@ fn consumers_row(m: &BackpressureModel, s: &BpState) -> RowView {
 
 /// The head of the queue, oldest first, in five-second arrival windows.
 fn queue_table(s: &BpState) -> TableView {
-    let mut queue = TableView::new(
-        "queue",
-        Text::new("Queue, oldest first", "队列（最老的在前）"),
-        QUEUE,
-        true,
-    );
+    let mut queue = TableView::durable("queue", Text::new("Queue, oldest first", "队列（最老的在前）"), QUEUE);
     queue.columns = vec![
         Text::new("arrived", "到达时间"),
         Text::new("orders waiting", "等待中的订单"),
@@ -1153,15 +1138,10 @@ impl Scenario for Backpressure {
 /// The notes' design inputs beside this run: their latency targets, the capacity line they ask
 /// for, and the peak promise, which is this scenario's default and not theirs.
 fn targets(m: &BackpressureModel, age: u32) -> TableView {
-    let mut t = TableView::new(
-        "targets",
-        Text::new(
+    let mut t = TableView::memory("targets", Text::new(
             "The notes' targets and capacity line",
             "笔记里的目标与容量估算",
-        ),
-        API,
-        false,
-    );
+        ), API);
     t.columns = vec![
         Text::new("what", "项目"),
         Text::new("the notes", "笔记"),

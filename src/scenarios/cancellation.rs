@@ -571,10 +571,10 @@ impl Present for CancellationModel {
             .count() as u32;
         StateView {
             lanes: vec![
-                LaneView::new("Agent's screen", "客服的屏幕", false, false),
-                LaneView::new("Refund service (Node)", "退款服务（Node）", false, false),
-                LaneView::new("Database", "数据库", true, false),
-                LaneView::new("Payment provider", "支付方", true, false),
+                LaneView::process("Agent's screen", "客服的屏幕"),
+                LaneView::process("Refund service (Node)", "退款服务（Node）"),
+                LaneView::store("Database", "数据库"),
+                LaneView::store("Payment provider", "支付方"),
             ],
             tables: vec![
                 self.screen_table(s),
@@ -781,12 +781,7 @@ impl CancellationModel {
     }
 
     fn screen_table(&self, s: &CaState) -> TableView {
-        let mut t = TableView::new(
-            "screen",
-            Text::new("What the agent sees", "客服看到的"),
-            SCREEN,
-            false,
-        );
+        let mut t = TableView::memory("screen", Text::new("What the agent sees", "客服看到的"), SCREEN);
         t.columns = vec![Text::new("message", "消息"), Text::new("button", "按钮")];
         let button = match s.screen {
             Screen::Ready => Text::new("Refund 3 items", "退 3 件"),
@@ -802,7 +797,7 @@ impl CancellationModel {
     }
 
     fn ops_table(&self, s: &CaState) -> TableView {
-        let mut t = TableView::new("ops", Text::same("refund_operations"), DB, true);
+        let mut t = TableView::durable("ops", Text::same("refund_operations"), DB);
         t.columns = ["operation_id", "batch_id", "amount", "status"]
             .into_iter()
             .map(Text::same)
@@ -839,12 +834,7 @@ impl CancellationModel {
     }
 
     fn ledger_table(&self, s: &CaState) -> TableView {
-        let mut t = TableView::new(
-            "ledger",
-            Text::new("Provider ledger", "支付方账本"),
-            PSP,
-            true,
-        );
+        let mut t = TableView::durable("ledger", Text::new("Provider ledger", "支付方账本"), PSP);
         t.columns = vec![
             Text::new("refund", "退款"),
             Text::same("Idempotency-Key"),
@@ -879,12 +869,7 @@ impl CancellationModel {
     }
 
     fn service_table(&self, s: &CaState) -> TableView {
-        let mut t = TableView::new(
-            "service",
-            Text::new("Service memory", "服务内存"),
-            SERVICE,
-            false,
-        );
+        let mut t = TableView::memory("service", Text::new("Service memory", "服务内存"), SERVICE);
         t.columns = vec![
             Text::same("signal.aborted"),
             Text::new("awaiting", "在等待"),
@@ -904,7 +889,7 @@ impl CancellationModel {
     }
 
     fn wire_table(&self, s: &CaState) -> TableView {
-        let mut t = TableView::new("wire", Text::new("On the wire", "网络中"), PSP, false);
+        let mut t = TableView::memory("wire", Text::new("On the wire", "网络中"), PSP);
         t.columns = vec![Text::new("message", "消息"), Text::new("to", "发往")];
         t.empty = Text::new("(nothing in flight)", "（没有在途消息）");
         for (i, m) in s.inbox.iter().enumerate() {

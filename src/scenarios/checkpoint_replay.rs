@@ -259,14 +259,14 @@ impl Present for CheckpointReplayModel {
 
     fn view(&self, s: &CrState) -> StateView {
         let saver = if self.variant.durable() {
-            LaneView::new("Checkpointer · PG", "检查点 · PG", true, false)
+            LaneView::store("Checkpointer · PG", "检查点 · PG")
         } else {
-            LaneView::new("Checkpointer · memory", "检查点 · 内存", false, !s.up)
+            LaneView::process("Checkpointer · memory", "检查点 · 内存").down_when(!s.up)
         };
         let lanes = vec![
-            LaneView::new("Graph runtime", "图运行时", false, !s.up),
+            LaneView::process("Graph runtime", "图运行时").down_when(!s.up),
             saver,
-            LaneView::new("Refund service", "退款服务", true, false),
+            LaneView::store("Refund service", "退款服务"),
         ];
         StateView {
             lanes,
@@ -375,7 +375,7 @@ impl CheckpointReplayModel {
             "Checkpoints of thread t-42",
             "会话 t-42（thread_id）的检查点",
         );
-        let mut t = TableView::new("checkpoints", title, SAVER, self.variant.durable());
+        let mut t = TableView::memory("checkpoints", title, SAVER).durable_when(self.variant.durable());
         t.lost = !self.variant.durable() && !s.up;
         t.columns = vec![
             Text::same("checkpoint"),
@@ -401,12 +401,7 @@ impl CheckpointReplayModel {
 
     /// The run, the tool's invocations and the operation: three identities, three lifetimes.
     fn identities_table(&self, s: &CrState) -> TableView {
-        let mut t = TableView::new(
-            "identities",
-            Text::new("Identities", "三种身份"),
-            RUNTIME,
-            false,
-        );
+        let mut t = TableView::memory("identities", Text::new("Identities", "三种身份"), RUNTIME);
         t.columns = vec![
             Text::new("identity", "身份"),
             Text::new("value", "值"),
@@ -454,12 +449,7 @@ impl CheckpointReplayModel {
     }
 
     fn ledger_table(&self, s: &CrState) -> TableView {
-        let mut t = TableView::new(
-            "ledger",
-            Text::new("Refund service ledger", "退款服务账本"),
-            PSP,
-            true,
-        );
+        let mut t = TableView::durable("ledger", Text::new("Refund service ledger", "退款服务账本"), PSP);
         t.columns = vec![
             Text::new("refund", "退款"),
             Text::new("tool call", "工具调用"),
@@ -482,12 +472,7 @@ impl CheckpointReplayModel {
     }
 
     fn runtime_table(&self, s: &CrState) -> TableView {
-        let mut t = TableView::new(
-            "runtime",
-            Text::new("Runtime memory", "运行时内存"),
-            RUNTIME,
-            false,
-        );
+        let mut t = TableView::memory("runtime", Text::new("Runtime memory", "运行时内存"), RUNTIME);
         t.lost = !s.up;
         t.columns = vec![Text::new("node", "节点"), Text::new("state", "状态")];
         if s.node < 3 {

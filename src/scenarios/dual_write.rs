@@ -434,14 +434,14 @@ impl Present for DualWriteModel {
     fn view(&self, s: &DwState) -> StateView {
         let outbox = self.variant == DwVariant::Outbox;
         let mut lanes = vec![
-            LaneView::new("Order service", "订单服务", false, !s.svc.up),
-            LaneView::new("Database", "数据库", true, false),
+            LaneView::process("Order service", "订单服务").down_when(!s.svc.up),
+            LaneView::store("Database", "数据库"),
         ];
         if outbox {
-            lanes.push(LaneView::new("Relay", "中继", false, !s.relay.up));
+            lanes.push(LaneView::process("Relay", "中继").down_when(!s.relay.up));
         }
-        lanes.push(LaneView::new("Broker", "消息代理", true, false));
-        lanes.push(LaneView::new("Inventory", "库存服务", false, false));
+        lanes.push(LaneView::store("Broker", "消息代理"));
+        lanes.push(LaneView::process("Inventory", "库存服务"));
 
         let mut tables = vec![self.requests_table(s), self.orders_table(s)];
         if outbox {
@@ -563,17 +563,8 @@ fn phantom_event(s: &DwState) -> Option<Text> {
 }
 
 impl DualWriteModel {
-    fn table(&self, key: &'static str, title: Text, lane: Lane, durable: bool) -> TableView {
-        TableView::new(key, title, self.lane(lane), durable)
-    }
-
     fn requests_table(&self, s: &DwState) -> TableView {
-        let mut t = self.table(
-            "requests",
-            Text::new("Client requests", "客户端请求"),
-            Lane::Svc,
-            true,
-        );
+        let mut t = TableView::durable("requests", Text::new("Client requests", "客户端请求"), self.lane(Lane::Svc));
         t.columns = vec![Text::new("order", "订单"), Text::new("reply", "回复")];
         let arrived = (s.next_req as usize).min(N);
         for (i, reply) in s.replies.iter().enumerate().take(arrived) {
@@ -591,7 +582,7 @@ impl DualWriteModel {
     }
 
     fn orders_table(&self, s: &DwState) -> TableView {
-        let mut t = self.table("orders", Text::same("orders"), Lane::Db, true);
+        let mut t = TableView::durable("orders", Text::same("orders"), self.lane(Lane::Db));
         t.columns = vec![Text::same("id"), Text::same("status")];
         for (i, r) in s.orders.iter().enumerate() {
             let status = match r {
@@ -610,7 +601,7 @@ impl DualWriteModel {
     }
 
     fn outbox_table(&self, s: &DwState) -> TableView {
-        let mut t = self.table("outbox", Text::same("outbox"), Lane::Db, true);
+        let mut t = TableView::durable("outbox", Text::same("outbox"), self.lane(Lane::Db));
         t.columns = vec![
             Text::same("event_id"),
             Text::same("aggregate_id"),
@@ -638,12 +629,7 @@ impl DualWriteModel {
     }
 
     fn svc_memory(&self, s: &DwState) -> TableView {
-        let mut t = self.table(
-            "svc-memory",
-            Text::new("Order service memory", "订单服务内存"),
-            Lane::Svc,
-            false,
-        );
+        let mut t = TableView::memory("svc-memory", Text::new("Order service memory", "订单服务内存"), self.lane(Lane::Svc));
         t.columns = vec![Text::new("request", "请求"), Text::new("next", "下一步")];
         t.lost = !s.svc.up;
         t.empty = Text::new("(idle)", "（空闲）");
@@ -669,12 +655,7 @@ impl DualWriteModel {
     }
 
     fn relay_memory(&self, s: &DwState) -> TableView {
-        let mut t = self.table(
-            "relay-memory",
-            Text::new("Relay memory", "中继内存"),
-            Lane::Relay,
-            false,
-        );
+        let mut t = TableView::memory("relay-memory", Text::new("Relay memory", "中继内存"), self.lane(Lane::Relay));
         t.columns = vec![Text::new("in hand", "处理中"), Text::new("next", "下一步")];
         t.lost = !s.relay.up;
         t.empty = Text::new("(polling)", "（轮询中）");
@@ -688,12 +669,7 @@ impl DualWriteModel {
     }
 
     fn broker_table(&self, s: &DwState) -> TableView {
-        let mut t = self.table(
-            "broker",
-            Text::new("Broker log", "消息代理日志"),
-            Lane::Broker,
-            true,
-        );
+        let mut t = TableView::durable("broker", Text::new("Broker log", "消息代理日志"), self.lane(Lane::Broker));
         t.columns = vec![
             Text::same("offset"),
             Text::same("event_id"),
@@ -714,12 +690,7 @@ impl DualWriteModel {
     }
 
     fn consumer_table(&self, s: &DwState) -> TableView {
-        let mut t = self.table(
-            "inventory",
-            Text::new("Inventory received", "库存服务已收到"),
-            Lane::Consumer,
-            true,
-        );
+        let mut t = TableView::durable("inventory", Text::new("Inventory received", "库存服务已收到"), self.lane(Lane::Consumer));
         t.columns = vec![
             Text::same("#"),
             Text::same("event_id"),

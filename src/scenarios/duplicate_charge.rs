@@ -708,12 +708,12 @@ impl Present for DuplicateChargeModel {
 
     fn view(&self, s: &DcState) -> StateView {
         let lanes = vec![
-            LaneView::new("Outbox relay", "发件箱中继", false, false),
-            LaneView::new("Broker", "消息代理", true, false),
-            LaneView::new("Payment consumer", "支付消费者", false, !s.up),
-            LaneView::new("Payments DB", "支付数据库", true, false),
-            LaneView::new("Payment provider", "支付方", true, false),
-            LaneView::new("Reconciler", "对账任务", false, false),
+            LaneView::process("Outbox relay", "发件箱中继"),
+            LaneView::store("Broker", "消息代理"),
+            LaneView::process("Payment consumer", "支付消费者").down_when(!s.up),
+            LaneView::store("Payments DB", "支付数据库"),
+            LaneView::store("Payment provider", "支付方"),
+            LaneView::process("Reconciler", "对账任务"),
         ];
         let mut tables = vec![
             self.broker_table(s),
@@ -840,12 +840,7 @@ fn net_wrong(s: &DcState) -> Option<Text> {
 
 impl DuplicateChargeModel {
     fn broker_table(&self, s: &DcState) -> TableView {
-        let mut t = TableView::new(
-            "messages",
-            Text::new("Broker: payment commands", "消息代理：支付命令"),
-            BROKER,
-            true,
-        );
+        let mut t = TableView::durable("messages", Text::new("Broker: payment commands", "消息代理：支付命令"), BROKER);
         t.columns = vec![
             Text::new("message id", "消息标识"),
             Text::new("order", "订单"),
@@ -880,12 +875,7 @@ impl DuplicateChargeModel {
     }
 
     fn consumer_table(&self, s: &DcState) -> TableView {
-        let mut t = TableView::new(
-            "consumer",
-            Text::new("Consumer memory", "消费者内存"),
-            CONSUMER,
-            false,
-        );
+        let mut t = TableView::memory("consumer", Text::new("Consumer memory", "消费者内存"), CONSUMER);
         t.lost = !s.up;
         t.columns = vec![
             Text::new("message", "消息"),
@@ -928,7 +918,7 @@ impl DuplicateChargeModel {
         } else {
             "payments"
         };
-        let mut t = TableView::new("payments", Text::same(title), DB, true);
+        let mut t = TableView::durable("payments", Text::same(title), DB);
         t.columns = [
             if stable { "intent_id" } else { "payment_no" },
             "order_id",
@@ -960,7 +950,7 @@ impl DuplicateChargeModel {
     }
 
     fn inbox_table(&self, s: &DcState) -> TableView {
-        let mut t = TableView::new("inbox", Text::same("processed_messages"), DB, true);
+        let mut t = TableView::durable("inbox", Text::same("processed_messages"), DB);
         t.columns = vec![Text::same("message_id")];
         t.empty = Text::new("(no message processed)", "（没有已处理的消息）");
         for &m in &s.inbox {
@@ -971,15 +961,10 @@ impl DuplicateChargeModel {
     }
 
     fn ledger_table(&self, s: &DcState) -> TableView {
-        let mut t = TableView::new(
-            "ledger",
-            Text::new(
+        let mut t = TableView::durable("ledger", Text::new(
                 "Provider ledger (Stripe API v1 idempotency)",
                 "支付方流水（Stripe API v1 幂等语义）",
-            ),
-            PSP,
-            true,
-        );
+            ), PSP);
         t.columns = vec![
             Text::new("entry", "流水"),
             Text::new("kind", "类型"),
@@ -1016,7 +1001,7 @@ impl DuplicateChargeModel {
     }
 
     fn wire_table(&self, s: &DcState) -> TableView {
-        let mut t = TableView::new("wire", Text::new("On the wire", "网络中"), PSP, false);
+        let mut t = TableView::memory("wire", Text::new("On the wire", "网络中"), PSP);
         t.columns = vec![Text::new("answer", "应答"), Text::new("to", "发往")];
         t.empty = Text::new("(nothing in flight)", "（没有在途应答）");
         for (i, a) in s.answers.iter().enumerate() {
@@ -1058,7 +1043,7 @@ impl DuplicateChargeModel {
     }
 
     fn refunds_table(&self, s: &DcState) -> TableView {
-        let mut t = TableView::new("refunds", Text::same("refund_operations"), RECON, true);
+        let mut t = TableView::durable("refunds", Text::same("refund_operations"), RECON);
         t.columns = ["operation_id", "charge_id", "amount", "status"]
             .into_iter()
             .map(Text::same)

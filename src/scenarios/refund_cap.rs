@@ -578,7 +578,7 @@ impl Present for RefundCapModel {
                 }
             })
             .collect();
-        lanes.push(LaneView::new("Database", "数据库", true, false));
+        lanes.push(LaneView::store("Database", "数据库"));
         let mut tables = vec![self.requests_table(s)];
         tables.extend((0..v.instances()).map(|i| self.loop_table(s, i)));
         tables.push(self.refunds_table(s));
@@ -748,12 +748,7 @@ impl RefundCapModel {
     }
 
     fn requests_table(&self, s: &RcState) -> TableView {
-        let mut t = TableView::new(
-            "requests",
-            Text::new("Refund requests", "退款请求"),
-            0,
-            false,
-        );
+        let mut t = TableView::memory("requests", Text::new("Refund requests", "退款请求"), 0);
         t.columns = vec![
             Text::new("request", "请求"),
             Text::new("instance", "实例"),
@@ -789,7 +784,7 @@ impl RefundCapModel {
                 format!("实例 {inst} 事件循环"),
             )
         };
-        let mut t = TableView::new(LOOP_KEYS[i as usize % 2], title, i as usize, false);
+        let mut t = TableView::memory(LOOP_KEYS[i as usize % 2], title, i as usize);
         t.columns = vec![Text::new("where", "位置"), Text::new("callback", "回调")];
         t.empty = Text::new("(idle)", "（空闲）");
         let mine = |r: &u8| self.variant.instance_of(*r) == i;
@@ -875,7 +870,7 @@ impl RefundCapModel {
 
     fn refunds_table(&self, s: &RcState) -> TableView {
         let db = self.db_lane();
-        let mut t = TableView::new("refunds", Text::same("refunds"), db, true);
+        let mut t = TableView::durable("refunds", Text::same("refunds"), db);
         t.columns = vec![
             Text::same("id"),
             Text::same("cap"),
@@ -913,12 +908,7 @@ impl RefundCapModel {
     }
 
     fn query_log(&self, s: &RcState) -> TableView {
-        let mut t = TableView::new(
-            "queries",
-            Text::new("Statements executed", "已执行的语句"),
-            self.db_lane(),
-            true,
-        );
+        let mut t = TableView::durable("queries", Text::new("Statements executed", "已执行的语句"), self.db_lane());
         t.columns = vec![
             Text::same("#"),
             Text::new("request", "请求"),

@@ -612,7 +612,7 @@ impl Present for RetryLayersModel {
                 down: false,
             })
             .collect();
-        lanes.push(LaneView::new("Payment API", "支付 API", true, false));
+        lanes.push(LaneView::store("Payment API", "支付 API"));
         let mut tables = vec![self.policy_table(s), self.ledger(s)];
         if self.variant.keyed() {
             tables.push(self.keys_table(s));
@@ -710,12 +710,7 @@ impl RetryLayersModel {
     }
 
     fn policy_table(&self, s: &RlState) -> TableView {
-        let mut t = TableView::new(
-            "policies",
-            Text::new("Retry policies", "重试策略"),
-            0,
-            false,
-        );
+        let mut t = TableView::memory("policies", Text::new("Retry policies", "重试策略"), 0);
         t.columns = vec![
             Text::new("layer", "层"),
             Text::new("attempts", "尝试次数"),
@@ -780,12 +775,7 @@ impl RetryLayersModel {
     }
 
     fn ledger(&self, s: &RlState) -> TableView {
-        let mut t = TableView::new(
-            "ledger",
-            Text::new("Provider's refund ledger", "支付方退款账本"),
-            self.api_lane(),
-            true,
-        );
+        let mut t = TableView::durable("ledger", Text::new("Provider's refund ledger", "支付方退款账本"), self.api_lane());
         t.columns = vec![
             Text::new("refund", "退款"),
             Text::new("call", "调用"),
@@ -845,12 +835,7 @@ impl RetryLayersModel {
     }
 
     fn keys_table(&self, s: &RlState) -> TableView {
-        let mut t = TableView::new(
-            "keys",
-            Text::new("Saved idempotent results", "已保存的幂等结果"),
-            self.api_lane(),
-            true,
-        );
+        let mut t = TableView::durable("keys", Text::new("Saved idempotent results", "已保存的幂等结果"), self.api_lane());
         t.columns = vec![
             Text::new("key", "键"),
             Text::new("parameters", "参数"),

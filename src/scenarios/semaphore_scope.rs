@@ -472,16 +472,11 @@ impl Present for SemaphoreScopeModel {
         let mut lanes: Vec<LaneView> = (0..n)
             .map(|i| {
                 let up = s.inst[i].up;
-                LaneView::new(
-                    &format!("Instance {}", i + 1),
-                    &format!("实例 {}", i + 1),
-                    false,
-                    !up,
-                )
+                LaneView::process(&format!("Instance {}", i + 1), &format!("实例 {}", i + 1)).down_when(!up)
             })
             .collect();
-        lanes.push(LaneView::new("Postgres", "Postgres", true, false));
-        lanes.push(LaneView::new("Payment channel", "支付通道", true, false));
+        lanes.push(LaneView::store("Postgres", "Postgres"));
+        lanes.push(LaneView::store("Payment channel", "支付通道"));
         let mut tables = vec![self.channel_table(s), self.instances_table(s)];
         match self.variant {
             SsVariant::PerInstanceSemaphore => {}
@@ -700,12 +695,7 @@ impl SemaphoreScopeModel {
 
     fn channel_table(&self, s: &SsState) -> TableView {
         let lane = s.inst.len() + 1;
-        let mut t = TableView::new(
-            "channel",
-            Text::new("Payment channel: calls in flight", "支付通道：在途调用"),
-            lane,
-            true,
-        );
+        let mut t = TableView::durable("channel", Text::new("Payment channel: calls in flight", "支付通道：在途调用"), lane);
         t.columns = vec![Text::new("from", "来自"), Text::new("in flight", "在途")];
         for (i, x) in s.inst.iter().enumerate() {
             if x.calls > 0 {
@@ -753,12 +743,7 @@ impl SemaphoreScopeModel {
     }
 
     fn instances_table(&self, s: &SsState) -> TableView {
-        let mut t = TableView::new(
-            "instances",
-            Text::new("Instances (process memory)", "实例（进程内存）"),
-            0,
-            false,
-        );
+        let mut t = TableView::memory("instances", Text::new("Instances (process memory)", "实例（进程内存）"), 0);
         t.columns = vec![
             Text::new("instance", "实例"),
             Text::new("process", "进程"),
@@ -790,12 +775,7 @@ impl SemaphoreScopeModel {
     }
 
     fn budget_table(&self, s: &SsState) -> TableView {
-        let mut t = TableView::new(
-            "channel_budget",
-            Text::same("channel_budget"),
-            s.inst.len(),
-            true,
-        );
+        let mut t = TableView::durable("channel_budget", Text::same("channel_budget"), s.inst.len());
         t.columns = vec![Text::same("channel"), Text::same("in_flight")];
         t.rows.push(RowView::new(
             "psp".into(),
@@ -805,12 +785,7 @@ impl SemaphoreScopeModel {
     }
 
     fn slots_table(&self, s: &SsState) -> TableView {
-        let mut t = TableView::new(
-            "channel_slots",
-            Text::same("channel_slots"),
-            s.inst.len(),
-            true,
-        );
+        let mut t = TableView::durable("channel_slots", Text::same("channel_slots"), s.inst.len());
         t.columns = vec![
             Text::same("slot"),
             Text::same("holder"),
@@ -847,12 +822,7 @@ impl SemaphoreScopeModel {
     }
 
     fn jobs_table(&self, s: &SsState) -> TableView {
-        let mut t = TableView::new(
-            "jobs",
-            Text::new("jobs (count by status)", "jobs（按状态计数）"),
-            s.inst.len(),
-            true,
-        );
+        let mut t = TableView::durable("jobs", Text::new("jobs (count by status)", "jobs（按状态计数）"), s.inst.len());
         t.columns = vec![Text::same("status"), Text::new("jobs", "任务数")];
         let lost = s.abandoned(self.jobs());
         let rows = [

@@ -650,22 +650,22 @@ impl Present for UnknownOutcomeModel {
 
     fn view(&self, s: &UoState) -> StateView {
         let mut lanes = vec![
-            LaneView::new("Worker", "Worker", false, !s.worker_up),
-            LaneView::new("Database", "数据库", true, false),
-            LaneView::new("Payment provider", "支付方", true, false),
+            LaneView::process("Worker", "Worker").down_when(!s.worker_up),
+            LaneView::store("Database", "数据库"),
+            LaneView::store("Payment provider", "支付方"),
         ];
         // One lane per request where two requests race for one key (see `describe`).
         if self.variant.requests().len() > 1 {
             lanes.insert(
                 0,
-                LaneView::new("API · request B", "API · 请求 B", false, false),
+                LaneView::process("API · request B", "API · 请求 B"),
             );
             lanes.insert(
                 0,
-                LaneView::new("API · request A", "API · 请求 A", false, false),
+                LaneView::process("API · request A", "API · 请求 A"),
             );
         } else {
-            lanes.insert(0, LaneView::new("API", "API", false, false));
+            lanes.insert(0, LaneView::process("API", "API"));
         }
         let provider_total: i32 = s.ledger.iter().map(|c| c.2).sum();
         let mut tables = vec![
@@ -847,12 +847,7 @@ fn two_operations(s: &UoState) -> Option<Text> {
 
 impl UnknownOutcomeModel {
     fn requests_table(&self, s: &UoState) -> TableView {
-        let mut t = TableView::new(
-            "requests",
-            Text::new("Client requests", "客户端请求"),
-            API,
-            false,
-        );
+        let mut t = TableView::memory("requests", Text::new("Client requests", "客户端请求"), API);
         t.columns = vec![
             Text::new("request", "请求"),
             Text::new("Idempotency-Key", "Idempotency-Key"),
@@ -893,7 +888,7 @@ impl UnknownOutcomeModel {
     }
 
     fn ops_table(&self, s: &UoState) -> TableView {
-        let mut t = TableView::new("ops", Text::same("refund_operations"), DB, true);
+        let mut t = TableView::durable("ops", Text::same("refund_operations"), DB);
         t.columns = [
             "operation_id",
             "idempotency_key",
@@ -926,7 +921,7 @@ impl UnknownOutcomeModel {
     }
 
     fn order_table(&self, s: &UoState) -> TableView {
-        let mut t = TableView::new("orders", Text::same("orders"), DB, true);
+        let mut t = TableView::durable("orders", Text::same("orders"), DB);
         t.columns = ["order_id", "refundable", "reserved", "refunded"]
             .into_iter()
             .map(Text::same)
@@ -944,12 +939,7 @@ impl UnknownOutcomeModel {
     }
 
     fn worker_table(&self, s: &UoState) -> TableView {
-        let mut t = TableView::new(
-            "worker",
-            Text::new("Worker memory", "Worker 内存"),
-            WORKER,
-            false,
-        );
+        let mut t = TableView::memory("worker", Text::new("Worker memory", "Worker 内存"), WORKER);
         t.lost = !s.worker_up;
         t.columns = vec![Text::new("operation", "操作"), Text::new("doing", "在做")];
         t.empty = Text::new("(idle)", "（空闲）");
@@ -970,12 +960,7 @@ impl UnknownOutcomeModel {
     }
 
     fn ledger_table(&self, s: &UoState) -> TableView {
-        let mut t = TableView::new(
-            "ledger",
-            Text::new("Provider ledger", "支付方账本"),
-            PSP,
-            true,
-        );
+        let mut t = TableView::durable("ledger", Text::new("Provider ledger", "支付方账本"), PSP);
         t.columns = vec![
             Text::new("refund", "退款"),
             Text::new("key", "键"),
@@ -998,7 +983,7 @@ impl UnknownOutcomeModel {
     }
 
     fn wire_table(&self, s: &UoState) -> TableView {
-        let mut t = TableView::new("wire", Text::new("On the wire", "网络中"), PSP, false);
+        let mut t = TableView::memory("wire", Text::new("On the wire", "网络中"), PSP);
         t.columns = vec![Text::new("message", "消息"), Text::new("to", "发往")];
         t.empty = Text::new("(nothing in flight)", "（没有在途消息）");
         for (i, &(o, at, _)) in s.queue.iter().enumerate() {

@@ -12,12 +12,26 @@ pub struct LaneView {
 }
 
 impl LaneView {
-    pub fn new(en: &str, zh: &str, durable: bool, down: bool) -> LaneView {
+    /// A process's lane: its memory is lost when it crashes.
+    pub fn process(en: &str, zh: &str) -> LaneView {
         LaneView {
             name: Text::new(en, zh),
-            durable,
-            down,
+            durable: false,
+            down: false,
         }
+    }
+
+    /// A durable store's lane: a database, a broker's log.
+    pub fn store(en: &str, zh: &str) -> LaneView {
+        LaneView {
+            durable: true,
+            ..LaneView::process(en, zh)
+        }
+    }
+
+    /// Drawn crashed (hatched, "⚡ down") while `down` holds.
+    pub fn down_when(self, down: bool) -> LaneView {
+        LaneView { down, ..self }
     }
 }
 
@@ -63,19 +77,33 @@ pub struct TableView {
 }
 
 impl TableView {
-    /// An empty table without columns, shown as "(empty)" until rows are added.
-    pub fn new(key: &'static str, title: Text, lane: usize, durable: bool) -> TableView {
+    /// A durable table (a database's, a broker's): an empty table without columns, shown as
+    /// "(empty)" until rows are added.
+    pub fn durable(key: &'static str, title: Text, lane: usize) -> TableView {
+        TableView {
+            durable: true,
+            ..TableView::memory(key, title, lane)
+        }
+    }
+
+    /// A process's memory, drawn dashed: what a crash loses.
+    pub fn memory(key: &'static str, title: Text, lane: usize) -> TableView {
         TableView {
             key,
             title,
             lane,
-            durable,
+            durable: false,
             lost: false,
             reference: false,
             columns: Vec::new(),
             rows: Vec::new(),
             empty: Text::new("(empty)", "（空）"),
         }
+    }
+
+    /// Durable while `durable` holds (a checkpointer that is a database, or process memory).
+    pub fn durable_when(self, durable: bool) -> TableView {
+        TableView { durable, ..self }
     }
 }
 

@@ -31,8 +31,8 @@ pub(super) fn view(m: &OutboxRelayModel, s: &OrState) -> StateView {
 fn lanes(m: &OutboxRelayModel, s: &OrState) -> Vec<LaneView> {
     let nr = m.relays();
     let mut lanes = vec![
-        LaneView::new("Order service", "订单服务", false, false),
-        LaneView::new("Order DB", "订单数据库", true, false),
+        LaneView::process("Order service", "订单服务"),
+        LaneView::store("Order DB", "订单数据库"),
     ];
     for r in 0..nr {
         let x = relay_name(r);
@@ -41,17 +41,17 @@ fn lanes(m: &OutboxRelayModel, s: &OrState) -> Vec<LaneView> {
         } else {
             ("Relay".into(), "中继".into())
         };
-        lanes.push(LaneView::new(&en, &zh, false, !s.relays[r as usize].up));
+        lanes.push(LaneView::process(&en, &zh).down_when(!s.relays[r as usize].up));
     }
-    lanes.push(LaneView::new("Broker", "消息代理", true, false));
-    lanes.push(LaneView::new("Inventory", "库存服务", false, !s.cons.up));
-    lanes.push(LaneView::new("Notification", "通知服务", false, false));
+    lanes.push(LaneView::store("Broker", "消息代理"));
+    lanes.push(LaneView::process("Inventory", "库存服务").down_when(!s.cons.up));
+    lanes.push(LaneView::process("Notification", "通知服务"));
         lanes
 }
 
 /// The order service's `orders` row.
 fn orders(_: &OutboxRelayModel, s: &OrState) -> TableView {
-    let mut t = TableView::new("orders", Text::same("orders"), 1, true);
+    let mut t = TableView::durable("orders", Text::same("orders"), 1);
     t.columns = cols(&["id", "status", "version"]);
     if s.svc > 0 {
         let status = if s.svc == 1 { "created" } else { "cancelled" };
@@ -70,7 +70,7 @@ fn orders(_: &OutboxRelayModel, s: &OrState) -> TableView {
 /// The outbox rows and their status.
 fn outbox(m: &OutboxRelayModel, s: &OrState) -> TableView {
     let (v, nr) = (m.variant, m.relays());
-    let mut t = TableView::new("outbox", Text::same("outbox"), 1, true);
+    let mut t = TableView::durable("outbox", Text::same("outbox"), 1);
     t.columns = cols(&["event_id", "version", "type", "status"]);
     for (i, ob) in s.outbox.iter().enumerate() {
         let status = match ob {
@@ -116,12 +116,7 @@ fn relay_memory(m: &OutboxRelayModel, s: &OrState, r: u8) -> TableView {
     } else {
         Text::new("Relay memory", "中继内存")
     };
-    let mut t = TableView::new(
-        if r == 0 { "relay-a" } else { "relay-b" },
-        title,
-        2 + r as usize,
-        false,
-    );
+    let mut t = TableView::memory(if r == 0 { "relay-a" } else { "relay-b" }, title, 2 + r as usize);
     t.columns = vec![Text::new("in hand", "处理中"), Text::new("next", "下一步")];
     t.lost = !s.relays[r as usize].up;
     t.empty = Text::new("(polling)", "（轮询中）");
@@ -142,12 +137,7 @@ fn relay_memory(m: &OutboxRelayModel, s: &OrState, r: u8) -> TableView {
 /// The broker's log: every publish, with the consumers' offsets.
 fn broker_log(m: &OutboxRelayModel, s: &OrState) -> TableView {
     let broker = m.lane_broker();
-    let mut t = TableView::new(
-        "broker",
-        Text::new("Broker log", "消息代理日志"),
-        broker,
-        true,
-    );
+    let mut t = TableView::durable("broker", Text::new("Broker log", "消息代理日志"), broker);
     t.columns = vec![
         Text::same("offset"),
         Text::same("event_id"),
@@ -179,12 +169,7 @@ fn broker_log(m: &OutboxRelayModel, s: &OrState) -> TableView {
 fn consumer_memory(m: &OutboxRelayModel, s: &OrState) -> TableView {
     let v = m.variant;
     let inv = m.lane_broker() + 1;
-    let mut t = TableView::new(
-        "inv-memory",
-        Text::new("Inventory memory", "库存服务内存"),
-        inv,
-        false,
-    );
+    let mut t = TableView::memory("inv-memory", Text::new("Inventory memory", "库存服务内存"), inv);
     t.columns = vec![Text::new("in hand", "处理中"), Text::new("next", "下一步")];
     t.lost = !s.cons.up;
     t.empty = Text::new("(waiting)", "（等待中）");
@@ -211,7 +196,7 @@ fn stock_table(m: &OutboxRelayModel, s: &OrState) -> TableView {
     let v = m.variant;
     let inv = m.lane_broker() + 1;
     let (reserved, _) = stock(&s.history);
-    let mut t = TableView::new("stock", Text::same("stock"), inv, true);
+    let mut t = TableView::durable("stock", Text::same("stock"), inv);
     t.columns = cols(&["order_id", "reserved"]);
     if v.guard() {
         t.columns.push(Text::same("version"));
@@ -232,7 +217,7 @@ fn stock_table(m: &OutboxRelayModel, s: &OrState) -> TableView {
 /// The inbox, `processed_messages` (in the variants that have one).
 fn inbox(m: &OutboxRelayModel, s: &OrState) -> TableView {
     let inv = m.lane_broker() + 1;
-    let mut t = TableView::new("inbox", Text::same("processed_messages"), inv, true);
+    let mut t = TableView::durable("inbox", Text::same("processed_messages"), inv);
     t.columns = cols(&["event_id"]);
     for e in (0..EVENTS as u8).filter(|&e| s.inbox[e as usize]) {
         t.rows
@@ -244,12 +229,7 @@ fn inbox(m: &OutboxRelayModel, s: &OrState) -> TableView {
 /// Every transaction the inventory consumer committed, and what it did.
 fn handled(m: &OutboxRelayModel, s: &OrState) -> TableView {
     let inv = m.lane_broker() + 1;
-    let mut t = TableView::new(
-        "handled",
-        Text::new("Inventory transactions", "库存服务事务"),
-        inv,
-        true,
-    );
+    let mut t = TableView::durable("handled", Text::new("Inventory transactions", "库存服务事务"), inv);
     t.columns = vec![
         Text::same("#"),
         Text::same("event_id"),
@@ -278,12 +258,7 @@ fn handled(m: &OutboxRelayModel, s: &OrState) -> TableView {
 /// The emails the notification service sent.
 fn emails(m: &OutboxRelayModel, s: &OrState) -> TableView {
     let notify = m.lane_broker() + 2;
-    let mut t = TableView::new(
-        "emails",
-        Text::new("Emails sent", "已发送邮件"),
-        notify,
-        true,
-    );
+    let mut t = TableView::durable("emails", Text::new("Emails sent", "已发送邮件"), notify);
     t.columns = vec![Text::same("#"), Text::new("email", "邮件")];
     for (k, &e) in s.log.iter().take(s.notified as usize).enumerate() {
         let mail = if e == 0 {
