@@ -22,7 +22,7 @@
 use crate::sim::grouped;
 use crate::sim::kit::Variants;
 use crate::sim::{
-    arrow, counted, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob,
+    counted, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob,
     LaneView, Mark, MarkKind, Meter, Metric, MetricValue, Model, Notes, Plot, Present, RowView,
     Scenario, ScenarioMeta, Series, StateView, StepInfo, TableView, Text, Tone, Unit, VariantMeta,
 };

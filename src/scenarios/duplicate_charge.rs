@@ -27,7 +27,7 @@
 
 use crate::sim::kit::Variants;
 use crate::sim::{
-    arrow, mark, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView,
+    ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView,
     LedgerRow, MarkKind, Metric, MetricValue, Model, Notes, Present, RowView, Scenario,
     ScenarioMeta, StateView, StepInfo, TableView, Text, Unit, VariantMeta,
 };

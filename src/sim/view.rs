@@ -486,3 +486,15 @@ pub struct StepInfo {
     /// The SQL or code that ran, if any.
     pub code: Option<String>,
 }
+
+impl StepInfo {
+    /// Marks `lane` with `kind`, labelled in both languages ([`mark`]).
+    pub fn mark(&mut self, lane: usize, kind: MarkKind, en: &str, zh: &str) {
+        self.marks.push(mark(lane, kind, en, zh));
+    }
+
+    /// An arrow from lane `from` to lane `to` ([`arrow`]).
+    pub fn arrow(&mut self, from: usize, to: usize, label: impl Into<Text>, kind: ArrowKind) {
+        self.arrows.push(arrow(from, to, label, kind));
+    }
+}

@@ -82,16 +82,10 @@ fn approve(m: &ApprovalModel, info: &mut StepInfo, again: bool) {
         } else {
             ArrowKind::Message
         };
-        info.arrows
-            .push(arrow(ALICE, AGENT, t("yes", "可以"), kind));
+        info.arrow(ALICE, AGENT, t("yes", "可以"), kind);
         info.code = Some("on_message(msg):\n  if msg.sender == \"alice\" and msg.text == \"yes\":\n    resume(run)   # the next tool call is allowed".into());
         if again {
-            info.marks.push(mark(
-                ALICE,
-                MarkKind::Duplicate,
-                "yes again",
-                "又一个“可以”",
-            ));
+            info.mark(ALICE, MarkKind::Duplicate, "yes again", "又一个“可以”");
             info.title = t("“yes” again", "又一个“可以”");
             info.narration = t(
                 "Alice's “yes” arrives a second time (a double tap, the chat client resending). The handler resumes the run again: one more refund call is allowed.",
@@ -106,29 +100,23 @@ fn approve(m: &ApprovalModel, info: &mut StepInfo, again: bool) {
         }
         return;
     }
-    info.arrows.push(arrow(
-        ALICE,
-        DB,
-        t("approve", "批准"),
-        if again {
+    info.arrow(ALICE, DB, t("approve", "批准"), if again {
             ArrowKind::Duplicate
         } else {
             ArrowKind::Message
-        },
-    ));
+        });
     info.code = Some(format!(
         "BEGIN;\nINSERT INTO approvals (proposal_id, digest, approver, permission, approved_at)\n  VALUES ('pr-1', '{d}', 'alice', '{PERMISSION}', now())\n  ON CONFLICT (proposal_id) DO NOTHING;\nUPDATE proposals SET status = 'APPROVED'\n WHERE id = 'pr-1' AND status = 'PENDING'\n   AND digest = '{d}' AND expires_at > now();\nCOMMIT;  -- then resume the waiting run"
     ));
     if again {
-        info.marks.push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
+        info.mark(DB, MarkKind::Dedup, "0 rows", "0 行");
         info.title = t("second click: 0 rows", "第二次点击：0 行");
         info.narration = t(
             "Alice's approval link is clicked a second time. The INSERT hits the approval already stored for pr-1 (0 rows) and the UPDATE finds no PENDING proposal (0 rows): the approval is idempotent. The handler still resumes the run (a resume may be delivered twice); executing must be idempotent too.",
             "Alice 的审批链接被点了第二次。INSERT 撞上 pr-1 已保存的批准（0 行），UPDATE 也找不到 PENDING 的提案（0 行）：批准操作是幂等的。处理函数仍然恢复了运行（恢复可能被投递两次）；执行也必须幂等。",
         );
     } else {
-        info.marks
-            .push(mark(DB, MarkKind::Commit, "APPROVED", "APPROVED"));
+        info.mark(DB, MarkKind::Commit, "APPROVED", "APPROVED");
         info.title = t("Alice approves pr-1", "Alice 批准 pr-1");
         info.narration = t(
             format!("Alice opens pr-1, reads every field and clicks Approve: the approval row stores who she is, the permission she approved under ({PERMISSION}), the time and the digest {d} she saw, and pr-1 becomes APPROVED. The run resumes."),
@@ -142,19 +130,14 @@ fn execute_chat(info: &mut StepInfo, b: &ApState, s: &ApState) {
     let r = s.ledger.len();
     // A second refund on the same approval is a copy of the call; a first one of another
     // amount is not a copy: it is a refund that was never approved (a Fail mark says so).
-    info.arrows.push(arrow(
-        AGENT,
-        PSP,
-        t(
+    info.arrow(AGENT, PSP, t(
             format!("refund {}", money(amount)),
             format!("退款 {}", money(amount)),
-        ),
-        if b.calls.is_empty() {
+        ), if b.calls.is_empty() {
             ArrowKind::Message
         } else {
             ArrowKind::Duplicate
-        },
-    ));
+        });
     info.code = Some(format!(
         "# the tool runner: a “yes” was seen, so run the call as it stands\nrefund_tool(order=\"ord-2042\", amount={})",
         money(amount).replace(',', "")
@@ -205,24 +188,16 @@ fn execute_chat(info: &mut StepInfo, b: &ApState, s: &ApState) {
 fn execute_versioned(info: &mut StepInfo, b: &ApState, s: &ApState) {
     let asked = digest(b.agent_amount, VERSION);
     let now = if b.expired { "10:20" } else { "10:03" };
-    info.arrows.push(arrow(
-        AGENT,
-        DB,
-        t("execute pr-1", "执行 pr-1"),
-        ArrowKind::Message,
-    ));
+    info.arrow(AGENT, DB, t("execute pr-1", "执行 pr-1"), ArrowKind::Message);
     info.code = Some(format!(
         "BEGIN;\nUPDATE proposals SET status = 'EXECUTED', executed_at = now()\n WHERE id = 'pr-1' AND status = 'APPROVED'\n   AND digest = '{asked}'     -- the call the agent asks to make\n   AND expires_at > now();    -- now() = {now}\nUPDATE orders SET refunded = refunded + 80.00, version = version + 1\n WHERE order_id = 'ord-2042' AND version = 3;   -- the approved state version\nCOMMIT;   -- only if both said UPDATE 1; otherwise ROLLBACK\n-- then POST /v1/refunds, Idempotency-Key: pr-1, amount from the row: 80.00\n-- ({PG_DOC})"
     ));
     match s.calls.last() {
         Some(Outcome::Refunded(r)) => {
             let id = format!("re_{}", r + 1);
-            info.arrows
-                .push(arrow(AGENT, PSP, "pr-1 80.00", ArrowKind::Message));
-            info.marks
-                .push(mark(DB, MarkKind::Commit, "EXECUTED", "EXECUTED"));
-            info.marks
-                .push(mark(PSP, MarkKind::Commit, "refunded", "已退款"));
+            info.arrow(AGENT, PSP, "pr-1 80.00", ArrowKind::Message);
+            info.mark(DB, MarkKind::Commit, "EXECUTED", "EXECUTED");
+            info.mark(PSP, MarkKind::Commit, "refunded", "已退款");
             info.title = t(
                 format!("execute pr-1: refund {id}"),
                 format!("执行 pr-1：退款 {id}"),
@@ -233,8 +208,7 @@ fn execute_versioned(info: &mut StepInfo, b: &ApState, s: &ApState) {
             );
         }
         Some(Outcome::Refused(r)) => {
-            info.marks
-                .push(mark(DB, MarkKind::Rollback, "UPDATE 0", "UPDATE 0"));
+            info.mark(DB, MarkKind::Rollback, "UPDATE 0", "UPDATE 0");
             let (title, why) = match r {
                 Refusal::AlreadyExecuted => (
                     t("again: 0 rows, already executed", "再次执行：0 行，已执行过"),
@@ -283,15 +257,10 @@ struct Cx<'a> {
 
 impl Cx<'_> {
     fn propose_in_chat(&self, info: &mut StepInfo) {
-        info.arrows.push(arrow(
-            AGENT,
-            ALICE,
-            t(
+        info.arrow(AGENT, ALICE, t(
                 format!("proposal {}", money(AMOUNT)),
                 format!("提议 {}", money(AMOUNT)),
-            ),
-            ArrowKind::Message,
-        ));
+            ), ArrowKind::Message);
         info.code = Some("send_message(to=\"alice\",\n  text=\"Refund 80.00 USD on ord-2042? Valid until 10:15.\")".into());
         info.title = t("agent asks in the chat", "Agent 在聊天里请示");
         info.narration = t(
@@ -302,10 +271,8 @@ impl Cx<'_> {
 
     fn propose(&self, info: &mut StepInfo) {
         let Cx { d, .. } = *self;
-        info.arrows
-            .push(arrow(AGENT, DB, "INSERT pr-1", ArrowKind::Message));
-        info.marks
-            .push(mark(DB, MarkKind::Commit, "pr-1 PENDING", "pr-1 PENDING"));
+        info.arrow(AGENT, DB, "INSERT pr-1", ArrowKind::Message);
+        info.mark(DB, MarkKind::Commit, "pr-1 PENDING", "pr-1 PENDING");
         info.code = Some(format!(
             "INSERT INTO proposals (id, merchant, order_id, action, amount, currency,\n    state_version, expires_at, requester, digest, status)\nVALUES ('pr-1', 'm-88', 'ord-2042', 'refund', 80.00, 'USD',\n    3, '10:15', 'agent-7', '{d}', 'PENDING');"
         ));
@@ -319,8 +286,7 @@ impl Cx<'_> {
 
     fn edit_amount(&self, info: &mut StepInfo) {
         let Cx { chat, d, .. } = *self;
-        info.marks
-            .push(mark(AGENT, MarkKind::Write, "800.00", "800.00"));
+        info.mark(AGENT, MarkKind::Write, "800.00", "800.00");
         info.code =
             Some("refund_args = llm.generate_tool_call(...)   # now amount=800.00".into());
         info.title = t("agent edits: 800.00", "Agent 改成 800.00");
@@ -345,12 +311,9 @@ impl Cx<'_> {
     fn support_refund(&self, info: &mut StepInfo) {
         let Cx { s, .. } = *self;
         info.lane = DB;
-        info.arrows
-            .push(arrow(DB, PSP, "sup-311", ArrowKind::Message));
-        info.marks
-            .push(mark(DB, MarkKind::Write, "v3 → v4", "v3 → v4"));
-        info.marks
-            .push(mark(PSP, MarkKind::Commit, "50.00", "50.00"));
+        info.arrow(DB, PSP, "sup-311", ArrowKind::Message);
+        info.mark(DB, MarkKind::Write, "v3 → v4", "v3 → v4");
+        info.mark(PSP, MarkKind::Commit, "50.00", "50.00");
         info.code = Some("UPDATE orders SET refunded = refunded + 50.00, version = version + 1\n WHERE order_id = 'ord-2042';   -- support desk, version 3 → 4".into());
         info.title = t("support refunds 50.00", "客服退款 50.00");
         info.narration = t(
@@ -362,8 +325,7 @@ impl Cx<'_> {
     fn expire(&self, info: &mut StepInfo) {
         let Cx { chat, .. } = *self;
         info.lane = ALICE;
-        info.marks
-            .push(mark(ALICE, MarkKind::Fail, "10:15", "10:15"));
+        info.mark(ALICE, MarkKind::Fail, "10:15", "10:15");
         info.title = t("the approval expires", "批准过期");
         let how = if chat {
             t(

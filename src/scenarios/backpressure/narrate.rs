@@ -38,21 +38,14 @@ fn flows(m: &BackpressureModel, b: &BpState, s: &BpState, info: &mut StepInfo) {
     let (v, f) = (m.variant, &s.step);
     info.lane = API;
     info.title = Text::new(format!("{}–{} s", b.t, s.t), format!("{}–{} 秒", b.t, s.t));
-    info.arrows
-        .push(arrow(API, QUEUE, grouped(f.admitted), ArrowKind::Message));
+    info.arrow(API, QUEUE, grouped(f.admitted), ArrowKind::Message);
     if f.processed > 0 || f.calls > 0 {
         let n = grouped(f.calls.max(f.processed));
-        info.arrows
-            .push(arrow(QUEUE, CONSUMERS, n, ArrowKind::Message));
+        info.arrow(QUEUE, CONSUMERS, n, ArrowKind::Message);
     }
     // Calls over the channel's limit are refused (429, a Fail mark), not copies of anything.
     if v.channel() && f.calls > 0 {
-        info.arrows.push(arrow(
-            CONSUMERS,
-            CHANNEL,
-            grouped(f.calls),
-            ArrowKind::Message,
-        ));
+        info.arrow(CONSUMERS, CHANNEL, grouped(f.calls), ArrowKind::Message);
     }
     if f.refused > 0 {
         info.marks.push(Mark {

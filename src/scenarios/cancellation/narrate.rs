@@ -4,7 +4,7 @@ use super::{
     amount, list, money, op_id, CaAct, CaState, CaVariant, CancellationModel, Msg, OpStatus,
     Screen, DB, PSP, SCREEN, SERVICE,
 };
-use crate::sim::{arrow, mark, Arrow, ArrowKind, MarkKind, StepInfo, Text};
+use crate::sim::{arrow, Arrow, ArrowKind, MarkKind, StepInfo, Text};
 
 /// The rule the scenario is about, with its source.
 fn cite() -> Text {
@@ -169,8 +169,7 @@ fn refund_step(info: &mut StepInfo, b: &CaState, s: &CaState, o: u8, rid: &str, 
             format!("{rid} refused: voided"),
             format!("{rid} 被拒：已作废"),
         );
-        info.marks
-            .push(mark(PSP, MarkKind::Dedup, "refused", "已拒绝"));
+        info.mark(PSP, MarkKind::Dedup, "refused", "已拒绝");
         info.arrows.push(back(heard, Text::same("409")));
         info.narration = Text::new(
             format!("The refund for {rid} arrives after its key was voided: the provider refuses it. Nothing is refunded, which is what the service recorded."),
@@ -178,8 +177,7 @@ fn refund_step(info: &mut StepInfo, b: &CaState, s: &CaState, o: u8, rid: &str, 
         );
     } else if b.ledger.contains(&o) {
         info.title = Text::new(format!("replay {rid}"), format!("重放 {rid}"));
-        info.marks
-            .push(mark(PSP, MarkKind::Dedup, "replayed", "重放"));
+        info.mark(PSP, MarkKind::Dedup, "replayed", "重放");
         info.arrows.push(back(heard, Text::same("200")));
         info.narration = Text::new(
             format!("The provider already has a refund under the key {rid}: it replays the saved result instead of refunding again."),
@@ -191,8 +189,7 @@ fn refund_step(info: &mut StepInfo, b: &CaState, s: &CaState, o: u8, rid: &str, 
             format!("provider commits {rid}"),
             format!("支付方提交 {rid}"),
         );
-        info.marks
-            .push(mark(PSP, MarkKind::Commit, "refunded", "已退款"));
+        info.mark(PSP, MarkKind::Commit, "refunded", "已退款");
         info.arrows.push(back(heard, Text::same("200")));
         info.narration = if heard {
             Text::new(
@@ -253,8 +250,7 @@ fn void_step(info: &mut StepInfo, b: &CaState, s: &CaState, o: u8, rid: &str, he
         );
     } else {
         info.title = Text::new(format!("provider voids {rid}"), format!("支付方作废 {rid}"));
-        info.marks
-            .push(mark(PSP, MarkKind::Write, "voided", "已作废"));
+        info.mark(PSP, MarkKind::Write, "voided", "已作废");
         info.arrows.push(back(heard, Text::new("voided", "已作废")));
         let late = b.inbox.contains(&Msg::Refund(o));
         info.narration = Text::new(
@@ -326,12 +322,7 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
     }
     if let Screen::Told { .. } = s.screen {
         if !matches!(b.screen, Screen::Told { .. }) && info.arrows.iter().all(|x| x.to != SCREEN) {
-            info.arrows.push(arrow(
-                SERVICE,
-                SCREEN,
-                Text::new("shown", "已显示"),
-                ArrowKind::Message,
-            ));
+            info.arrow(SERVICE, SCREEN, Text::new("shown", "已显示"), ArrowKind::Message);
         }
     }
     info
@@ -353,10 +344,8 @@ impl Cx<'_> {
     fn start(&self, info: &mut StepInfo) {
         info.lane = SCREEN;
         info.title = Text::new("start batch b-9", "开始批次 b-9");
-        info.arrows
-            .push(arrow(SCREEN, SERVICE, "POST /batches", ArrowKind::Message));
-        info.marks
-            .push(mark(DB, MarkKind::Write, "3 × PENDING", "3 × PENDING"));
+        info.arrow(SCREEN, SERVICE, "POST /batches", ArrowKind::Message);
+        info.mark(DB, MarkKind::Write, "3 × PENDING", "3 × PENDING");
         info.code = Some(
             "INSERT INTO refund_operations (operation_id, batch_id, amount, status)\nVALUES ('op-1','b-9',40.00,'PENDING'), ('op-2','b-9',25.00,'PENDING'),\n       ('op-3','b-9',35.00,'PENDING');".into(),
         );
@@ -370,9 +359,8 @@ impl Cx<'_> {
         let Cx { cur, id, .. } = *self;
         info.lane = SERVICE;
         info.title = Text::new(format!("send {id}"), format!("发送 {id}"));
-        info.arrows
-            .push(arrow(SERVICE, PSP, id, ArrowKind::Message));
-        info.marks.push(mark(DB, MarkKind::Write, "SENT", "SENT"));
+        info.arrow(SERVICE, PSP, id, ArrowKind::Message);
+        info.mark(DB, MarkKind::Write, "SENT", "SENT");
         info.code = Some(format!(
             "{}\nfetch(`${{PROVIDER}}/refunds`, {{ method: 'POST',\n  headers: {{ 'Idempotency-Key': '{id}' }}, signal }})",
             set_status(cur, OpStatus::Sent)
@@ -395,8 +383,7 @@ impl Cx<'_> {
         if let Some(&m) = b.inbox.get(1) {
             provider_step(info, b, s, m);
             let first = op_id(b.inbox[0].op());
-            info.marks
-                .push(mark(PSP, MarkKind::Crash, "overtakes", "抢先"));
+            info.mark(PSP, MarkKind::Crash, "overtakes", "抢先");
             info.narration = Text::new(
                 format!("⚡ This request came on a new connection and reaches the provider before the refund for {first} still on the old one; nothing orders two connections."),
                 format!("⚡ 这个请求走的是新连接，比还在旧连接上的 {first} 退款先到支付方；两条连接之间没有先后顺序。"),
@@ -409,12 +396,7 @@ impl Cx<'_> {
         let Cx { b, s, cur, id, .. } = *self;
         info.lane = SERVICE;
         let st = s.ops.get(cur as usize).copied();
-        info.marks.push(mark(
-            DB,
-            MarkKind::Write,
-            st.map(|x| x.sql()).unwrap_or(""),
-            st.map(|x| x.sql()).unwrap_or(""),
-        ));
+        info.mark(DB, MarkKind::Write, st.map(|x| x.sql()).unwrap_or(""), st.map(|x| x.sql()).unwrap_or(""));
         if let Some(st) = st {
             info.code = Some(set_status(cur, st));
         }
@@ -450,8 +432,7 @@ impl Cx<'_> {
         let Cx { m, b, s, naive, cur, id } = *self;
         info.lane = SERVICE;
         info.title = Text::new(format!("{id}: AbortError"), format!("{id}：AbortError"));
-        info.marks
-            .push(mark(SERVICE, MarkKind::Fail, "AbortError", "AbortError"));
+        info.mark(SERVICE, MarkKind::Fail, "AbortError", "AbortError");
         let fate = if b.ledger.contains(&cur) {
             Text::new(
                 format!("The provider has already committed {id}; only the answer was still on its way."),
@@ -470,23 +451,12 @@ impl Cx<'_> {
         .then(&fate);
         if naive {
             info.code = Some(deleted_sql());
-            info.marks
-                .push(mark(DB, MarkKind::Rollback, "deleted", "已删除"));
-            info.arrows.push(arrow(
-                SERVICE,
-                SCREEN,
-                Text::new("shown", "已显示"),
-                ArrowKind::Message,
-            ));
+            info.mark(DB, MarkKind::Rollback, "deleted", "已删除");
+            info.arrow(SERVICE, SCREEN, Text::new("shown", "已显示"), ArrowKind::Message);
             info.narration = head.then(&gave_up(b, s));
         } else {
             info.code = Some(set_status(cur, OpStatus::CancelRequested));
-            info.marks.push(mark(
-                DB,
-                MarkKind::Write,
-                "CANCEL_REQUESTED",
-                "CANCEL_REQUESTED",
-            ));
+            info.mark(DB, MarkKind::Write, "CANCEL_REQUESTED", "CANCEL_REQUESTED");
             let then = if m.variant.settles() {
                 Text::new(
                     format!("So the service keeps {id} as CANCEL_REQUESTED: its outcome is not known yet, and it will void the request by its key."),
@@ -506,25 +476,18 @@ impl Cx<'_> {
         let Cx { m, b, s, naive, cur, id } = *self;
         info.lane = SERVICE;
         info.title = Text::new(format!("{id}: timeout"), format!("{id}：超时"));
-        info.marks.push(mark(
-            SERVICE,
-            MarkKind::Fail,
-            "TimeoutError",
-            "TimeoutError",
-        ));
+        info.mark(SERVICE, MarkKind::Fail, "TimeoutError", "TimeoutError");
         let head = Text::new(
             format!("No answer for {id}: AbortSignal.timeout(5000) fires and the fetch rejects with TimeoutError. A timeout is an abort too; it says nothing about the provider."),
             format!("{id} 没有应答：AbortSignal.timeout(5000) 触发，fetch 以 TimeoutError 拒绝。超时也是一种中止，它说明不了支付方做了什么。"),
         );
         if naive {
             info.code = Some(deleted_sql());
-            info.marks
-                .push(mark(DB, MarkKind::Rollback, "deleted", "已删除"));
+            info.mark(DB, MarkKind::Rollback, "deleted", "已删除");
             info.narration = head.then(&gave_up(b, s));
         } else {
             info.code = Some(set_status(cur, OpStatus::Unknown));
-            info.marks
-                .push(mark(DB, MarkKind::Write, "UNKNOWN", "UNKNOWN"));
+            info.mark(DB, MarkKind::Write, "UNKNOWN", "UNKNOWN");
             info.narration = head.then(&if m.variant.settles() {
                 Text::new(
                     format!("The service records {id} as UNKNOWN and will send it again with the same key."),
@@ -543,8 +506,7 @@ impl Cx<'_> {
         let Cx { b, cur, id, .. } = *self;
         info.lane = SERVICE;
         info.title = Text::new(format!("ask about {id}"), format!("查询 {id}"));
-        info.arrows
-            .push(arrow(SERVICE, PSP, format!("? {id}"), ArrowKind::Message));
+        info.arrow(SERVICE, PSP, format!("? {id}"), ArrowKind::Message);
         info.code = Some(format!(
             "provider.findRefund('{id}', {{ signal: AbortSignal.timeout(5000) }})"
         ));
@@ -567,12 +529,7 @@ impl Cx<'_> {
         let Cx { id, .. } = *self;
         info.lane = SERVICE;
         info.title = Text::new(format!("void {id}"), format!("作废 {id}"));
-        info.arrows.push(arrow(
-            SERVICE,
-            PSP,
-            Text::new(format!("void {id}"), format!("作废 {id}")),
-            ArrowKind::Message,
-        ));
+        info.arrow(SERVICE, PSP, Text::new(format!("void {id}"), format!("作废 {id}")), ArrowKind::Message);
         info.code = Some(format!(
             "provider.voidRefund('{id}', {{ signal: AbortSignal.timeout(5000) }})"
         ));
@@ -586,8 +543,7 @@ impl Cx<'_> {
         let Cx { id, .. } = *self;
         info.lane = SERVICE;
         info.title = Text::new(format!("send {id} again"), format!("再发 {id}"));
-        info.arrows
-            .push(arrow(SERVICE, PSP, id, ArrowKind::Duplicate));
+        info.arrow(SERVICE, PSP, id, ArrowKind::Duplicate);
         info.code = Some(format!(
             "fetch(`${{PROVIDER}}/refunds`, {{ method: 'POST',\n  headers: {{ 'Idempotency-Key': '{id}' }}, signal }})"
         ));
@@ -601,8 +557,7 @@ impl Cx<'_> {
         let Cx { id, .. } = *self;
         info.lane = SERVICE;
         info.title = Text::new("no answer: ask again", "没有应答：再问");
-        info.marks
-            .push(mark(SERVICE, MarkKind::Fail, "timeout", "超时"));
+        info.mark(SERVICE, MarkKind::Fail, "timeout", "超时");
         info.narration = Text::new(
             format!("The answer was lost. The outcome of {id} is still unknown, so the service asks again rather than guess."),
             format!("应答丢了。{id} 的结果仍然未知，所以服务再问一次，而不是去猜。"),
@@ -613,12 +568,7 @@ impl Cx<'_> {
         let Cx { b, s, naive, id, .. } = *self;
         info.lane = SERVICE;
         let msg = CancellationModel::message(s);
-        info.arrows.push(arrow(
-            SERVICE,
-            SCREEN,
-            Text::new("shown", "已显示"),
-            ArrowKind::Message,
-        ));
+        info.arrow(SERVICE, SCREEN, Text::new("shown", "已显示"), ArrowKind::Message);
         info.title = Text::new("report to the screen", "向屏幕报告");
         if (b.next as usize) >= b.ops.len() {
             info.code = Some("screen.show('Done: 3 of 3 refunded')".into());
@@ -628,8 +578,7 @@ impl Cx<'_> {
             );
         } else if naive {
             info.code = Some(deleted_sql());
-            info.marks
-                .push(mark(DB, MarkKind::Rollback, "deleted", "已删除"));
+            info.mark(DB, MarkKind::Rollback, "deleted", "已删除");
             info.narration = Text::new(
                 format!("The next fetch, for {id}, is called with an aborted signal and rejects at once; nothing is sent."),
                 format!("下一次 fetch（{id}）带着已中止的信号调用，立即拒绝；什么也没发出去。"),
@@ -637,8 +586,7 @@ impl Cx<'_> {
             .then(&gave_up(b, s));
         } else {
             info.code = Some("UPDATE refund_operations SET status = 'NOT_EXECUTED'\n WHERE batch_id = 'b-9' AND status = 'PENDING';".into());
-            info.marks
-                .push(mark(DB, MarkKind::Write, "NOT_EXECUTED", "NOT_EXECUTED"));
+            info.mark(DB, MarkKind::Write, "NOT_EXECUTED", "NOT_EXECUTED");
             info.narration = Text::new(
                 format!("The loop sees signal.aborted and sends nothing more: what was never sent is NOT_EXECUTED, certainly. The screen reports partial completion: “{}”.", msg.en),
                 format!("循环看到 signal.aborted，不再发送：从没发出的操作肯定没执行，记为 NOT_EXECUTED。屏幕报告部分完成：“{}”。", msg.zh),
@@ -650,14 +598,8 @@ impl Cx<'_> {
         let Cx { b, .. } = *self;
         info.lane = SCREEN;
         info.title = Text::new("agent cancels", "客服取消");
-        info.marks
-            .push(mark(SCREEN, MarkKind::Crash, "Cancel", "取消"));
-        info.arrows.push(arrow(
-            SCREEN,
-            SERVICE,
-            Text::new("cancel", "取消"),
-            ArrowKind::Message,
-        ));
+        info.mark(SCREEN, MarkKind::Crash, "Cancel", "取消");
+        info.arrow(SCREEN, SERVICE, Text::new("cancel", "取消"), ArrowKind::Message);
         info.code = Some("controllers.get('b-9').abort()".into());
         let where_ = match b.wait {
             Some(Msg::Refund(o)) if b.ledger.contains(&o) => Text::new(
@@ -687,8 +629,7 @@ impl Cx<'_> {
         let Cx { b, .. } = *self;
         info.lane = PSP;
         info.title = Text::new("answer lost", "应答丢失");
-        info.marks
-            .push(mark(PSP, MarkKind::Crash, "answer lost", "应答丢失"));
+        info.mark(PSP, MarkKind::Crash, "answer lost", "应答丢失");
         let what = match b.answers.first() {
             Some((Msg::Refund(o), _)) => Text::new(
                 format!("The provider's 200 for {} is lost on the way back; the refund itself is committed.", op_id(*o)),

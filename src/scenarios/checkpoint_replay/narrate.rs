@@ -47,11 +47,10 @@ impl Cx<'_> {
             ArrowKind::Message
         };
         let label = Text::new(format!("call {call}"), format!("调用 {call}"));
-        info.arrows.push(arrow(RUNTIME, PSP, label, kind));
+        info.arrow(RUNTIME, PSP, label, kind);
         if dedup {
             info.title = Text::new("tool call: deduplicated", "工具调用：已去重");
-            info.marks
-                .push(mark(PSP, MarkKind::Dedup, "same op id", "同一操作 ID"));
+            info.mark(PSP, MarkKind::Dedup, "same op id", "同一操作 ID");
             info.narration = Text::new(
                 format!("The re-run node calls the tool again, with the same operation id {OP_ID}: the refund service has it already and returns the first refund. Nothing moves."),
                 format!("重跑的节点再次调用工具，带着同一个操作 ID {OP_ID}：退款服务已经有了它，返回第一笔退款。钱没有再动。"),
@@ -111,10 +110,8 @@ impl Cx<'_> {
         let Cx { s, n, .. } = *self;
         info.lane = SAVER;
         let cp = format!("cp-{}", s.checkpoints);
-        info.arrows
-            .push(arrow(RUNTIME, SAVER, cp, ArrowKind::Message));
-        info.marks
-            .push(mark(SAVER, MarkKind::Write, "saved", "已保存"));
+        info.arrow(RUNTIME, SAVER, cp, ArrowKind::Message);
+        info.mark(SAVER, MarkKind::Write, "saved", "已保存");
         info.title = Text::new(format!("checkpoint after {n}"), format!("{n} 之后的检查点"));
         info.narration = Text::new(
             format!(
@@ -134,17 +131,11 @@ impl Cx<'_> {
         let Cx { m, b, n, .. } = *self;
         info.lane = RUNTIME;
         info.title = Text::new("process crashes", "进程崩溃");
-        info.marks
-            .push(mark(RUNTIME, MarkKind::Crash, "crash", "崩溃"));
+        info.mark(RUNTIME, MarkKind::Crash, "crash", "崩溃");
         let lost = if m.variant.durable() {
             Text::default()
         } else {
-            info.marks.push(mark(
-                SAVER,
-                MarkKind::Crash,
-                "checkpoints lost",
-                "检查点丢失",
-            ));
+            info.mark(SAVER, MarkKind::Crash, "checkpoints lost", "检查点丢失");
             Text::new(
                 "The in-memory saver dies with it: every checkpoint is gone.",
                 "内存中的检查点存储随之消失：所有检查点都没了。",
@@ -167,8 +158,7 @@ impl Cx<'_> {
     fn resume(&self, info: &mut StepInfo) {
         let Cx { b, s, .. } = *self;
         info.lane = RUNTIME;
-        info.marks
-            .push(mark(RUNTIME, MarkKind::Restart, "resume", "恢复"));
+        info.mark(RUNTIME, MarkKind::Restart, "resume", "恢复");
         let next = CheckpointReplayModel::node_name(s.node);
         info.title = Text::new(format!("resume at {next}"), format!("从 {next} 恢复"));
         info.narration = if b.checkpoints == 0 {

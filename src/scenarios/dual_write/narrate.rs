@@ -1,6 +1,6 @@
 //! Step narration: what happened and why it matters, in both languages.
 use super::*;
-use crate::sim::{arrow, mark};
+use crate::sim::mark;
 
 pub(super) fn describe(
     m: &DualWriteModel,
@@ -96,27 +96,20 @@ impl Cx<'_> {
         let dup = b.log[..b.delivered as usize].contains(&i);
         info.lane = broker;
         info.title = Text::new(format!("deliver {e}"), format!("投递 {e}"));
-        info.arrows.push(arrow(
-            broker,
-            consumer,
-            e.clone(),
-            if dup {
+        info.arrow(broker, consumer, e.clone(), if dup {
                 ArrowKind::Duplicate
             } else {
                 ArrowKind::Message
-            },
-        ));
+            });
         info.code = Some(format!("inventory.consume({{ id: '{e}', order: {o} }})"));
         if dup {
-            info.marks
-                .push(mark(consumer, MarkKind::Duplicate, "duplicate", "重复"));
+            info.mark(consumer, MarkKind::Duplicate, "duplicate", "重复");
             info.narration = Text::new(
                 format!("The broker delivers {e} a second time. At-least-once delivery is correct here; without deduplication the inventory service would reserve stock for order {o} twice."),
                 format!("消息代理第二次投递 {e}。这是正确的至少一次投递；若消费者不去重，库存服务会为订单 {o} 预留两次库存。"),
             );
         } else {
-            info.marks
-                .push(mark(consumer, MarkKind::Deliver, "delivered", "已投递"));
+            info.mark(consumer, MarkKind::Deliver, "delivered", "已投递");
             info.narration = match b.orders[i as usize] {
                 Row::Committed => Text::new(
                     format!("Inventory receives {e} and reserves stock for order {o}."),
@@ -134,10 +127,8 @@ impl Cx<'_> {
         let Cx { m, b, svc, db, .. } = *self;
         let o = order_id(b.next_req);
         info.title = Text::new(format!("INSERT order {o}"), format!("插入订单 {o}"));
-        info.arrows
-            .push(arrow(svc, db, "INSERT", ArrowKind::Message));
-        info.marks
-            .push(mark(db, MarkKind::Write, "uncommitted write", "未提交写入"));
+        info.arrow(svc, db, "INSERT", ArrowKind::Message);
+        info.mark(db, MarkKind::Write, "uncommitted write", "未提交写入");
         let mut sql =
             format!("BEGIN;\nINSERT INTO orders (id, status) VALUES ({o}, 'created');");
         if m.variant == DwVariant::Outbox {
@@ -160,10 +151,8 @@ impl Cx<'_> {
     fn svc_commit(&self, info: &mut StepInfo) {
         let Cx { m, svc, db, o, .. } = *self;
         info.title = Text::new(format!("COMMIT order {o}"), format!("提交订单 {o}"));
-        info.arrows
-            .push(arrow(svc, db, "COMMIT", ArrowKind::Message));
-        info.marks
-            .push(mark(db, MarkKind::Commit, "commit", "提交"));
+        info.arrow(svc, db, "COMMIT", ArrowKind::Message);
+        info.mark(db, MarkKind::Commit, "commit", "提交");
         info.code = Some("COMMIT;".into());
         info.narration = match m.variant {
             DwVariant::CommitThenPublish => Text::new(
@@ -184,10 +173,8 @@ impl Cx<'_> {
     fn svc_publish(&self, info: &mut StepInfo) {
         let Cx { m, svc, broker, o, .. } = *self;
         info.title = Text::new(format!("publish e-{o}"), format!("发布 e-{o}"));
-        info.arrows
-            .push(arrow(svc, broker, format!("e-{o}"), ArrowKind::Message));
-        info.marks
-            .push(mark(broker, MarkKind::Publish, "publish", "发布"));
+        info.arrow(svc, broker, format!("e-{o}"), ArrowKind::Message);
+        info.mark(broker, MarkKind::Publish, "publish", "发布");
         info.code = Some(format!(
             "broker.publish({{ key: '{o}', id: 'e-{o}', type: 'OrderCreated' }})"
         ));
@@ -212,8 +199,7 @@ impl Cx<'_> {
         } else {
             Text::new("reply error", "回复错误")
         };
-        info.marks
-            .push(mark(svc, MarkKind::Respond, "reply", "回复"));
+        info.mark(svc, MarkKind::Respond, "reply", "回复");
         info.code = Some(
             if ok {
                 "HTTP/1.1 201 Created"
@@ -238,8 +224,7 @@ impl Cx<'_> {
     fn svc_restart(&self, info: &mut StepInfo) {
         let Cx { svc, .. } = *self;
         info.title = Text::new("restart order service", "重启订单服务");
-        info.marks
-            .push(mark(svc, MarkKind::Restart, "restart", "重启"));
+        info.mark(svc, MarkKind::Restart, "restart", "重启");
         info.narration = Text::new(
             "The order service restarts with empty memory. Whatever it meant to do next is forgotten; only the database and the broker remember.",
             "订单服务重启，内存是空的。它原本要做的事都忘了；只有数据库和消息代理还记得。",
@@ -252,16 +237,11 @@ impl Cx<'_> {
         let again = b.log.contains(&e);
         info.lane = relay;
         info.title = Text::new(format!("relay publish {ev}"), format!("中继发布 {ev}"));
-        info.arrows.push(arrow(
-            relay,
-            broker,
-            ev.clone(),
-            if again {
+        info.arrow(relay, broker, ev.clone(), if again {
                 ArrowKind::Duplicate
             } else {
                 ArrowKind::Message
-            },
-        ));
+            });
         info.marks.push(if again {
             mark(broker, MarkKind::Duplicate, "published again", "再次发布")
         } else {
@@ -288,10 +268,8 @@ impl Cx<'_> {
         let ev = event(e);
         info.lane = relay;
         info.title = Text::new(format!("mark {ev} sent"), format!("标记 {ev} 已发送"));
-        info.arrows
-            .push(arrow(relay, db, "UPDATE", ArrowKind::Message));
-        info.marks
-            .push(mark(db, MarkKind::Commit, "marked sent", "已标记"));
+        info.arrow(relay, db, "UPDATE", ArrowKind::Message);
+        info.mark(db, MarkKind::Commit, "marked sent", "已标记");
         info.code = Some(format!(
             "UPDATE outbox SET status = 'sent'\n  WHERE event_id = '{ev}' AND status = 'pending';"
         ));
@@ -305,8 +283,7 @@ impl Cx<'_> {
         let Cx { relay, .. } = *self;
         info.lane = relay;
         info.title = Text::new("restart relay", "重启中继");
-        info.marks
-            .push(mark(relay, MarkKind::Restart, "restart", "重启"));
+        info.mark(relay, MarkKind::Restart, "restart", "重启");
         info.narration = Text::new(
             "The relay restarts. It remembers nothing, but the outbox table still says which events are pending.",
             "中继重启。它什么都不记得，但发件箱表仍记录着哪些事件待发送。",
@@ -316,7 +293,7 @@ impl Cx<'_> {
     fn svc_crash(&self, info: &mut StepInfo) {
         let Cx { m, b, svc, db, broker, o, .. } = *self;
         info.title = Text::new("⚡ crash order service", "⚡ 订单服务崩溃");
-        info.marks.push(mark(svc, MarkKind::Crash, "crash", "崩溃"));
+        info.mark(svc, MarkKind::Crash, "crash", "崩溃");
         info.narration = crash_narration(m, b, o);
         let i = b.svc.mem.req as usize;
         if b.orders[i] == Row::Committed
@@ -324,29 +301,21 @@ impl Cx<'_> {
             && m.variant == DwVariant::CommitThenPublish
         {
             // Nothing is left that would publish it: draw the event that never goes out.
-            info.arrows.push(arrow(
-                svc,
-                broker,
-                Text::new(
+            info.arrow(svc, broker, Text::new(
                     format!("e-{o} never published"),
                     format!("e-{o} 永远不会发布"),
-                ),
-                ArrowKind::Ghost,
-            ));
+                ), ArrowKind::Ghost);
         }
         if b.orders[b.svc.mem.req as usize] == Row::Uncommitted {
-            info.marks
-                .push(mark(db, MarkKind::Rollback, "aborted", "中止"));
+            info.mark(db, MarkKind::Rollback, "aborted", "中止");
         }
     }
 
     fn svc_rollback(&self, info: &mut StepInfo) {
         let Cx { b, svc, db, o, .. } = *self;
         info.title = Text::new("⚡ roll back", "⚡ 回滚");
-        info.arrows
-            .push(arrow(svc, db, "ROLLBACK", ArrowKind::Message));
-        info.marks
-            .push(mark(db, MarkKind::Rollback, "rollback", "回滚"));
+        info.arrow(svc, db, "ROLLBACK", ArrowKind::Message);
+        info.mark(db, MarkKind::Rollback, "rollback", "回滚");
         info.code = Some("ROLLBACK;".into());
         info.narration = if b.log.contains(&b.svc.mem.req) {
             Text::new(
@@ -364,10 +333,8 @@ impl Cx<'_> {
     fn svc_broker_down(&self, info: &mut StepInfo) {
         let Cx { m, svc, broker, o, .. } = *self;
         info.title = Text::new("⚡ broker unavailable", "⚡ 消息代理不可用");
-        info.arrows
-            .push(arrow(svc, broker, format!("e-{o}"), ArrowKind::Lost));
-        info.marks
-            .push(mark(broker, MarkKind::Fail, "unavailable", "不可用"));
+        info.arrow(svc, broker, format!("e-{o}"), ArrowKind::Lost);
+        info.mark(broker, MarkKind::Fail, "unavailable", "不可用");
         info.narration = if m.variant == DwVariant::CommitThenPublish {
             Text::new(
                 format!("The publish of e-{o} fails. The handler logs the error and still answers 201, because order {o} is committed. Nothing will ever publish e-{o}."),
@@ -386,8 +353,7 @@ impl Cx<'_> {
         let ev = event(b.relay.mem.unwrap_or(0));
         info.lane = relay;
         info.title = Text::new("⚡ crash relay", "⚡ 中继崩溃");
-        info.marks
-            .push(mark(relay, MarkKind::Crash, "crash", "崩溃"));
+        info.mark(relay, MarkKind::Crash, "crash", "崩溃");
         info.narration = Text::new(
             format!("The relay crashes after publishing {ev} and before marking it sent. The outbox row still says pending."),
             format!("中继在发布 {ev} 之后、标记已发送之前崩溃。发件箱记录仍是待发送。"),
@@ -399,10 +365,8 @@ impl Cx<'_> {
         let ev = pending_event(b);
         info.lane = relay;
         info.title = Text::new("⚡ broker unavailable", "⚡ 消息代理不可用");
-        info.arrows
-            .push(arrow(relay, broker, ev.clone(), ArrowKind::Lost));
-        info.marks
-            .push(mark(broker, MarkKind::Fail, "unavailable", "不可用"));
+        info.arrow(relay, broker, ev.clone(), ArrowKind::Lost);
+        info.mark(broker, MarkKind::Fail, "unavailable", "不可用");
         info.narration = Text::new(
             format!("The broker refuses {ev}. The outbox row stays pending, so the relay simply tries again on its next poll."),
             format!("消息代理拒绝了 {ev}。发件箱记录仍是待发送，中继下次轮询时会重试。"),

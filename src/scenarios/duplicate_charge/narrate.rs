@@ -83,8 +83,7 @@ fn describe_open(
         key: Key::Intent,
         skipped: false,
     });
-    info.arrows
-        .push(arrow(CONSUMER, DB, "SELECT", ArrowKind::Message));
+    info.arrow(CONSUMER, DB, "SELECT", ArrowKind::Message);
     let redelivered = b.msgs.get(j.msg as usize).is_some_and(|x| x.delivered > 1);
     match m.variant {
         DcVariant::NewChargePerDelivery => open_new_number(s, j, info),
@@ -120,8 +119,7 @@ fn open_inbox(j: Job, info: &mut StepInfo, mid: &str, redelivered: bool) {
             format!("{mid}: in the inbox"),
             format!("{mid}：已在收件箱中"),
         );
-        info.marks
-            .push(mark(DB, MarkKind::Dedup, "inbox hit", "已处理"));
+        info.mark(DB, MarkKind::Dedup, "inbox hit", "已处理");
         info.narration = t(
             format!("{mid} is in processed_messages: its result was committed with it. The handler acknowledges without charging."),
             format!("{mid} 已在 processed_messages 中：它的结果当初与它一起提交了。处理函数不扣款，直接确认。"),
@@ -161,8 +159,7 @@ fn open_intent(b: &DcState, info: &mut StepInfo, mid: &str) {
     match before {
         None => {
             info.title = t("create pay-1701", "创建 pay-1701");
-            info.marks
-                .push(mark(DB, MarkKind::Commit, "PROCESSING", "处理中"));
+            info.mark(DB, MarkKind::Commit, "PROCESSING", "处理中");
             info.narration = t(
                 "The handler creates the payment intent pay-1701, PROCESSING. order_id is unique: this is the one payment of ord-1701, whichever message asks for it.",
                 "处理函数创建支付意图 pay-1701，状态为处理中。order_id 唯一：这就是 ord-1701 的那一次收款，不管是哪条消息来要求。",
@@ -171,7 +168,7 @@ fn open_intent(b: &DcState, info: &mut StepInfo, mid: &str) {
         Some(p) if p.status == PayStatus::Succeeded => {
             let c = p.charge.map_or(String::new(), |c| format!("ch_{c}"));
             info.title = t("pay-1701 SUCCEEDED: skip", "pay-1701 已成功：跳过");
-            info.marks.push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
+            info.mark(DB, MarkKind::Dedup, "0 rows", "0 行");
             info.narration = t(
                 format!("The insert finds pay-1701 already there, SUCCEEDED with {c}: the handler returns the saved result and acknowledges {mid}. Nothing is charged, whichever message carried the command."),
                 format!("插入时发现 pay-1701 已存在，且已成功（{c}）：处理函数返回已有结果并确认 {mid}。无论命令由哪条消息带来，都不会再扣款。"),
@@ -182,7 +179,7 @@ fn open_intent(b: &DcState, info: &mut StepInfo, mid: &str) {
                 "pay-1701 PROCESSING: ask again",
                 "pay-1701 处理中：再问一次",
             );
-            info.marks.push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
+            info.mark(DB, MarkKind::Dedup, "0 rows", "0 行");
             info.narration = t(
                 "pay-1701 already exists and is PROCESSING: an earlier attempt may or may not have charged. The handler does not make a new payment; it asks the provider again with the same key, pay-1701.",
                 "pay-1701 已存在且处于处理中：之前的尝试可能扣了款，也可能没有。处理函数不新建支付，而是用同一个键 pay-1701 再询问支付方。",
@@ -206,10 +203,8 @@ struct Cx<'a> {
 impl Cx<'_> {
     fn publish(&self, info: &mut StepInfo) {
         info.lane = RELAY;
-        info.arrows
-            .push(arrow(RELAY, BROKER, "msg-1", ArrowKind::Message));
-        info.marks
-            .push(mark(BROKER, MarkKind::Publish, "msg-1", "msg-1"));
+        info.arrow(RELAY, BROKER, "msg-1", ArrowKind::Message);
+        info.mark(BROKER, MarkKind::Publish, "msg-1", "msg-1");
         info.code = Some("publish(\"payment-commands\", id=\"msg-1\",\n        {\"order_id\": \"ord-1701\", \"intent_id\": \"pay-1701\", \"amount\": 10000})\nUPDATE outbox SET status = 'SENT' WHERE event_id = 'ord-1701:charge';".into());
         info.title = t("publish msg-1", "发布 msg-1");
         info.narration = t(
@@ -220,10 +215,8 @@ impl Cx<'_> {
 
     fn republish(&self, info: &mut StepInfo) {
         info.lane = RELAY;
-        info.arrows
-            .push(arrow(RELAY, BROKER, "msg-2", ArrowKind::Duplicate));
-        info.marks
-            .push(mark(BROKER, MarkKind::Duplicate, "msg-2", "msg-2"));
+        info.arrow(RELAY, BROKER, "msg-2", ArrowKind::Duplicate);
+        info.mark(BROKER, MarkKind::Duplicate, "msg-2", "msg-2");
         info.code = Some("publish(\"payment-commands\", id=\"msg-2\",   -- a new message id\n        {\"order_id\": \"ord-1701\", \"intent_id\": \"pay-1701\", \"amount\": 10000})".into());
         info.title = t("re-publish as msg-2", "以 msg-2 重新发布");
         info.narration = t(
@@ -237,22 +230,16 @@ impl Cx<'_> {
         info.lane = BROKER;
         let again = b.msgs.get(i as usize).is_some_and(|x| x.delivered > 0);
         let id = msg_id(i);
-        info.arrows.push(arrow(
-            BROKER,
-            CONSUMER,
-            &id,
-            if again || i > 0 {
+        info.arrow(BROKER, CONSUMER, &id, if again || i > 0 {
                 ArrowKind::Duplicate
             } else {
                 ArrowKind::Message
-            },
-        ));
-        info.marks.push(mark(CONSUMER, MarkKind::Deliver, &id, &id));
+            });
+        info.mark(CONSUMER, MarkKind::Deliver, &id, &id);
         let n = s.msgs.get(i as usize).map_or(1, |x| x.delivered);
         if again {
             info.title = t(format!("redeliver {id}"), format!("再次投递 {id}"));
-            info.marks
-                .push(mark(BROKER, MarkKind::Duplicate, "redelivery", "再次投递"));
+            info.mark(BROKER, MarkKind::Duplicate, "redelivery", "再次投递");
             info.narration = t(
                 format!("{id} was never acknowledged, so the broker delivers it again (delivery {n}). This is at-least-once delivery doing its job, not a broker bug."),
                 format!("{id} 一直没有被确认，所以消息代理再次投递（第 {n} 次）。这是至少投递一次的约定在正常工作，不是消息代理的缺陷。"),
@@ -287,8 +274,7 @@ impl Cx<'_> {
             skipped: false,
         });
         let k = j.key.show();
-        info.arrows
-            .push(arrow(CONSUMER, PSP, &k, ArrowKind::Message));
+        info.arrow(CONSUMER, PSP, &k, ArrowKind::Message);
         info.code = Some(format!(
             "POST /v1/charges\nIdempotency-Key: {k}\n{{ \"amount\": 10000, \"currency\": \"eur\", \"metadata\": {{ \"order_id\": \"ord-1701\" }} }}"
         ));
@@ -302,8 +288,7 @@ impl Cx<'_> {
                     format!("replay {k}: ch_{charge}"),
                     format!("重放 {k}：ch_{charge}"),
                 );
-                info.marks
-                    .push(mark(PSP, MarkKind::Dedup, "replayed", "重放"));
+                info.mark(PSP, MarkKind::Dedup, "replayed", "重放");
                 info.narration = t(
                     format!("The provider has a saved result for {k}: it replays “charged ch_{charge}” and charges nothing ({STRIPE})."),
                     format!("支付方已为 {k} 保存了结果：它重放“已扣款 ch_{charge}”，不会再扣一次（{STRIPE_ZH}）。"),
@@ -316,15 +301,13 @@ impl Cx<'_> {
                     format!("扣款 ch_{charge}（{k}）"),
                 );
                 if *charge > 1 {
-                    info.marks
-                        .push(mark(PSP, MarkKind::Duplicate, "2nd charge", "重复扣款"));
+                    info.mark(PSP, MarkKind::Duplicate, "2nd charge", "重复扣款");
                     info.narration = t(
                         format!("The provider has never seen the key {k}, so to it this is a new payment: it charges ord-1701 again, ch_{charge}, 100.00. Nothing on its side says that this is the same order's payment."),
                         format!("支付方从没见过键 {k}，对它来说这是一笔新支付：它再次为 ord-1701 扣款，ch_{charge}，100.00。支付方那边没有任何信息表明这是同一个订单的同一次收款。"),
                     );
                 } else {
-                    info.marks
-                        .push(mark(PSP, MarkKind::Commit, "charged", "已扣款"));
+                    info.mark(PSP, MarkKind::Commit, "charged", "已扣款");
                     info.narration = t(
                         format!("The provider charges 100.00 for ord-1701: ch_1, saved under the key {k}, and answers 200."),
                         format!("支付方为 ord-1701 扣款 100.00：ch_1，以键 {k} 保存结果，并应答 200。"),
@@ -353,10 +336,8 @@ impl Cx<'_> {
             })
             .unwrap_or(0);
         let (no, k) = (j.no.show(), j.key.show());
-        info.arrows
-            .push(arrow(CONSUMER, DB, "SUCCEEDED", ArrowKind::Message));
-        info.marks
-            .push(mark(DB, MarkKind::Commit, "saved", "已保存"));
+        info.arrow(CONSUMER, DB, "SUCCEEDED", ArrowKind::Message);
+        info.mark(DB, MarkKind::Commit, "saved", "已保存");
         info.code = Some(match m.variant {
             DcVariant::NewChargePerDelivery => format!(
                 "INSERT INTO payments (payment_no, order_id, idempotency_key, status, charge_id)\n  VALUES ('{no}', 'ord-1701', '{k}', 'SUCCEEDED', 'ch_{charge}');"
@@ -395,14 +376,8 @@ impl Cx<'_> {
 
     fn ack(&self, info: &mut StepInfo) {
         let Cx { mid, .. } = *self;
-        info.arrows.push(arrow(
-            CONSUMER,
-            BROKER,
-            t("ack", "确认"),
-            ArrowKind::Message,
-        ));
-        info.marks
-            .push(mark(BROKER, MarkKind::Respond, "ack", "确认"));
+        info.arrow(CONSUMER, BROKER, t("ack", "确认"), ArrowKind::Message);
+        info.mark(BROKER, MarkKind::Respond, "ack", "确认");
         info.code = Some(format!("msg.ack()  # {mid}"));
         info.title = t(format!("ack {mid}"), format!("确认 {mid}"));
         info.narration = t(
@@ -413,8 +388,7 @@ impl Cx<'_> {
 
     fn timeout(&self, info: &mut StepInfo) {
         let Cx { m, mid, .. } = *self;
-        info.marks
-            .push(mark(CONSUMER, MarkKind::Fail, "timeout", "超时"));
+        info.mark(CONSUMER, MarkKind::Fail, "timeout", "超时");
         info.title = t(
             format!("timeout: {mid} not acked"),
             format!("超时：{mid} 未确认"),
@@ -443,8 +417,7 @@ impl Cx<'_> {
     fn crash(&self, info: &mut StepInfo) {
         let Cx { b, mid, .. } = *self;
         info.title = t("consumer crashes", "消费者崩溃");
-        info.marks
-            .push(mark(CONSUMER, MarkKind::Crash, "crash", "崩溃"));
+        info.mark(CONSUMER, MarkKind::Crash, "crash", "崩溃");
         info.narration = if b.job.is_some_and(|j| j.stage == Stage::Sent) {
             t(
                 format!("The consumer crashes after the provider charged and before saving the result: the payments table knows nothing of the charge, and {mid} is unacknowledged."),
@@ -460,8 +433,7 @@ impl Cx<'_> {
 
     fn restart(&self, info: &mut StepInfo) {
         info.title = t("consumer restarts", "消费者重启");
-        info.marks
-            .push(mark(CONSUMER, MarkKind::Restart, "restart", "重启"));
+        info.mark(CONSUMER, MarkKind::Restart, "restart", "重启");
         info.narration = t(
             "The consumer restarts with empty memory. Whatever it did not acknowledge will be delivered again.",
             "消费者以空白内存重启。凡是它没确认的消息，都会再次投递。",
@@ -471,10 +443,10 @@ impl Cx<'_> {
     fn lose_answer(&self, info: &mut StepInfo) {
         let Cx { b, .. } = *self;
         info.lane = PSP;
-        info.marks.push(mark(PSP, MarkKind::Fail, "lost", "丢失"));
+        info.mark(PSP, MarkKind::Fail, "lost", "丢失");
         match b.answers.first() {
             Some(Answer::Refunded { refund, .. }) => {
-                info.arrows.push(arrow(PSP, RECON, "200", ArrowKind::Lost));
+                info.arrow(PSP, RECON, "200", ArrowKind::Lost);
                 info.title = t("refund answer lost", "退款应答丢失");
                 info.narration = t(
                     format!("The provider's “refunded re_{refund}” never reaches the reconciliation job: the refund happened, the job does not know."),
@@ -482,8 +454,7 @@ impl Cx<'_> {
                 );
             }
             Some(Answer::Charged { charge, .. }) => {
-                info.arrows
-                    .push(arrow(PSP, CONSUMER, "200", ArrowKind::Lost));
+                info.arrow(PSP, CONSUMER, "200", ArrowKind::Lost);
                 info.title = t("answer lost", "应答丢失");
                 info.narration = t(
                     format!("The provider's “charged ch_{charge}” never reaches the consumer. The money has moved; the consumer will only see a timeout."),
@@ -497,12 +468,7 @@ impl Cx<'_> {
     fn reconcile(&self, info: &mut StepInfo) {
         let Cx { b, s, .. } = *self;
         info.lane = RECON;
-        info.arrows.push(arrow(
-            RECON,
-            PSP,
-            t("list charges", "查询扣款"),
-            ArrowKind::Message,
-        ));
+        info.arrow(RECON, PSP, t("list charges", "查询扣款"), ArrowKind::Message);
         let new: Vec<String> = s.refunds[b.refunds.len()..]
             .iter()
             .map(|r| format!("ch_{}", r.charge))
@@ -525,8 +491,7 @@ impl Cx<'_> {
         let n = s.charges().len();
         if new.is_empty() {
             info.title = t("reconcile: books match", "对账：一致");
-            info.marks
-                .push(mark(RECON, MarkKind::Dedup, "1 charge", "1 笔扣款"));
+            info.mark(RECON, MarkKind::Dedup, "1 charge", "1 笔扣款");
             info.narration = t(
                 format!("Reconciliation compares the provider's charges for ord-1701 with the order: {n} charge, as expected. Nothing to repair."),
                 format!("对账任务核对支付方上 ord-1701 的扣款与订单：{n} 笔，符合预期，无需修复。"),
@@ -537,8 +502,7 @@ impl Cx<'_> {
                 format!("reconcile: {dups} is a duplicate"),
                 format!("对账：{dups} 是重复扣款"),
             );
-            info.marks
-                .push(mark(RECON, MarkKind::Write, "refund op", "退款操作"));
+            info.mark(RECON, MarkKind::Write, "refund op", "退款操作");
             info.narration = t(
                 format!("Reconciliation finds {n} charges for ord-1701, which needs one: {dups} is a duplicate. It is not deleted — that would fake a clean ledger. A refund operation {ops}, with its own stable id, is recorded PENDING."),
                 format!("对账任务发现 ord-1701 有 {n} 笔扣款，而订单只需要 1 笔：{dups} 是重复的。不能删除它来制造只有 1 笔的假象，而是记录一个带稳定操作标识 {ops} 的退款操作，状态 PENDING。"),
@@ -552,16 +516,11 @@ impl Cx<'_> {
         let c = b.refunds.get(r as usize).map_or(0, |x| x.charge);
         let k = Key::Refund(c).show();
         let retry = matches!(a, DcAct::RetryRefund(_));
-        info.arrows.push(arrow(
-            RECON,
-            PSP,
-            &k,
-            if retry {
+        info.arrow(RECON, PSP, &k, if retry {
                 ArrowKind::Duplicate
             } else {
                 ArrowKind::Message
-            },
-        ));
+            });
         info.code = Some(format!(
             "POST /v1/refunds\nIdempotency-Key: {k}\n{{ \"charge\": \"ch_{c}\", \"amount\": 10000 }}"
         ));
@@ -572,8 +531,7 @@ impl Cx<'_> {
                 ..
             }) => {
                 info.title = t(format!("replay {k}"), format!("重放 {k}"));
-                info.marks
-                    .push(mark(PSP, MarkKind::Dedup, "replayed", "重放"));
+                info.mark(PSP, MarkKind::Dedup, "replayed", "重放");
                 info.narration = t(
                     format!("No answer came, so the job asks again with the same key {k}: the provider replays re_{refund} and refunds nothing more. A new key here would refund twice."),
                     format!("应答没有回来，对账任务用同一个键 {k} 再问一次：支付方重放 re_{refund}，不会再退。这里若换新键，就会退两次。"),
@@ -584,8 +542,7 @@ impl Cx<'_> {
                     format!("refund re_{refund} of ch_{c}"),
                     format!("退款 re_{refund}（退还 ch_{c}）"),
                 );
-                info.marks
-                    .push(mark(PSP, MarkKind::Rollback, "refunded", "已退款"));
+                info.mark(PSP, MarkKind::Rollback, "refunded", "已退款");
                 info.narration = t(
                     format!("The provider refunds ch_{c}: re_{refund}, -100.00, under the key {k}. The ledger keeps ch_{c} and adds re_{refund}: the duplicate and its repair are both on record."),
                     format!("支付方以键 {k} 退还 ch_{c}：re_{refund}，-100.00。流水里保留 ch_{c} 并新增 re_{refund}：重复扣款和它的修复都有据可查。"),
@@ -610,8 +567,7 @@ impl Cx<'_> {
         info.code = Some(format!(
             "UPDATE refund_operations SET status = 'SUCCEEDED'\n  WHERE operation_id = '{k}' AND status <> 'SUCCEEDED';"
         ));
-        info.marks
-            .push(mark(RECON, MarkKind::Commit, "SUCCEEDED", "SUCCEEDED"));
+        info.mark(RECON, MarkKind::Commit, "SUCCEEDED", "SUCCEEDED");
         info.title = t(format!("{k} SUCCEEDED"), format!("{k} 成功"));
         let net = s.net().max(0) as u32;
         info.narration = t(

@@ -1,6 +1,6 @@
 //! Step narration for the outbox relay: what happened, why it matters, and the SQL that ran.
 use super::*;
-use crate::sim::{arrow, mark};
+use crate::sim::mark;
 
 fn claim_sql(v: OrVariant) -> String {
     let lock = if v == OrVariant::SkipLocked {
@@ -110,8 +110,8 @@ impl Cx<'_> {
         } else {
             Text::new("cancel order 17", "取消订单 17")
         };
-        info.arrows.push(arrow(0, 1, "COMMIT", ArrowKind::Message));
-        info.marks.push(mark(1, MarkKind::Commit, "commit", "提交"));
+        info.arrow(0, 1, "COMMIT", ArrowKind::Message);
+        info.mark(1, MarkKind::Commit, "commit", "提交");
         let change = if create {
             "INSERT INTO orders (id, status, version) VALUES (17, 'created', 1);".to_string()
         } else {
@@ -142,14 +142,12 @@ impl Cx<'_> {
         let other = OutboxRelayModel::hand(b, 1 - r.min(1));
         info.lane = self.relay(r);
         info.title = self.title(r, &format!("claims {id}"), &format!("领取 {id}"));
-        info.arrows
-            .push(arrow(self.relay(r), 1, "SELECT", ArrowKind::Message));
+        info.arrow(self.relay(r), 1, "SELECT", ArrowKind::Message);
         info.code = Some(claim_sql(v));
         let (x, xz) = (self.who(r), self.who_zh(r));
         info.narration = match other {
             Some(o) if m.relays() > 1 && o.ev == e => {
-                info.marks
-                    .push(mark(self.relay(r), MarkKind::Duplicate, "same row", "同一行"));
+                info.mark(self.relay(r), MarkKind::Duplicate, "same row", "同一行");
                 Text::new(
                     format!("The plain SELECT of {x} returns {id} too: the other relay has it in hand, but an unlocked read cannot know."),
                     format!("{xz} 的普通 SELECT 也返回了 {id}：另一个中继正拿着它，但不加锁的读取无从得知。"),
@@ -183,7 +181,7 @@ impl Cx<'_> {
         } else {
             ArrowKind::Message
         };
-        info.arrows.push(arrow(self.relay(r), broker, id.clone(), kind));
+        info.arrow(self.relay(r), broker, id.clone(), kind);
         info.marks.push(if again {
             mark(broker, MarkKind::Duplicate, "published again", "再次发布")
         } else {
@@ -231,10 +229,8 @@ impl Cx<'_> {
         let already = b.outbox[e as usize] != Ob::Pending;
         info.lane = self.relay(r);
         info.title = self.title(r, &format!("marks {id} sent"), &format!("标记 {id} 已发送"));
-        info.arrows
-            .push(arrow(self.relay(r), 1, "UPDATE", ArrowKind::Message));
-        info.marks
-            .push(mark(1, MarkKind::Commit, "marked sent", "已标记"));
+        info.arrow(self.relay(r), 1, "UPDATE", ArrowKind::Message);
+        info.mark(1, MarkKind::Commit, "marked sent", "已标记");
         let rows = if already { "0" } else { "1" };
         info.code = Some(format!(
             "UPDATE outbox SET status = 'sent'\n  WHERE event_id = '{id}' AND status = 'pending';  -- {rows} row\nCOMMIT;"
@@ -259,8 +255,7 @@ impl Cx<'_> {
             format!("restart relay{}", suffix(m, r)),
             format!("重启中继{}", suffix(m, r)),
         );
-        info.marks
-            .push(mark(self.relay(r), MarkKind::Restart, "restart", "重启"));
+        info.mark(self.relay(r), MarkKind::Restart, "restart", "重启");
         info.narration = Text::new(
             "The relay restarts with empty memory; the outbox still says which rows are pending.",
             "中继以空内存重启；发件箱仍记录着哪些行待发送。",
@@ -279,7 +274,7 @@ impl Cx<'_> {
         } else {
             ArrowKind::Message
         };
-        info.arrows.push(arrow(broker, inv, id.clone(), kind));
+        info.arrow(broker, inv, id.clone(), kind);
         info.marks.push(if dup {
             mark(inv, MarkKind::Duplicate, "duplicate", "重复")
         } else {
@@ -319,15 +314,13 @@ impl Cx<'_> {
             "BEGIN;\nINSERT INTO processed_messages (event_id) VALUES ('{id}')\n  ON CONFLICT DO NOTHING;  -- {rows}\nCOMMIT;"
         ));
         if dup {
-            info.marks
-                .push(mark(inv, MarkKind::Dedup, "skipped", "跳过"));
+            info.mark(inv, MarkKind::Dedup, "skipped", "跳过");
             info.narration = Text::new(
                 format!("{id} is already in processed_messages, so the consumer skips it. If the stock change for {id} never committed, it never will now."),
                 format!("{id} 已在 processed_messages 中，消费者跳过它。如果 {id} 的库存变更从未提交，现在也永远不会了。"),
             );
         } else {
-            info.marks
-                .push(mark(inv, MarkKind::Commit, "inbox", "收件箱"));
+            info.mark(inv, MarkKind::Commit, "inbox", "收件箱");
             info.narration = Text::new(
                 format!("The consumer records {id} as processed and commits — before the stock has changed. A crash now leaves a promise nobody keeps."),
                 format!("消费者把 {id} 记录为已处理并提交——而库存还没有变。此刻崩溃，就留下了一个没人兑现的承诺。"),
@@ -395,40 +388,35 @@ impl Cx<'_> {
         let (reserved, made) = stock(&s.history);
         match outcome {
             Outcome::Absorbed => {
-                info.marks
-                    .push(mark(inv, MarkKind::Dedup, "absorbed", "已拦截"));
+                info.mark(inv, MarkKind::Dedup, "absorbed", "已拦截");
                 Text::new(
                     format!("The INSERT into processed_messages conflicts: {id} was processed before. The transaction changes nothing — the duplicate is absorbed."),
                     format!("插入 processed_messages 时冲突：{id} 之前已处理过。事务什么也没改——重复被拦截了。"),
                 )
             }
             Outcome::Stale => {
-                info.marks
-                    .push(mark(inv, MarkKind::Dedup, "old version", "旧版本"));
+                info.mark(inv, MarkKind::Dedup, "old version", "旧版本");
                 Text::new(
                     format!("{id} carries version {}, but the stock row is already at version {}: the guarded UPDATE matches no row, so the late event changes nothing.", e + 1, version(b)),
                     format!("{id} 的版本是 {}，但库存行已是版本 {}：带版本条件的 UPDATE 不匹配任何行，迟到的事件什么也不改。", e + 1, version(b)),
                 )
             }
             _ if e == 0 && made > 1 => {
-                info.marks
-                    .push(mark(inv, MarkKind::Duplicate, "reserved again", "再次预留"));
+                info.mark(inv, MarkKind::Duplicate, "reserved again", "再次预留");
                 Text::new(
                     format!("The consumer applies {id} again: stock for order 17 has now been reserved {made} times ({reserved} units held). Nothing told it this event was already handled."),
                     format!("消费者再次处理 {id}：订单 17 的库存已被预留 {made} 次（占用 {reserved} 件）。没有任何东西告诉它这个事件已经处理过。"),
                 )
             }
             _ if e == 0 && version(b) > 1 => {
-                info.marks
-                    .push(mark(inv, MarkKind::Commit, "reserved", "已预留"));
+                info.mark(inv, MarkKind::Commit, "reserved", "已预留");
                 Text::new(
                     format!("{id} (version 1) arrives after the cancellation took effect, and the consumer reserves stock for an order that has been cancelled."),
                     format!("{id}（版本 1）在取消生效之后才到，消费者为一个已取消的订单预留了库存。"),
                 )
             }
             _ if e == 0 => {
-                info.marks
-                    .push(mark(inv, MarkKind::Commit, "reserved", "已预留"));
+                info.mark(inv, MarkKind::Commit, "reserved", "已预留");
                 let with = if v.inbox() {
                     Text::new(
                         " The inbox row commits in the same transaction.",
@@ -444,8 +432,7 @@ impl Cx<'_> {
                 .then(&with)
             }
             _ => {
-                info.marks
-                    .push(mark(inv, MarkKind::Commit, "released", "已释放"));
+                info.mark(inv, MarkKind::Commit, "released", "已释放");
                 if guard && version(b) == 0 {
                     gap(&id)
                 } else {
@@ -463,14 +450,8 @@ impl Cx<'_> {
         let k = b.cons.mem.off;
         info.lane = inv;
         info.title = Text::new(format!("ack offset {k}"), format!("确认偏移量 {k}"));
-        info.arrows.push(arrow(
-            inv,
-            broker,
-            Text::new("ack", "确认"),
-            ArrowKind::Message,
-        ));
-        info.marks
-            .push(mark(broker, MarkKind::Respond, "ack", "确认"));
+        info.arrow(inv, broker, Text::new("ack", "确认"), ArrowKind::Message);
+        info.mark(broker, MarkKind::Respond, "ack", "确认");
         info.code = Some(format!("consumer.commitOffset({})", k + 1));
         info.narration = Text::new(
             format!("The inventory service commits offset {}: the broker will not deliver offset {k} to this group again.", k + 1),
@@ -482,8 +463,7 @@ impl Cx<'_> {
         let Cx { inv, .. } = *self;
         info.lane = inv;
         info.title = Text::new("restart inventory", "重启库存服务");
-        info.marks
-            .push(mark(inv, MarkKind::Restart, "restart", "重启"));
+        info.mark(inv, MarkKind::Restart, "restart", "重启");
         info.narration = Text::new(
             "The inventory service restarts and resumes from its last committed offset.",
             "库存服务重启，从最后提交的偏移量继续消费。",
@@ -497,16 +477,11 @@ impl Cx<'_> {
         let dup = b.log[..b.notified as usize].contains(&e);
         info.lane = broker;
         info.title = Text::new(format!("email for {id}"), format!("{id} 的邮件"));
-        info.arrows.push(arrow(
-            broker,
-            notify,
-            id.clone(),
-            if dup {
+        info.arrow(broker, notify, id.clone(), if dup {
                 ArrowKind::Duplicate
             } else {
                 ArrowKind::Message
-            },
-        ));
+            });
         info.marks.push(if dup {
             mark(notify, MarkKind::Duplicate, "second email", "第二封邮件")
         } else {
@@ -534,21 +509,14 @@ impl Cx<'_> {
         let id = ev_id(self.hand(r));
         info.lane = self.relay(r);
         info.title = Text::new(format!("⚡ {id} lost"), format!("⚡ {id} 丢失"));
-        info.arrows
-            .push(arrow(self.relay(r), broker, id.clone(), ArrowKind::Lost));
-        info.marks
-            .push(mark(broker, MarkKind::Fail, "not stored", "未存下"));
+        info.arrow(self.relay(r), broker, id.clone(), ArrowKind::Lost);
+        info.mark(broker, MarkKind::Fail, "not stored", "未存下");
         if v == OrVariant::DeleteAfterPublish {
             // Nothing is left to publish it again: the inventory will never hear of it.
-            info.arrows.push(arrow(
-                broker,
-                broker + 1,
-                Text::new(
+            info.arrow(broker, broker + 1, Text::new(
                     format!("{id} never delivered"),
                     format!("{id} 永远不会投递"),
-                ),
-                ArrowKind::Ghost,
-            ));
+                ), ArrowKind::Ghost);
         }
         info.narration = if v == OrVariant::DeleteAfterPublish {
             info.code = Some(format!(
@@ -572,14 +540,8 @@ impl Cx<'_> {
         let id = ev_id(self.hand(r));
         info.lane = self.relay(r);
         info.title = Text::new("⚡ ack lost", "⚡ 确认丢失");
-        info.arrows.push(arrow(
-            broker,
-            self.relay(r),
-            Text::new("ack", "确认"),
-            ArrowKind::Lost,
-        ));
-        info.marks
-            .push(mark(self.relay(r), MarkKind::Fail, "timeout", "超时"));
+        info.arrow(broker, self.relay(r), Text::new("ack", "确认"), ArrowKind::Lost);
+        info.mark(self.relay(r), MarkKind::Fail, "timeout", "超时");
         info.code = Some("ROLLBACK;  -- no ack: treat as not sent".into());
         info.narration = Text::new(
             format!("The broker stored {id}, but its acknowledgement is lost. A timeout is not a failure: the relay cannot tell, keeps the row pending and will publish {id} again."),
@@ -595,8 +557,7 @@ impl Cx<'_> {
             format!("⚡ crash relay{}", suffix(m, r)),
             format!("⚡ 中继{} 崩溃", suffix(m, r)),
         );
-        info.marks
-            .push(mark(self.relay(r), MarkKind::Crash, "crash", "崩溃"));
+        info.mark(self.relay(r), MarkKind::Crash, "crash", "崩溃");
         let lock = if v == OrVariant::SkipLocked {
             Text::new(
                 " Its session ends, so the database releases the row lock.",
@@ -617,7 +578,7 @@ impl Cx<'_> {
         let id = ev_id(OutboxRelayModel::delivery(b));
         info.lane = inv;
         info.title = Text::new("⚡ crash inventory", "⚡ 库存服务崩溃");
-        info.marks.push(mark(inv, MarkKind::Crash, "crash", "崩溃"));
+        info.mark(inv, MarkKind::Crash, "crash", "崩溃");
         info.narration = match b.cons.mem.pc {
             CPc::Marked => Text::new(
                 format!("The inventory service crashes between its two transactions: {id} is in processed_messages, the stock never changed. When {id} comes back, the inbox will say it was handled."),
@@ -639,8 +600,7 @@ impl Cx<'_> {
         let id = ev_id(b.log[b.acked as usize - 1]);
         info.lane = broker;
         info.title = Text::new(format!("⚡ redeliver {id}"), format!("⚡ 重投 {id}"));
-        info.marks
-            .push(mark(broker, MarkKind::Duplicate, "redeliver", "重投"));
+        info.mark(broker, MarkKind::Duplicate, "redeliver", "重投");
         info.narration = Text::new(
             format!("A rebalance loses the consumer group's last offset commit: the broker will deliver {id} again, though it was processed."),
             format!("一次再均衡丢失了消费组最后一次偏移量提交：消息代理会再次投递已经处理过的 {id}。"),

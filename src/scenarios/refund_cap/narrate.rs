@@ -1,6 +1,6 @@
 //! Step narration for the refund cap: what ran, what the database answered, and why it matters.
 use super::*;
-use crate::sim::{arrow, mark, ArrowKind, MarkKind};
+use crate::sim::{mark, ArrowKind, MarkKind};
 
 /// The intro, with the knobs' numbers: the cap and what each request asks for.
 pub(super) fn intro(m: &RefundCapModel) -> Text {
@@ -107,7 +107,7 @@ fn executes(m: &RefundCapModel, b: &RcState, s: &RcState, r: u8, info: &mut Step
         Answer::Rows(n) => format!("UPDATE {n}"),
         Answer::Ok => "OK".into(),
     };
-    info.arrows.push(arrow(db, lane, reply, ArrowKind::Message));
+    info.arrow(db, lane, reply, ArrowKind::Message);
     let ex = Ex {
         b,
         s,
@@ -150,14 +150,14 @@ impl Ex<'_> {
         (Stmt::UpdateSet, _) => self.written(info),
         (Stmt::Update, _) => self.updated(info),
         (Stmt::UpdateIf, Answer::Rows(1)) => {
-            info.marks.push(mark(db, MarkKind::Write, "reserve", "预留"));
+            info.mark(db, MarkKind::Write, "reserve", "预留");
             Text::new(
                 format!("The database checks {cap} − 0 − {before} ≥ {amt} on the current row and reserves in the same statement: reserved {before} → {after} (UPDATE 1)."),
                 format!("数据库在当前行上检查 {cap} − 0 − {before} ≥ {amt}，并在同一条语句里预留：reserved {before} → {after}（UPDATE 1）。"),
             )
         }
         (Stmt::UpdateIf, _) => {
-            info.marks.push(mark(db, MarkKind::Dedup, "refused", "拒绝"));
+            info.mark(db, MarkKind::Dedup, "refused", "拒绝");
             let left = cap - before;
             Text::new(
                 format!("The database evaluates the condition on the current row: {cap} − 0 − {before} = {left} < {amt}, so it changes nothing (UPDATE 0). The check and the write cannot be split by an await: they are one statement. {RC}"),
@@ -170,7 +170,7 @@ impl Ex<'_> {
         ),
         (Stmt::Commit, _) => self.committed(info),
         (Stmt::Rollback, _) => {
-            info.marks.push(mark(db, MarkKind::Rollback, "rollback", "回滚"));
+            info.mark(db, MarkKind::Rollback, "rollback", "回滚");
             Text::new(
                 format!("The database rolls back {x}'s transaction (it wrote nothing) and releases the row lock."),
                 format!("数据库回滚 {x} 的事务（它没有写入任何东西），释放行锁。"),
@@ -199,13 +199,13 @@ impl Ex<'_> {
 
     fn written(&self, info: &mut StepInfo) -> Text {
         let Ex { x, db, before, after, amt, .. } = *self;
-        info.marks.push(mark(db, MarkKind::Write, "reserve", "预留"));
+        info.mark(db, MarkKind::Write, "reserve", "预留");
         let mut t = Text::new(
             format!("The database writes {x}'s value: reserved {before} → {after}. {x} computed {after} from the {} it read, plus {amt}.", after - amt),
             format!("数据库写入 {x} 算出的值：reserved {before} → {after}。{x} 是用读到的 {} 加上 {amt} 算出 {after} 的。", after - amt),
         );
         if after < before + amt {
-            info.marks.push(mark(db, MarkKind::Fail, "overwritten", "被覆盖"));
+            info.mark(db, MarkKind::Fail, "overwritten", "被覆盖");
             t = t.then(&Text::new(
                 format!("The row held {before}: the other request's reservation is overwritten, not added to. Both requests are told their refund is reserved; the row remembers one (a lost update)."),
                 format!("这一行原本是 {before}：另一个请求的预留被覆盖了，而不是累加。两个请求都被告知退款已预留，这一行却只记住了一笔（更新丢失）。"),
@@ -216,13 +216,13 @@ impl Ex<'_> {
 
     fn updated(&self, info: &mut StepInfo) -> Text {
         let Ex { b, r, x, db, before, after, cap, .. } = *self;
-        info.marks.push(mark(db, MarkKind::Write, "reserve", "预留"));
+        info.mark(db, MarkKind::Write, "reserve", "预留");
         let mut t = Text::new(
             format!("The database applies {x}'s UPDATE: reserved {before} → {after}."),
             format!("数据库执行 {x} 的 UPDATE：reserved {before} → {after}。"),
         );
         if after > cap && before <= cap {
-            info.marks.push(mark(db, MarkKind::Fail, "over the cap", "超出上限"));
+            info.mark(db, MarkKind::Fail, "over the cap", "超出上限");
             let seen = b.reqs[r as usize].seen.unwrap_or(cap);
             t = t.then(&Text::new(
                 format!("Over the cap of {cap}: {x} decided on the {seen} it read earlier, but another request reserved in between. Nothing in Node was running \"at the same time\": the gap was the await."),
@@ -234,7 +234,7 @@ impl Ex<'_> {
 
     fn committed(&self, info: &mut StepInfo) -> Text {
         let Ex { b, r, x, db, after, .. } = *self;
-        info.marks.push(mark(db, MarkKind::Commit, "commit", "提交"));
+        info.mark(db, MarkKind::Commit, "commit", "提交");
         let freed: Vec<&str> = (0..b.reqs.len() as u8)
             .filter(|&o| o != r && RefundCapModel::blocked(b, o))
             .map(name)
@@ -300,8 +300,7 @@ fn runs(m: &RefundCapModel, b: &RcState, s: &RcState, r: u8, info: &mut StepInfo
     };
     match after.pc {
         Pc::Await(stmt) if after.answer.is_none() => {
-            info.arrows
-                .push(arrow(lane, db, stmt.arrow(), ArrowKind::Message));
+            info.arrow(lane, db, stmt.arrow(), ArrowKind::Message);
             text = text.then(&sent(s, r));
         }
         Pc::Done(ok) if q.pc != after.pc => {

@@ -1,7 +1,7 @@
 //! Step narration for retry layering: what the provider did, what the caller saw, and which
 //! layer retried because of it.
 use super::*;
-use crate::sim::{arrow, ArrowKind, Mark, MarkKind};
+use crate::sim::{ArrowKind, Mark, MarkKind};
 
 pub(super) fn intro(m: &RetryLayersModel) -> Text {
     let (a, n) = (m.attempts, m.layers);
@@ -85,7 +85,7 @@ fn the_call(m: &RetryLayersModel, b: &RlState, o: Outcome, call: CallRec, info: 
     } else {
         ArrowKind::Message
     };
-    info.arrows.push(arrow(caller, api, format!("#{k}"), sent));
+    info.arrow(caller, api, format!("#{k}"), sent);
     let reply = match o {
         Outcome::Answer if call.answered => Some(("200", ArrowKind::Message)),
         Outcome::Refuse if call.end - call.start == FAIL_MS => Some(("503", ArrowKind::Message)),
@@ -94,7 +94,7 @@ fn the_call(m: &RetryLayersModel, b: &RlState, o: Outcome, call: CallRec, info: 
         _ => None,
     };
     if let Some((label, kind)) = reply {
-        info.arrows.push(arrow(api, caller, label, kind));
+        info.arrow(api, caller, label, kind);
     }
     let did = what_happened(k, o, call);
     match call.effect {

@@ -2,7 +2,7 @@
 
 use super::{knobs, SemaphoreScopeModel, SsAct, SsState, SsVariant, LIMIT};
 use crate::sim::{
-    mark, Arrow, ArrowKind, MarkKind, Notes, ScenarioMeta, StepInfo, Text, VariantMeta,
+    Arrow, ArrowKind, MarkKind, Notes, ScenarioMeta, StepInfo, Text, VariantMeta,
 };
 
 const GO_SEM: &str = "Go x/sync/semaphore, pkg.go.dev/golang.org/x/sync/semaphore";
@@ -137,8 +137,7 @@ fn claim(
         channel,
         Text::new(format!("pay ×{k}"), format!("付款 ×{k}")),
     ));
-    info.marks
-        .push(mark(db, MarkKind::Write, "jobs claimed", "任务已领取"));
+    info.mark(db, MarkKind::Write, "jobs claimed", "任务已领取");
     let jobs_sql = format!(
         "UPDATE jobs SET status = 'running', owner = '{holder}'\n WHERE id = (SELECT id FROM jobs WHERE status = 'queued'\n             ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)\n RETURNING id;  -- jobs {jobs}"
     );
@@ -181,15 +180,13 @@ fn budget_taken(m: &SemaphoreScopeModel, b: &SsState, s: &SsState, holder: &str)
 fn channel_now(m: &SemaphoreScopeModel, s: &SsState, channel: usize, info: &mut StepInfo) -> Text {
     let total = s.in_flight();
     if total > LIMIT && s.queue == 0 && total == m.jobs() {
-        info.marks
-            .push(mark(channel, MarkKind::Fail, "over the limit", "超出上限"));
+        info.mark(channel, MarkKind::Fail, "over the limit", "超出上限");
         Text::new(
             format!("The channel now has {total} calls in flight: {} instances × {} = {total}, against a limit of {LIMIT}. Every semaphore is full and none of them was ever exceeded.", m.instances, m.local),
             format!("通道现在有 {total} 个在途调用：{} 个实例 × {} = {total}，而上限是 {LIMIT}。每个信号量都满了，却没有一个被突破过。", m.instances, m.local),
         )
     } else if total > LIMIT {
-        info.marks
-            .push(mark(channel, MarkKind::Fail, "over the limit", "超出上限"));
+        info.mark(channel, MarkKind::Fail, "over the limit", "超出上限");
         Text::new(
             format!("The channel now has {total} calls in flight, over its limit of {LIMIT}: each semaphore only counts its own process's calls."),
             format!("通道现在有 {total} 个在途调用，超过上限 {LIMIT}：每个信号量只数自己进程里的调用。"),
@@ -221,8 +218,7 @@ fn complete(
     );
     info.arrows
         .push(arrow(channel, who, Text::same(format!("200 ×{k}"))));
-    info.marks
-        .push(mark(db, MarkKind::Commit, "jobs done", "任务完成"));
+    info.mark(db, MarkKind::Commit, "jobs done", "任务完成");
     let (sql, budget) = match m.variant {
         SsVariant::PerInstanceSemaphore => (String::new(), Text::default()),
         SsVariant::SharedCounter => (
@@ -266,7 +262,7 @@ fn crash(m: &SemaphoreScopeModel, b: &SsState, i: u8, info: &mut StepInfo) {
     let who = i as usize;
     let x = b.inst[who];
     info.lane = who;
-    info.marks.push(mark(who, MarkKind::Crash, "crash", "崩溃"));
+    info.mark(who, MarkKind::Crash, "crash", "崩溃");
     info.title = Text::new(
         format!("instance {} crashes holding {}", who + 1, x.calls),
         format!("实例 {} 占着 {} 个名额崩溃", who + 1, x.calls),
@@ -363,8 +359,7 @@ impl Cx<'_> {
         let who = i as usize;
         let pid = s.inst[who].pid;
         info.lane = who;
-        info.marks
-            .push(mark(who, MarkKind::Restart, "restart", "重启"));
+        info.mark(who, MarkKind::Restart, "restart", "重启");
         info.title = Text::new(
             format!("instance {} restarts as p{pid}", who + 1),
             format!("实例 {} 重启为 p{pid}", who + 1),
@@ -391,12 +386,7 @@ impl Cx<'_> {
         let who = i as usize;
         let k = b.inst[who].orphans;
         info.lane = channel;
-        info.marks.push(mark(
-            channel,
-            MarkKind::Respond,
-            "answered, nobody listening",
-            "已返回，无人接收",
-        ));
+        info.mark(channel, MarkKind::Respond, "answered, nobody listening", "已返回，无人接收");
         info.title = Text::new(
             format!("channel ends {k} orphaned calls"),
             format!("通道结束 {k} 个遗留调用"),
@@ -423,8 +413,7 @@ impl Cx<'_> {
         let who = i as usize;
         let rows = slots_changed(b, s);
         info.lane = db;
-        info.marks
-            .push(mark(db, MarkKind::Write, "leases expire", "租约到期"));
+        info.mark(db, MarkKind::Write, "leases expire", "租约到期");
         info.title = Text::new(format!("leases {rows} expire"), format!("租约 {rows} 到期"));
         info.code = Some(
             "-- 30 s after the last renewal, for slots ".to_string()

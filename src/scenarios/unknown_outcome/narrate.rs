@@ -109,8 +109,7 @@ pub(super) fn describe(m: &UnknownOutcomeModel, b: &UoState, a: UoAct, s: &UoSta
         UoAct::Restart => cx.restart(&mut info),
     }
     if a == UoAct::CallbackTwice {
-        info.marks
-            .push(mark(API, MarkKind::Duplicate, "twice", "两次"));
+        info.mark(API, MarkKind::Duplicate, "twice", "两次");
     }
     info
 }
@@ -134,8 +133,7 @@ impl Cx<'_> {
         let Cx { s, .. } = *self;
         let x = req_name(r);
         info.code = Some("SELECT operation_id FROM refund_operations\n  WHERE idempotency_key = 'idem-7f3a';".into());
-        info.arrows
-            .push(arrow(API, DB, "SELECT", ArrowKind::Message));
+        info.arrow(API, DB, "SELECT", ArrowKind::Message);
         info.title = t(format!("{x}: SELECT by key"), format!("{x}：按键 SELECT"));
         info.narration = match s.reqs[r as usize] {
             ReqPc::Checked(Some(o)) => t(
@@ -153,8 +151,7 @@ impl Cx<'_> {
         let Cx { m, s, .. } = *self;
         let x = req_name(r);
         let amount = m.variant.requests()[r as usize];
-        info.arrows
-            .push(arrow(API, DB, "INSERT", ArrowKind::Message));
+        info.arrow(API, DB, "INSERT", ArrowKind::Message);
         info.code = Some(create_sql(m.variant, amount, s.reqs[r as usize]));
         match s.reqs[r as usize] {
             ReqPc::Done(Reply::Created(o)) => {
@@ -162,15 +159,9 @@ impl Cx<'_> {
                     format!("{x}: create {}, reserve {}", op_id(o), money(amount)),
                     format!("{x}：创建 {}，预留 {}", op_id(o), money(amount)),
                 );
-                info.marks
-                    .push(mark(DB, MarkKind::Commit, "COMMIT", "COMMIT"));
+                info.mark(DB, MarkKind::Commit, "COMMIT", "COMMIT");
                 info.narration = if o > 0 {
-                    info.marks.push(mark(
-                        DB,
-                        MarkKind::Duplicate,
-                        "2nd operation",
-                        "第二个操作",
-                    ));
+                    info.mark(DB, MarkKind::Duplicate, "2nd operation", "第二个操作");
                     t(
                         format!("{x} inserts too: its check ran before the first insert. Two operations for one key, 160.00 reserved, and each will be refunded."),
                         format!("{x} 也插入了：它的检查发生在第一次插入之前。一个键两个操作，预留 160.00，而且每个都会被退款。"),
@@ -187,7 +178,7 @@ impl Cx<'_> {
                     format!("{x}: returns {}", op_id(o)),
                     format!("{x}：返回 {}", op_id(o)),
                 );
-                info.marks.push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
+                info.mark(DB, MarkKind::Dedup, "0 rows", "0 行");
                 info.narration = t(
                     format!("{x}'s insert hits the unique key: 0 rows, and nothing is reserved again. The API returns the existing {} with the same parameters: the same request, the same answer. {RC}", op_id(o)),
                     format!("{x} 的插入撞上唯一键：0 行，也不会再预留一次。API 返回已有的 {}，参数相同：同样的请求，同样的应答。{RC_ZH}", op_id(o)),
@@ -198,7 +189,7 @@ impl Cx<'_> {
                     format!("{x}: 409, other parameters"),
                     format!("{x}：409，参数不同"),
                 );
-                info.marks.push(mark(API, MarkKind::Fail, "409", "409"));
+                info.mark(API, MarkKind::Fail, "409", "409");
                 info.narration = t(
                     format!("{x}'s insert hits the unique key. The stored digest is for {}, this request asks for {}: 409 Conflict. The operation is not rewritten; a different refund needs a different key.", money(AMOUNT), money(amount)),
                     format!("{x} 的插入撞上唯一键。已保存的摘要对应 {}，这次请求是 {}：409 Conflict。操作不会被改写；另一笔退款需要另一个键。", money(AMOUNT), money(amount)),
@@ -210,8 +201,7 @@ impl Cx<'_> {
 
     fn claim(&self, info: &mut StepInfo, o: u8) {
         info.lane = WORKER;
-        info.arrows
-            .push(arrow(WORKER, DB, "UPDATE", ArrowKind::Message));
+        info.arrow(WORKER, DB, "UPDATE", ArrowKind::Message);
         info.code = Some(format!(
             "UPDATE refund_operations SET status = 'PROCESSING', version = version + 1\n  WHERE operation_id = '{}' AND status = 'PENDING';",
             op_id(o)
@@ -228,7 +218,7 @@ impl Cx<'_> {
         info.lane = WORKER;
         let o = b.job.map_or(0, |j| j.0);
         let k = self.key(o);
-        info.arrows.push(arrow(WORKER, PSP, &k, ArrowKind::Message));
+        info.arrow(WORKER, PSP, &k, ArrowKind::Message);
         info.code = Some(format!(
             "POST /v1/refunds\nIdempotency-Key: {k}\n{{ \"charge\": \"ch_1701\", \"amount\": {} }}",
             s.ops[o as usize].amount * 100
@@ -246,8 +236,7 @@ impl Cx<'_> {
         let Cx { s, .. } = *self;
         info.lane = WORKER;
         let k = self.key(o);
-        info.arrows
-            .push(arrow(WORKER, PSP, &k, ArrowKind::Duplicate));
+        info.arrow(WORKER, PSP, &k, ArrowKind::Duplicate);
         info.code = Some(format!(
             "POST /v1/refunds\nIdempotency-Key: {k}   -- the same key, the same parameters\n{{ \"charge\": \"ch_1701\", \"amount\": {} }}",
             s.ops[o as usize].amount * 100
@@ -283,8 +272,7 @@ impl Cx<'_> {
             format!("retry with new key {k}"),
             format!("换新键 {k} 重试"),
         );
-        info.marks
-            .push(mark(WORKER, MarkKind::Restart, "new key", "新键"));
+        info.mark(WORKER, MarkKind::Restart, "new key", "新键");
         info.narration = t(
             format!("The retry job gives {} a new downstream key, {k}, and reserves again. To the provider, {k} is a new refund.", op_id(o)),
             format!("重试任务给 {} 换了一个新的下游键 {k}，并再次预留。对支付方来说，{k} 是一笔新的退款。", op_id(o)),
@@ -299,13 +287,11 @@ impl Cx<'_> {
         let replayed = UnknownOutcomeModel::executed(b, o, at);
         let heard = s.answers.len() > b.answers.len();
         if heard {
-            info.arrows
-                .push(arrow(PSP, WORKER, "200", ArrowKind::Message));
+            info.arrow(PSP, WORKER, "200", ArrowKind::Message);
         }
         if replayed {
             info.title = t(format!("replay {k}"), format!("重放 {k}"));
-            info.marks
-                .push(mark(PSP, MarkKind::Dedup, "replayed", "重放"));
+            info.mark(PSP, MarkKind::Dedup, "replayed", "重放");
             info.narration = t(
                 format!("The provider has a saved result for {k}: it replays “refund succeeded” without refunding again. It would replay a saved failure just the same, and it keeps a key at least 24 hours (Stripe API v1): a key reused after that is a new request."),
                 format!("支付方已为 {k} 保存了结果：它重放“退款成功”，不会再退一次。保存的若是失败，它同样重放；键至少保留 24 小时（Stripe API v1），过期后再用同一个键就是新请求。"),
@@ -359,12 +345,11 @@ impl Cx<'_> {
                 format!("409：支付方还在处理第一个请求。{} 保持 UNKNOWN，预留不动；Worker 稍后再问。", op_id(o)),
             );
         } else {
-            info.arrows
-                .push(arrow(WORKER, DB, "UPDATE", ArrowKind::Message));
+            info.arrow(WORKER, DB, "UPDATE", ArrowKind::Message);
             info.code = Some(settle_sql(m.variant, o, s.refunded > b.refunded));
             if s.refunded == b.refunded {
                 info.title = t("answer: already settled", "应答：已有终态");
-                info.marks.push(mark(DB, MarkKind::Dedup, "0 rows", "0 行"));
+                info.mark(DB, MarkKind::Dedup, "0 rows", "0 行");
                 info.narration = t(
                     format!("The worker records the answer, but the callback got there first: {} is already SUCCEEDED and the guarded UPDATE matches 0 rows.", op_id(o)),
                     format!("Worker 记录应答，但回调先到了：{} 已是 SUCCEEDED，带条件的 UPDATE 匹配 0 行。", op_id(o)),
@@ -375,8 +360,7 @@ impl Cx<'_> {
                 format!("{} SUCCEEDED", op_id(o)),
                 format!("{} 成功", op_id(o)),
             );
-            info.marks
-                .push(mark(DB, MarkKind::Commit, "SUCCEEDED", "SUCCEEDED"));
+            info.mark(DB, MarkKind::Commit, "SUCCEEDED", "SUCCEEDED");
             info.narration = t(
                 format!("The worker records the provider's answer: {} SUCCEEDED, the reservation becomes a refund.", op_id(o)),
                 format!("Worker 记下支付方的应答：{} 成功，预留转为已退款。", op_id(o)),
@@ -388,8 +372,7 @@ impl Cx<'_> {
         let Cx { m, a, b, .. } = *self;
         info.lane = WORKER;
         let o = b.job.map_or(0, |j| j.0);
-        info.marks
-            .push(mark(WORKER, MarkKind::Fail, "timeout", "超时"));
+        info.mark(WORKER, MarkKind::Fail, "timeout", "超时");
         let cause = if a == UoAct::SlowTimeout {
             t(
                 "The provider is slow: 5 s pass with the request still in its queue. It will execute it later.",
@@ -401,8 +384,7 @@ impl Cx<'_> {
                 "5 秒内没有应答：支付方的应答在路上丢了。",
             )
         };
-        info.arrows
-            .push(arrow(WORKER, DB, "UPDATE", ArrowKind::Message));
+        info.arrow(WORKER, DB, "UPDATE", ArrowKind::Message);
         if m.variant.naive() {
             info.code = Some(format!(
                 "UPDATE refund_operations SET status = 'FAILED' WHERE operation_id = '{}';\nUPDATE orders SET reserved = reserved - 80 WHERE order_id = 'ord-1701';",
@@ -412,8 +394,7 @@ impl Cx<'_> {
                 format!("timeout → {} FAILED", op_id(o)),
                 format!("超时 → {} FAILED", op_id(o)),
             );
-            info.marks
-                .push(mark(DB, MarkKind::Rollback, "released", "已释放"));
+            info.mark(DB, MarkKind::Rollback, "released", "已释放");
             info.narration = cause.then(&t(
                 format!("The worker marks {} FAILED and releases the 80.00 reservation, as if nothing had happened. It does not know that.", op_id(o)),
                 format!("Worker 把 {} 标为 FAILED，释放 80.00 的预留，仿佛什么都没发生。可它并不知道。", op_id(o)),
@@ -437,8 +418,7 @@ impl Cx<'_> {
     fn callback(&self, info: &mut StepInfo) {
         let Cx { m, a, b, s } = *self;
         let o = b.callbacks[0];
-        info.arrows
-            .push(arrow(PSP, API, t("callback", "回调"), ArrowKind::Message));
+        info.arrow(PSP, API, t("callback", "回调"), ArrowKind::Message);
         let applied = s.refunded > b.refunded;
         info.code = Some(settle_sql(m.variant, o, applied));
         let twice = if a == UoAct::CallbackTwice {
@@ -456,8 +436,7 @@ impl Cx<'_> {
         info.narration = if applied {
             let was = b.ops[o as usize].status;
             if matches!(was, Status::Failed | Status::Pending) {
-                info.marks
-                    .push(mark(API, MarkKind::Duplicate, "revived", "复活"));
+                info.mark(API, MarkKind::Duplicate, "revived", "复活");
                 twice.then(&t(
                     format!("The late callback finds {} {}: the handler only skips SUCCEEDED, so it marks it SUCCEEDED and adds 80.00 to refunded, on top of whatever the retry does.", op_id(o), was.sql()),
                     format!("迟到的回调发现 {} 是 {}：处理函数只跳过 SUCCEEDED，于是把它标为 SUCCEEDED 并给已退金额加 80.00，重试做的事还要另算。", op_id(o), was.sql()),
@@ -469,8 +448,7 @@ impl Cx<'_> {
                 ))
             }
         } else {
-            info.marks
-                .push(mark(API, MarkKind::Dedup, "0 rows", "0 行"));
+            info.mark(API, MarkKind::Dedup, "0 rows", "0 行");
             twice.then(&t(
                 format!("{} is already settled: the guarded UPDATE matches 0 rows, and a late or repeated callback changes nothing.", op_id(o)),
                 format!("{} 已是终态：带条件的 UPDATE 匹配 0 行，迟到或重复的回调什么都不改变。", op_id(o)),
@@ -480,9 +458,9 @@ impl Cx<'_> {
 
     fn lose_answer(&self, info: &mut StepInfo) {
         info.lane = PSP;
-        info.arrows.push(arrow(PSP, WORKER, "200", ArrowKind::Lost));
+        info.arrow(PSP, WORKER, "200", ArrowKind::Lost);
         info.title = t("answer lost", "应答丢失");
-        info.marks.push(mark(PSP, MarkKind::Fail, "lost", "丢失"));
+        info.mark(PSP, MarkKind::Fail, "lost", "丢失");
         info.narration = t(
             "The provider's “refund succeeded” never reaches the worker. The money has moved; the worker will only see a timeout.",
             "支付方的“退款成功”没能到达 Worker。钱已经退了；Worker 只会看到一次超时。",
@@ -492,8 +470,7 @@ impl Cx<'_> {
     fn crash(&self, info: &mut StepInfo) {
         info.lane = WORKER;
         info.title = t("worker crashes", "Worker 崩溃");
-        info.marks
-            .push(mark(WORKER, MarkKind::Crash, "crash", "崩溃"));
+        info.mark(WORKER, MarkKind::Crash, "crash", "崩溃");
         info.narration = t(
             "The worker crashes after sending and before saving the answer. Its memory, and any answer on its way, is gone; the operation is left PROCESSING.",
             "Worker 在发送之后、保存应答之前崩溃。它的内存连同路上的应答都没了；操作停留在 PROCESSING。",
@@ -504,8 +481,7 @@ impl Cx<'_> {
         let Cx { m, .. } = *self;
         info.lane = WORKER;
         info.title = t("worker restarts", "Worker 重启");
-        info.marks
-            .push(mark(WORKER, MarkKind::Restart, "restart", "重启"));
+        info.mark(WORKER, MarkKind::Restart, "restart", "重启");
         info.narration = if m.variant.naive() {
             t(
                 "The worker restarts and recovers: an operation left PROCESSING is assumed to have failed — FAILED, reservation released.",
