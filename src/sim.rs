@@ -43,18 +43,26 @@ pub struct VariantMeta {
 }
 
 impl VariantMeta {
-    /// A variant with its name and one-line blurb in both languages; `fault_budget` and
-    /// `fixed_by` are set by the scenario.
-    pub fn new(slug: &'static str, name: [&str; 2], blurb: [&str; 2], fixed: bool) -> VariantMeta {
+    /// A mistake: a variant that breaks an invariant, with its name and one-line blurb in both
+    /// languages; `fault_budget`, `fixed_by` and its failing path are set by the scenario.
+    pub fn mistake(slug: &'static str, name: [&str; 2], blurb: [&str; 2]) -> VariantMeta {
         VariantMeta {
             slug,
             name: Text::new(name[0], name[1]),
             blurb: Text::new(blurb[0], blurb[1]),
-            fixed,
+            fixed: false,
             fault_budget: 0,
             fixed_by: None,
             fails: None,
             hint: Text::default(),
+        }
+    }
+
+    /// A fix: a variant meant to hold every invariant.
+    pub fn fix(slug: &'static str, name: [&str; 2], blurb: [&str; 2]) -> VariantMeta {
+        VariantMeta {
+            fixed: true,
+            ..VariantMeta::mistake(slug, name, blurb)
         }
     }
 

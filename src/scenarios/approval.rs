@@ -755,16 +755,15 @@ impl Scenario for Approval {
     }
 
     fn meta(&self) -> ScenarioMeta {
-        let v = VariantMeta::new;
         let variants = [
-            v("approve-chat-text", ["“yes” in the chat", "聊天里的“可以”"],
-              ["Alice's “yes” authorises whatever the agent runs next: an edited amount, a changed order, an expired approval, a second “yes”.",
-               "Alice 的一句“可以”放行 Agent 接下来执行的任何调用：改过的金额、变了的订单、过期的批准、第二个“可以”。"], false)
+            VariantMeta::mistake("approve-chat-text", ["“yes” in the chat", "聊天里的“可以”"],
+                                 ["Alice's “yes” authorises whatever the agent runs next: an edited amount, a changed order, an expired approval, a second “yes”.",
+                                  "Alice 的一句“可以”放行 Agent 接下来执行的任何调用：改过的金额、变了的订单、过期的批准、第二个“可以”。"])
             .failing("0020", ["after Alice says yes, ⚡ let the agent edit the amount to 800.00, then execute.",
                               "Alice 说“可以”之后，⚡ 让 Agent 把金额改成 800.00，然后执行。"]),
-            v("approve-versioned-proposal", ["Versioned proposal", "带版本的提案"],
-              ["Approval stores the proposal's digest; execute re-checks status, digest, expiry and the order version in one transaction.",
-               "批准保存提案摘要；执行在一个事务里重新校验状态、摘要、有效期和订单版本。"], true)
+            VariantMeta::fix("approve-versioned-proposal", ["Versioned proposal", "带版本的提案"],
+                             ["Approval stores the proposal's digest; execute re-checks status, digest, expiry and the order version in one transaction.",
+                              "批准保存提案摘要；执行在一个事务里重新校验状态、摘要、有效期和订单版本。"])
             .hinted(["⚡ edit the amount, change the order, let it expire or click twice: execute refuses what was not approved.",
                      "⚡ 改金额、改订单、让它过期或点两次：执行会拒绝未被批准的调用。"]),
         ];

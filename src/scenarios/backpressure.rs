@@ -1070,26 +1070,25 @@ impl Scenario for Backpressure {
     }
 
     fn meta(&self) -> ScenarioMeta {
-        let v = VariantMeta::new;
         let variants = [
-            v("unbounded-queue", ["Unbounded queue", "无界队列"],
-              ["Accept everything: 9,600 queued after the peak, and the oldest order waits 40 s.",
-               "全部受理：高峰后积压 9,600 条，最老的订单要等 40 秒。"], false)
+            VariantMeta::mistake("unbounded-queue", ["Unbounded queue", "无界队列"],
+                                 ["Accept everything: 9,600 queued after the peak, and the oldest order waits 40 s.",
+                                  "全部受理：高峰后积压 9,600 条，最老的订单要等 40 秒。"])
             .failing("100000000000", ["just play: the queue grows through the peak; ⚡ lose a consumer host to see the promise break sooner.",
                                       "直接播放：高峰期间队列不断增长；⚡ 让一台消费者主机宕机，承诺会更早被打破。"]),
-            v("admission-control", ["Admission control", "准入控制"],
-              ["Refuse with 503 + Retry-After when the expected wait or the oldest age passes 20 s.",
-               "预计等待或最老消息年龄超过 20 秒时，用 503 + Retry-After 拒绝。"], true)
+            VariantMeta::fix("admission-control", ["Admission control", "准入控制"],
+                             ["Refuse with 503 + Retry-After when the expected wait or the oldest age passes 20 s.",
+                              "预计等待或最老消息年龄超过 20 秒时，用 503 + Retry-After 拒绝。"])
             .hinted(["⚡ lose a consumer host at the peak: the API refuses with 503 and the wait stays within the promise.",
                      "在高峰时 ⚡ 让一台消费者主机宕机：API 用 503 拒绝，等待时间仍在承诺之内。"]),
-            v("throttled-channel", ["Consumers outrun the channel", "消费者跑赢通道"],
-              ["Consumers try 400/s against a channel that accepts 120/s: 429s and retries, no extra throughput.",
-               "消费者每秒尝试 400 次，通道只接受 120 次：429 与重试，吞吐不增。"], false)
+            VariantMeta::mistake("throttled-channel", ["Consumers outrun the channel", "消费者跑赢通道"],
+                                 ["Consumers try 400/s against a channel that accepts 120/s: 429s and retries, no extra throughput.",
+                                  "消费者每秒尝试 400 次，通道只接受 120 次：429 与重试，吞吐不增。"])
             .failing("0", ["take one step: the consumers call 400/s at a channel that takes 120/s.",
                            "走一步：消费者每秒调用 400 次，通道每秒只接受 120 次。"]),
-            v("paced-to-channel", ["Paced to the channel", "按通道限速"],
-              ["Take a token per call at the channel's 120/s and admit at the edge.",
-               "按通道每秒 120 次取令牌调用，并在入口做准入。"], true)
+            VariantMeta::fix("paced-to-channel", ["Paced to the channel", "按通道限速"],
+                             ["Take a token per call at the channel's 120/s and admit at the edge.",
+                              "按通道每秒 120 次取令牌调用，并在入口做准入。"])
             .hinted(["play through the peak: calls stay at 120/s, and the edge refuses what would wait too long.",
                      "播放整个高峰：调用保持每秒 120 次，入口拒绝那些会等太久的请求。"]),
         ];

@@ -1033,21 +1033,20 @@ impl Scenario for Cancellation {
     }
 
     fn meta(&self) -> ScenarioMeta {
-        let v = VariantMeta::new;
         let variants = [
-            v("cancel-means-undone", ["Cancel means undone", "取消即撤销"],
-              ["The aborted fetch is taken for “nothing happened”: the rows are deleted and the screen says cancelled, while the provider refunded.",
-               "把中止的 fetch 当成“什么都没发生”：删掉记录，屏幕显示已取消，而支付方已经退了款。"], false)
+            VariantMeta::mistake("cancel-means-undone", ["Cancel means undone", "取消即撤销"],
+                                 ["The aborted fetch is taken for “nothing happened”: the rows are deleted and the screen says cancelled, while the provider refunded.",
+                                  "把中止的 fetch 当成“什么都没发生”：删掉记录，屏幕显示已取消，而支付方已经退了款。"])
             .failing("0010", ["start the batch, let op-1 go out, then click Cancel while it is in flight.",
                               "开始批次，让 op-1 发出，然后趁它在途时点击取消。"]),
-            v("cancel-then-ask-once", ["Cancel, then ask once", "取消后只查一次"],
-              ["Keep the operation that was in flight and ask the provider once: “not found” is taken as not executed, but the query can overtake the refund.",
-               "保留在途的操作，向支付方查询一次：“没有”就当作没执行，可查询可能抢在退款前面。"], false)
+            VariantMeta::mistake("cancel-then-ask-once", ["Cancel, then ask once", "取消后只查一次"],
+                                 ["Keep the operation that was in flight and ask the provider once: “not found” is taken as not executed, but the query can overtake the refund.",
+                                  "保留在途的操作，向支付方查询一次：“没有”就当作没执行，可查询可能抢在退款前面。"])
             .failing("0010010", ["let op-1 go out and click Cancel before the provider commits it; then ⚡ let the query overtake the refund.",
                                  "让 op-1 发出，在支付方提交前点击取消；再 ⚡ 让查询抢在退款前面。"]),
-            v("cancel-then-reconcile", ["Cancel, then void by key", "取消后按键作废"],
-              ["Keep the outcome unknown until the provider can no longer run it: void the request by its key after a cancel, send it again with the same key after a timeout; report 2 of 3 refunded, 1 not started.",
-               "在支付方再也不能执行之前，结果一直算未知：取消后按键作废请求，超时后用同一个键重发；报告 3 笔退了 2 笔，1 笔未开始。"], true)
+            VariantMeta::fix("cancel-then-reconcile", ["Cancel, then void by key", "取消后按键作废"],
+                             ["Keep the outcome unknown until the provider can no longer run it: void the request by its key after a cancel, send it again with the same key after a timeout; report 2 of 3 refunded, 1 not started.",
+                              "在支付方再也不能执行之前，结果一直算未知：取消后按键作废请求，超时后用同一个键重发；报告 3 笔退了 2 笔，1 笔未开始。"])
             .hinted(["click Cancel while a refund is in flight, then ⚡ let the void overtake the refund: the late refund is refused.",
                      "在退款在途时点击取消，再 ⚡ 让作废抢在退款前面：迟到的退款被拒绝。"]),
         ];

@@ -551,21 +551,20 @@ impl Scenario for CheckpointReplay {
     }
 
     fn meta(&self) -> ScenarioMeta {
-        let v = VariantMeta::new;
         let variants = [
-            v("rerun-node", ["Resume re-runs the node", "恢复时重跑节点"],
-              ["A crash after the tool call, before the checkpoint: resume runs the refund node again, and it refunds again.",
-               "工具调用之后、检查点之前崩溃：恢复时再次运行 refund 节点，又退了一次。"], false)
+            VariantMeta::mistake("rerun-node", ["Resume re-runs the node", "恢复时重跑节点"],
+                                 ["A crash after the tool call, before the checkpoint: resume runs the refund node again, and it refunds again.",
+                                  "工具调用之后、检查点之前崩溃：恢复时再次运行 refund 节点，又退了一次。"])
             .failing("000100", ["let the refund tool run, then ⚡ crash before the checkpoint, and resume.",
                                 "让退款工具执行，然后在检查点之前 ⚡ 让进程崩溃，再恢复。"]),
-            v("operation-id", ["Stable operation id", "稳定操作 ID"],
-              ["plan creates op-ord-1701-r1 for the intent; the tool call carries it and the refund service deduplicates: the re-run is harmless.",
-               "plan 为业务意图创建 op-ord-1701-r1；工具调用带着它，退款服务据此去重：重跑无害。"], true)
+            VariantMeta::fix("operation-id", ["Stable operation id", "稳定操作 ID"],
+                             ["plan creates op-ord-1701-r1 for the intent; the tool call carries it and the refund service deduplicates: the re-run is harmless.",
+                              "plan 为业务意图创建 op-ord-1701-r1；工具调用带着它，退款服务据此去重：重跑无害。"])
             .hinted(["⚡ crash after the tool call and resume: the node runs again, the refund does not.",
                      "在工具调用之后 ⚡ 让进程崩溃并恢复：节点再跑一次，退款不会再发生。"]),
-            v("in-memory-saver", ["In-memory saver", "内存检查点"],
-              ["The checkpoints live in the process: a restart loses the run, which starts over and refunds again.",
-               "检查点存在进程内存里：重启就丢了这次运行，从头再来，又退一次。"], false)
+            VariantMeta::mistake("in-memory-saver", ["In-memory saver", "内存检查点"],
+                                 ["The checkpoints live in the process: a restart loses the run, which starts over and refunds again.",
+                                  "检查点存在进程内存里：重启就丢了这次运行，从头再来，又退一次。"])
             .failing("00010000", ["let the refund tool run, then ⚡ crash: the checkpoints go with the process.",
                                   "让退款工具执行，然后 ⚡ 让进程崩溃：检查点随进程一起丢失。"]),
         ];

@@ -739,10 +739,11 @@ impl Scenario for DualWrite {
     }
 
     fn meta(&self) -> ScenarioMeta {
-        let v = |slug, name: [&str; 2], blurb: [&str; 2], fixed: bool| VariantMeta {
+        // Every variant gets the player's budget; each mistake is fixed by the outbox.
+        let v = |meta: VariantMeta| VariantMeta {
             fault_budget: Self::FAULT_BUDGET,
-            fixed_by: (!fixed).then_some("outbox"),
-            ..VariantMeta::new(slug, name, blurb, fixed)
+            fixed_by: (!meta.fixed).then_some("outbox"),
+            ..meta
         };
         ScenarioMeta {
             slug: "dual-write",
@@ -753,19 +754,19 @@ impl Scenario for DualWrite {
                 "没有共同事务时提交订单并发布事件：两步之间一次崩溃，要么丢事件，要么凭空多出一个事件。",
             ),
             variants: vec![
-                v("commit-then-publish", ["Commit then publish", "先提交后发布"],
-                  ["COMMIT, then publish: a crash in between loses the event.",
-                   "先提交再发布：两步之间崩溃会丢事件。"], false)
+                v(VariantMeta::mistake("commit-then-publish", ["Commit then publish", "先提交后发布"],
+                                       ["COMMIT, then publish: a crash in between loses the event.",
+                                        "先提交再发布：两步之间崩溃会丢事件。"]))
                 .failing("0010010", ["step to 2, then ⚡ crash the order service.",
                                      "前进到第 2 步，然后 ⚡ 让订单服务崩溃。"]),
-                v("publish-then-commit", ["Publish then commit", "先发布后提交"],
-                  ["Publish, then COMMIT: a rollback after the publish leaves a phantom event.",
-                   "先发布再提交：发布后回滚会留下幽灵事件。"], false)
+                v(VariantMeta::mistake("publish-then-commit", ["Publish then commit", "先发布后提交"],
+                                       ["Publish, then COMMIT: a rollback after the publish leaves a phantom event.",
+                                        "先发布再提交：发布后回滚会留下幽灵事件。"]))
                 .failing("002", ["step to 2, then ⚡ crash the order service before it commits.",
                                  "前进到第 2 步，然后 ⚡ 在提交之前让订单服务崩溃。"]),
-                v("outbox", ["Transactional outbox", "事务发件箱"],
-                  ["Order and outbox row in one transaction; a relay publishes, then marks sent.",
-                   "订单与发件箱记录同一事务写入；中继发布后再标记已发送。"], true)
+                v(VariantMeta::fix("outbox", ["Transactional outbox", "事务发件箱"],
+                                   ["Order and outbox row in one transaction; a relay publishes, then marks sent.",
+                                    "订单与发件箱记录同一事务写入；中继发布后再标记已发送。"]))
                 .hinted(["crash the order service or the relay anywhere: no event is lost, one may go out twice.",
                          "在任意位置让订单服务或中继崩溃：事件不会丢，可能会发两次。"]),
             ],

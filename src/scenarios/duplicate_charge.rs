@@ -1133,21 +1133,20 @@ impl Scenario for DuplicateCharge {
     }
 
     fn meta(&self) -> ScenarioMeta {
-        let v = VariantMeta::new;
         let variants = [
-            v("new-charge-per-delivery", ["New payment number per delivery", "每次消费新流水号"],
-              ["Each consumption mints a new payment number and sends it as the key: a redelivered msg-1 charges ord-1701 again.",
-               "每次消费都生成新的支付流水号并作为键发出：再次投递的 msg-1 又扣了 ord-1701 一次。"], false)
+            VariantMeta::mistake("new-charge-per-delivery", ["New payment number per delivery", "每次消费新流水号"],
+                                 ["Each consumption mints a new payment number and sends it as the key: a redelivered msg-1 charges ord-1701 again.",
+                                  "每次消费都生成新的支付流水号并作为键发出：再次投递的 msg-1 又扣了 ord-1701 一次。"])
             .failing("000020000", ["let the consumer charge, then ⚡ crash it before it saves: msg-1 comes again with a new key.",
                                    "让消费者扣款，然后在保存前 ⚡ 让它崩溃：msg-1 再次到来，带着新的键。"]),
-            v("message-id-dedup", ["Message-id inbox", "按消息标识去重"],
-              ["An inbox of processed message ids survives the redelivery, but the relay re-publishing the command as msg-2 charges again.",
-               "记录已处理消息标识的收件箱挡住了再次投递，但中继以 msg-2 重新发布同一命令时又扣了一次。"], false)
+            VariantMeta::mistake("message-id-dedup", ["Message-id inbox", "按消息标识去重"],
+                                 ["An inbox of processed message ids survives the redelivery, but the relay re-publishing the command as msg-2 charges again.",
+                                  "记录已处理消息标识的收件箱挡住了再次投递，但中继以 msg-2 重新发布同一命令时又扣了一次。"])
             .failing("0000010000", ["after the charge is saved, ⚡ have the relay re-publish the command as msg-2.",
                                     "扣款保存之后，⚡ 让中继把同一命令以 msg-2 重新发布。"]),
-            v("stable-intent", ["Stable payment intent", "稳定支付意图"],
-              ["The intent pay-1701 is created or read once and its id is the key on every attempt: one charge, whatever carries the command.",
-               "支付意图 pay-1701 只创建或读取一次，每次尝试都以它为键：无论命令怎么到达，只扣一次。"], true)
+            VariantMeta::fix("stable-intent", ["Stable payment intent", "稳定支付意图"],
+                             ["The intent pay-1701 is created or read once and its id is the key on every attempt: one charge, whatever carries the command.",
+                              "支付意图 pay-1701 只创建或读取一次，每次尝试都以它为键：无论命令怎么到达，只扣一次。"])
             .hinted(["⚡ crash the consumer, lose the answer, re-publish: every attempt carries pay-1701, and the provider charges once.",
                      "⚡ 让消费者崩溃、让应答丢失、重新发布：每次尝试都带着 pay-1701，支付方只扣一次。"]),
         ];

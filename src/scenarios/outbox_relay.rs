@@ -822,7 +822,6 @@ impl Scenario for OutboxRelay {
     }
 
     fn meta(&self) -> ScenarioMeta {
-        let v = VariantMeta::new;
         ScenarioMeta {
             slug: "outbox-relay",
             theme: Text::new("Dual writes and messaging", "双写与消息"),
@@ -832,34 +831,34 @@ impl Scenario for OutboxRelay {
                 "中继在发布与标记已发送之间崩溃就会再次发布：投递是至少一次，消费者必须去重。",
             ),
             variants: [
-                v("no-dedup", ["No dedup", "不去重"],
-                  ["The consumer applies every delivery: a duplicate reserves stock twice.",
-                   "消费者处理每一次投递：重复消息会让库存预留两次。"], false)
+                VariantMeta::mistake("no-dedup", ["No dedup", "不去重"],
+                                     ["The consumer applies every delivery: a duplicate reserves stock twice.",
+                                      "消费者处理每一次投递：重复消息会让库存预留两次。"])
                 .failing("011222522", ["let the inventory commit e-1, then ⚡ have the broker redeliver it before the ack.",
                                        "让库存服务提交 e-1，然后在确认之前 ⚡ 让消息代理重投它。"]),
-                v("inbox", ["Inbox, same transaction", "收件箱（同一事务）"],
-                  ["processed_messages and the stock change commit together: a duplicate changes nothing.",
-                   "processed_messages 与库存变更一起提交：重复消息不改变任何东西。"], true)
+                VariantMeta::fix("inbox", ["Inbox, same transaction", "收件箱（同一事务）"],
+                                 ["processed_messages and the stock change commit together: a duplicate changes nothing.",
+                                  "processed_messages 与库存变更一起提交：重复消息不改变任何东西。"])
                 .hinted(["⚡ crash the relay after it publishes, or redeliver: the duplicate is absorbed by the inbox.",
                          "在中继发布后 ⚡ 让它崩溃，或者重投：重复消息被收件箱拦截。"]),
-                v("inbox-separate-tx", ["Inbox, separate transaction", "收件箱（分开的事务）"],
-                  ["The event id commits first, the stock change later: a crash in between loses the effect.",
-                   "先提交事件 ID，后修改库存：两者之间崩溃会丢失效果。"], false)
+                VariantMeta::mistake("inbox-separate-tx", ["Inbox, separate transaction", "收件箱（分开的事务）"],
+                                     ["The event id commits first, the stock change later: a crash in between loses the effect.",
+                                      "先提交事件 ID，后修改库存：两者之间崩溃会丢失效果。"])
                 .failing("000000000000001110000", ["⚡ crash the inventory between recording e-2 and changing the stock.",
                                                    "在记录 e-2 与修改库存之间 ⚡ 让库存服务崩溃。"]),
-                v("delete-after-publish", ["Delete after publish", "发布后删除"],
-                  ["The relay deletes the row without waiting for the ack: a lost publish is gone for good.",
-                   "中继不等确认就删除记录：丢失的发布再也找不回来。"], false)
+                VariantMeta::mistake("delete-after-publish", ["Delete after publish", "发布后删除"],
+                                     ["The relay deletes the row without waiting for the ack: a lost publish is gone for good.",
+                                      "中继不等确认就删除记录：丢失的发布再也找不回来。"])
                 .failing("000101", ["⚡ lose the relay's publish of e-1: the row is already gone.",
                                     "⚡ 让中继对 e-1 的发布丢失：那一行已经删掉了。"]),
-                v("two-relays", ["Two relays, plain SELECT", "两个中继（普通 SELECT）"],
-                  ["Both relays take the same row and publish it twice.",
-                   "两个中继拿到同一行并各发布一次。"], false)
+                VariantMeta::mistake("two-relays", ["Two relays, plain SELECT", "两个中继（普通 SELECT）"],
+                                     ["Both relays take the same row and publish it twice.",
+                                      "两个中继拿到同一行并各发布一次。"])
                 .failing("011", ["let relay A claim e-1, then relay B claim it too.",
                                  "让中继 A 领取 e-1，再让中继 B 也领取它。"]),
-                v("skip-locked", ["Two relays, SKIP LOCKED", "两个中继（SKIP LOCKED）"],
-                  ["Relays claim disjoint rows; an inbox and a version guard handle duplicates and reordering.",
-                   "中继领取互不相交的记录；收件箱和版本校验处理重复与乱序。"], true)
+                VariantMeta::fix("skip-locked", ["Two relays, SKIP LOCKED", "两个中继（SKIP LOCKED）"],
+                                 ["Relays claim disjoint rows; an inbox and a version guard handle duplicates and reordering.",
+                                  "中继领取互不相交的记录；收件箱和版本校验处理重复与乱序。"])
                 .hinted(["let relay B publish e-2 before relay A publishes e-1: the version guard keeps the newer state.",
                          "让中继 B 在中继 A 发布 e-1 之前发布 e-2：版本校验会保留较新的状态。"]),
             ]

@@ -1062,41 +1062,40 @@ impl Scenario for RefundCap {
 /// The variants: each mistake with its canonical failing path, each fix with what it
 /// withstands; every mistake is fixed by the conditional UPDATE.
 fn variants() -> Vec<VariantMeta> {
-    let v = VariantMeta::new;
     [
-        v("read-then-write", ["Read, await, write", "先读、await、再写"],
-          ["Both requests read 100 before either writes: 160 reserved.",
-           "两个请求都在对方写入前读到 100：预留了 160。"], false)
+        VariantMeta::mistake("read-then-write", ["Read, await, write", "先读、await、再写"],
+                             ["Both requests read 100 before either writes: 160 reserved.",
+                              "两个请求都在对方写入前读到 100：预留了 160。"])
         .failing("00000000", ["just play: the default schedule lets A and B both read 100 before either writes.",
                               "直接播放：默认调度就让 A 和 B 都在任一方写入前读到 100。"]),
-        v("lost-update", ["Read, await, write back", "先读、await、再写回"],
-          ["Each request writes back what it read plus 80: 160 granted, and the row says 80.",
-           "每个请求把读到的值加 80 写回：批准了 160，这一行却只记着 80。"], false)
+        VariantMeta::mistake("lost-update", ["Read, await, write back", "先读、await、再写回"],
+                             ["Each request writes back what it read plus 80: 160 granted, and the row says 80.",
+                              "每个请求把读到的值加 80 写回：批准了 160，这一行却只记着 80。"])
         .failing("00000000", ["just play: B writes back 0 + 80 over A's 80.",
                              "直接播放：B 把 0 + 80 写回，覆盖了 A 的 80。"]),
-        v("mutex-one-instance", ["Mutex, one instance", "互斥锁（单实例）"],
-          ["An in-process mutex serialises the requests of one process: safe.",
-           "进程内互斥锁让同一进程内的请求串行：安全。"], true)
+        VariantMeta::fix("mutex-one-instance", ["Mutex, one instance", "互斥锁（单实例）"],
+                         ["An in-process mutex serialises the requests of one process: safe.",
+                          "进程内互斥锁让同一进程内的请求串行：安全。"])
         .hinted(["pick any order of the callbacks: B waits for the mutex until A has written.",
                  "任意安排回调的顺序：B 会一直等互斥锁，直到 A 写完。"]),
-        v("mutex-two-instances", ["Mutex, two instances", "互斥锁（两个实例）"],
-          ["The same code on two instances: each has its own mutex, and the race is back.",
-           "同样的代码跑在两个实例上：各有各的锁，竞态又回来了。"], false)
+        VariantMeta::mistake("mutex-two-instances", ["Mutex, two instances", "互斥锁（两个实例）"],
+                             ["The same code on two instances: each has its own mutex, and the race is back.",
+                              "同样的代码跑在两个实例上：各有各的锁，竞态又回来了。"])
         .failing("00000000", ["just play: each instance's mutex is free, so A and B both read 100.",
                               "直接播放：每个实例的互斥锁都是空闲的，于是 A 和 B 都读到 100。"]),
-        v("conditional-update", ["Conditional UPDATE", "条件 UPDATE"],
-          ["The database checks and reserves in one statement; the second request gets UPDATE 0 and is told “insufficient remaining”.",
-           "数据库在一条语句里检查并预留；后到的请求得到 UPDATE 0，被告知“insufficient remaining”（剩余额度不足）。"], true)
+        VariantMeta::fix("conditional-update", ["Conditional UPDATE", "条件 UPDATE"],
+                         ["The database checks and reserves in one statement; the second request gets UPDATE 0 and is told “insufficient remaining”.",
+                          "数据库在一条语句里检查并预留；后到的请求得到 UPDATE 0，被告知“insufficient remaining”（剩余额度不足）。"])
         .hinted(["run the two UPDATEs in either order: the second changes 0 rows.",
                  "两条 UPDATE 谁先执行都行：后执行的那条改动 0 行。"]),
-        v("select-for-update", ["SELECT … FOR UPDATE", "SELECT … FOR UPDATE"],
-          ["A transaction locks the row: the second request waits at its SELECT, then reads 20.",
-           "事务锁住这一行：第二个请求在 SELECT 处等待，随后读到 20。"], true)
+        VariantMeta::fix("select-for-update", ["SELECT … FOR UPDATE", "SELECT … FOR UPDATE"],
+                         ["A transaction locks the row: the second request waits at its SELECT, then reads 20.",
+                          "事务锁住这一行：第二个请求在 SELECT 处等待，随后读到 20。"])
         .hinted(["let B's SELECT … FOR UPDATE go while A holds the lock: it waits, then reads 20.",
                  "在 A 持有行锁时让 B 的 SELECT … FOR UPDATE 执行：它会等待，然后读到 20。"]),
-        v("semaphore-2", ["Semaphore of 2", "信号量 2"],
-          ["Limits how many requests run at once, not what they reserve: still 160.",
-           "限制同时运行的请求数，而不是它们预留的金额：仍然是 160。"], false)
+        VariantMeta::mistake("semaphore-2", ["Semaphore of 2", "信号量 2"],
+                             ["Limits how many requests run at once, not what they reserve: still 160.",
+                              "限制同时运行的请求数，而不是它们预留的金额：仍然是 160。"])
         .failing("000000000", ["just play: two permits let A and B read 100 together; C waits, too late to help.",
                                "直接播放：两个许可让 A 和 B 一起读到 100；C 在等待，却于事无补。"]),
     ]

@@ -1158,31 +1158,30 @@ impl Scenario for RetryLayers {
     }
 
     fn meta(&self) -> ScenarioMeta {
-        let v = VariantMeta::new;
         let variants = [
-            v("every-layer-retries", ["Every layer retries", "每一层都重试"],
-              ["Three layers of three attempts: 27 calls, and on a slow provider 27 refunds.",
-               "三层各重试三次：27 次调用；支付方慢时就是 27 笔退款。"], false)
+            VariantMeta::mistake("every-layer-retries", ["Every layer retries", "每一层都重试"],
+                                 ["Three layers of three attempts: 27 calls, and on a slow provider 27 refunds.",
+                                  "三层各重试三次：27 次调用；支付方慢时就是 27 笔退款。"])
             .failing("00", ["let the payment API answer after the timeout: every layer retries, and each late answer is one more refund.",
                             "让支付 API 在超时之后才回答：每一层都重试，每个迟到的回答都多一笔退款。"]),
-            v("one-retry-authority", ["One retry authority", "单一重试权威"],
-              ["Only the outermost layer retries, within a shared budget and a deadline: 3 calls, but no key, so 3 refunds on a slow provider.",
-               "只有最外层重试，受共享预算和截止时间约束：3 次调用；但没有键，支付方慢时仍有 3 笔退款。"], false)
+            VariantMeta::mistake("one-retry-authority", ["One retry authority", "单一重试权威"],
+                                 ["Only the outermost layer retries, within a shared budget and a deadline: 3 calls, but no key, so 3 refunds on a slow provider.",
+                                  "只有最外层重试，受共享预算和截止时间约束：3 次调用；但没有键，支付方慢时仍有 3 笔退款。"])
             .failing("00", ["let the payment API answer after the timeout: 3 calls, and each one a refund.",
                             "让支付 API 在超时之后才回答：3 次调用，每次都是一笔退款。"]),
-            v("idempotency-key", ["Stable idempotency key", "稳定幂等键"],
-              ["The same key on every attempt: one refund, but still 27 calls of load.",
-               "每次尝试都带同一个键：只有一笔退款，但负载仍是 27 次调用。"], false)
+            VariantMeta::mistake("idempotency-key", ["Stable idempotency key", "稳定幂等键"],
+                                 ["The same key on every attempt: one refund, but still 27 calls of load.",
+                                  "每次尝试都带同一个键：只有一笔退款，但负载仍是 27 次调用。"])
             .failing("000", ["answer late: the key turns the retries into replays, but the calls still multiply.",
                              "让回答迟到：幂等键把重试变成重放，但调用次数照样成倍增长。"]),
-            v("temporal-defaults", ["Temporal defaults", "Temporal 默认策略"],
-              ["Unlimited activity attempts (1 s × 2.0, max 100 s), bounded only by Schedule-To-Close.",
-               "Activity 尝试次数不限（1 秒 × 2.0，最多 100 秒），只受 Schedule-To-Close 限制。"], false)
+            VariantMeta::mistake("temporal-defaults", ["Temporal defaults", "Temporal 默认策略"],
+                                 ["Unlimited activity attempts (1 s × 2.0, max 100 s), bounded only by Schedule-To-Close.",
+                                  "Activity 尝试次数不限（1 秒 × 2.0，最多 100 秒），只受 Schedule-To-Close 限制。"])
             .failing("00", ["answer late: attempts go on until the deadline, each a refund.",
                             "让回答迟到：尝试一直持续到截止时间，每次都是一笔退款。"]),
-            v("both-fixes", ["One authority + stable key", "单一权威 + 稳定键"],
-              ["Both fixes: at most 3 calls, and the provider executes the refund once.",
-               "两个修复一起：最多 3 次调用，支付方只执行一次退款。"], true)
+            VariantMeta::fix("both-fixes", ["One authority + stable key", "单一权威 + 稳定键"],
+                             ["Both fixes: at most 3 calls, and the provider executes the refund once.",
+                              "两个修复一起：最多 3 次调用，支付方只执行一次退款。"])
             .hinted(["answer late as often as you like: at most 3 calls, one refund.",
                      "随便让回答迟到多少次：最多 3 次调用，一笔退款。"]),
         ];

@@ -1049,31 +1049,30 @@ impl Scenario for UnknownOutcome {
     }
 
     fn meta(&self) -> ScenarioMeta {
-        let v = VariantMeta::new;
         let variants = [
-            v("mark-failed-new-key", ["Timeout = failed, new key", "超时即失败，换新键"],
-              ["A timeout marks the refund FAILED, releases the reservation and retries under a new key: two refunds.",
-               "超时就标记 FAILED、释放预留、换新键重试：两笔退款。"], false)
+            VariantMeta::mistake("mark-failed-new-key", ["Timeout = failed, new key", "超时即失败，换新键"],
+                                 ["A timeout marks the refund FAILED, releases the reservation and retries under a new key: two refunds.",
+                                  "超时就标记 FAILED、释放预留、换新键重试：两笔退款。"])
             .failing("0001", ["let the worker send the refund, then make the provider slow: the worker times out first.",
                               "让 Worker 发出退款，再让支付方变慢：Worker 先超时。"]),
-            v("unknown-same-key", ["Timeout = unknown, same key", "超时即未知，同一个键"],
-              ["A timeout makes the outcome UNKNOWN: keep the reservation, retry with the same key, reconcile.",
-               "超时意味着结果未知：保留预留，用同一个键重试并对账。"], true)
+            VariantMeta::fix("unknown-same-key", ["Timeout = unknown, same key", "超时即未知，同一个键"],
+                             ["A timeout makes the outcome UNKNOWN: keep the reservation, retry with the same key, reconcile.",
+                              "超时意味着结果未知：保留预留，用同一个键重试并对账。"])
             .hinted(["make the provider slow or ⚡ lose its answer: the refund stays UNKNOWN and the same key is retried.",
                      "让支付方变慢，或 ⚡ 让它的应答丢失：退款保持未知，用同一个键重试。"]),
-            v("check-then-insert", ["Check, then insert", "先查再插"],
-              ["The same request twice at once: both SELECTs find nothing, both INSERT: two operations.",
-               "同一个请求同时到达两次：两个 SELECT 都没找到，两个都 INSERT：两个操作。"], false)
+            VariantMeta::mistake("check-then-insert", ["Check, then insert", "先查再插"],
+                                 ["The same request twice at once: both SELECTs find nothing, both INSERT: two operations.",
+                                  "同一个请求同时到达两次：两个 SELECT 都没找到，两个都 INSERT：两个操作。"])
             .failing("0000", ["run both SELECTs before either INSERT.",
                               "让两个 SELECT 都在任何一个 INSERT 之前执行。"]),
-            v("unique-constraint", ["Unique constraint", "唯一约束"],
-              ["INSERT … ON CONFLICT (idempotency_key) DO NOTHING: one operation, returned to both.",
-               "INSERT … ON CONFLICT (idempotency_key) DO NOTHING：只有一个操作，两个请求都拿到它。"], true)
+            VariantMeta::fix("unique-constraint", ["Unique constraint", "唯一约束"],
+                             ["INSERT … ON CONFLICT (idempotency_key) DO NOTHING: one operation, returned to both.",
+                              "INSERT … ON CONFLICT (idempotency_key) DO NOTHING：只有一个操作，两个请求都拿到它。"])
             .hinted(["run both INSERTs in either order: the second finds the key taken and returns the same operation.",
                      "两个 INSERT 谁先都行：后一个发现键已存在，返回同一个操作。"]),
-            v("changed-parameters", ["Same key, other amount", "同一个键，不同金额"],
-              ["The key comes back with 50.00 instead of 80.00: rejected with 409, never rewritten.",
-               "同一个键带着 50.00 而不是 80.00 再来：以 409 拒绝，绝不改写。"], true)
+            VariantMeta::fix("changed-parameters", ["Same key, other amount", "同一个键，不同金额"],
+                             ["The key comes back with 50.00 instead of 80.00: rejected with 409, never rewritten.",
+                              "同一个键带着 50.00 而不是 80.00 再来：以 409 拒绝，绝不改写。"])
             .hinted(["send B's 50.00 under A's key: it is refused with 409.",
                      "用 A 的键发送 B 的 50.00：它会以 409 被拒绝。"]),
         ];

@@ -286,21 +286,20 @@ fn crash(m: &SemaphoreScopeModel, b: &SsState, i: u8, info: &mut StepInfo) {
 
 /// The scenario's description: variants, knobs and speaker notes.
 pub(super) fn meta() -> ScenarioMeta {
-    let v = VariantMeta::new;
     let variants = [
-        v("per-instance-semaphore", ["Semaphore per instance", "每实例一个信号量"],
-          ["Each instance limits itself to 10: three instances put 3 × 10 = 30 calls in flight against a limit of 10.",
-           "每个实例把自己限制在 10 个：三个实例一共有 3 × 10 = 30 个在途调用，而上限是 10。"], false)
+        VariantMeta::mistake("per-instance-semaphore", ["Semaphore per instance", "每实例一个信号量"],
+                             ["Each instance limits itself to 10: three instances put 3 × 10 = 30 calls in flight against a limit of 10.",
+                              "每个实例把自己限制在 10 个：三个实例一共有 3 × 10 = 30 个在途调用，而上限是 10。"])
         .failing("000", ["let each instance claim its jobs: every semaphore has room, the channel does not.",
                          "让每个实例都领取任务：每个信号量都还有空位，通道却没有。"]),
-        v("shared-counter", ["Shared counter", "共享计数器"],
-          ["One budget row and a conditional UPDATE: never over 10, but a crashed instance's slots leak forever.",
-           "一行预算加条件 UPDATE：从不超过 10，但崩溃实例占的名额会永久泄漏。"], false)
+        VariantMeta::mistake("shared-counter", ["Shared counter", "共享计数器"],
+                             ["One budget row and a conditional UPDATE: never over 10, but a crashed instance's slots leak forever.",
+                              "一行预算加条件 UPDATE：从不超过 10，但崩溃实例占的名额会永久泄漏。"])
         .failing("02100", ["let instance 1 claim, then ⚡ crash it while it holds slots.",
                            "让实例 1 领取任务，然后在它占着名额时 ⚡ 让它崩溃。"]),
-        v("leases", ["Leases per slot", "每名额一个租约"],
-          ["A lease row per slot naming the process, with an expiry: a crashed instance's slots come back.",
-           "每个名额一行租约，写明持有进程并带有到期时间：崩溃实例的名额会回来。"], true)
+        VariantMeta::fix("leases", ["Leases per slot", "每名额一个租约"],
+                         ["A lease row per slot naming the process, with an expiry: a crashed instance's slots come back.",
+                          "每个名额一行租约，写明持有进程并带有到期时间：崩溃实例的名额会回来。"])
         .hinted(["⚡ crash an instance while it holds slots: its leases expire and the queue drains.",
                  "在实例占着名额时 ⚡ 让它崩溃：它的租约会到期，队列照样清空。"]),
     ];
