@@ -682,10 +682,207 @@ pub fn parse_knob_number(k: &Knob, raw: &str) -> Result<u32, Text> {
     }
 }
 
+/// What the page shows, apart from the step and the language: one value, so that choosing a
+/// scenario, a variant or a knob changes everything that depends on it at once.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RunSpec {
+    pub scenario: usize,
+    pub variant: usize,
+    /// One value per `ScenarioMeta::knobs` entry (empty: the defaults).
+    pub knobs: Vec<u32>,
+    /// The explicit choices; the trace continues with defaults after them.
+    pub path: Vec<u8>,
+    /// A second variant shown side by side on the same schedule.
+    pub compare: Option<usize>,
+    /// The "break it" challenge.
+    pub breaking: bool,
+}
+
+/// A change the learner makes to the run shown.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RunEdit {
+    /// Another scenario: its default knobs, its first variant, an empty run.
+    Scenario(usize),
+    /// Another variant of this scenario: an empty run; a comparison with itself ends.
+    Variant(usize),
+    /// Knob `index` to `value`, clamped to its range.
+    Knob(usize, u32),
+    /// Every knob at once.
+    Knobs(Vec<u32>),
+    /// `path` on `variant` (a failing path, a counterexample, a quiz's "show me").
+    Load { variant: usize, path: Vec<u8> },
+    /// Choice `index` at step `step` of the run whose choices are `taken`: the future forks.
+    Choose {
+        step: usize,
+        index: u8,
+        taken: Vec<u8>,
+    },
+    /// Into the challenge (from an empty run) or out of it.
+    Breaking(bool),
+    /// Compare with another variant, or stop comparing.
+    Compare(Option<usize>),
+    /// A whole run at once (an imported file, a link).
+    Open(RunSpec),
+}
+
+impl RunSpec {
+    /// The run after `edit`. Pure: the page writes back what changed and replays if anything did.
+    pub fn edit(&self, edit: RunEdit) -> RunSpec {
+        let s = self.clone();
+        match edit {
+            RunEdit::Scenario(scenario) if scenario == s.scenario => s,
+            RunEdit::Scenario(scenario) => RunSpec {
+                scenario,
+                knobs: scenarios::meta(scenario).default_knobs(),
+                ..RunSpec::default()
+            },
+            RunEdit::Variant(variant) if variant == s.variant => s,
+            RunEdit::Variant(variant) => RunSpec {
+                variant,
+                path: Vec::new(),
+                compare: s.compare.filter(|&c| c != variant),
+                ..s
+            },
+            RunEdit::Knob(index, value) => s.with_knob(index, value),
+            RunEdit::Knobs(knobs) => RunSpec { knobs, ..s },
+            RunEdit::Load { variant, path } => RunSpec { variant, path, ..s },
+            RunEdit::Choose { step, index, taken } if taken.get(step) == Some(&index) => s,
+            RunEdit::Choose { step, index, taken } => {
+                let mut path = taken[..step.min(taken.len())].to_vec();
+                path.push(index);
+                RunSpec { path, ..s }
+            }
+            RunEdit::Breaking(true) => RunSpec {
+                breaking: true,
+                path: Vec::new(),
+                ..s
+            },
+            RunEdit::Breaking(false) => RunSpec {
+                breaking: false,
+                ..s
+            },
+            RunEdit::Compare(compare) => RunSpec { compare, ..s },
+            RunEdit::Open(spec) => spec,
+        }
+    }
+
+    fn with_knob(self, index: usize, value: u32) -> RunSpec {
+        let meta = scenarios::meta(self.scenario);
+        let Some(k) = meta.knobs.get(index) else {
+            return self;
+        };
+        let mut knobs = self.knobs.clone();
+        if knobs.len() != meta.knobs.len() {
+            knobs = meta.default_knobs();
+        }
+        knobs[index] = value.clamp(k.min, k.max);
+        RunSpec { knobs, ..self }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::PlayerEvent::*;
     use super::*;
+
+    #[test]
+    fn a_run_edit_changes_what_depends_on_it_and_nothing_else() {
+        let rc = scenarios::index_of("refund-cap").expect("registered");
+        let (cap_max, defaults) = {
+            let m = scenarios::meta(rc);
+            (m.knobs[0].max, m.default_knobs())
+        };
+        let shown = RunSpec {
+            scenario: rc,
+            variant: 1,
+            knobs: defaults.clone(),
+            path: vec![0, 1, 0],
+            compare: Some(2),
+            breaking: false,
+        };
+        let with = |f: fn(&mut RunSpec)| {
+            let mut s = shown.clone();
+            f(&mut s);
+            s
+        };
+        let cases: Vec<(RunEdit, RunSpec)> = vec![
+            // The same scenario or variant again: nothing changes (the explorer keeps its results).
+            (RunEdit::Scenario(rc), shown.clone()),
+            (RunEdit::Variant(1), shown.clone()),
+            // Another scenario: its defaults, its first variant, an empty run.
+            (
+                RunEdit::Scenario(0),
+                RunSpec {
+                    knobs: scenarios::meta(0).default_knobs(),
+                    ..RunSpec::default()
+                },
+            ),
+            // Another variant: an empty run; comparing it with itself ends.
+            (
+                RunEdit::Variant(3),
+                with(|s| (s.variant, s.path) = (3, Vec::new())),
+            ),
+            (
+                RunEdit::Variant(2),
+                with(|s| (s.variant, s.path, s.compare) = (2, Vec::new(), None)),
+            ),
+            // A knob is clamped to its range, and the path stays.
+            (
+                RunEdit::Knob(0, u32::MAX),
+                with(|s| s.knobs[0] = scenarios::meta(s.scenario).knobs[0].max),
+            ),
+            (RunEdit::Knob(99, 1), shown.clone()),
+            // Choosing what was taken keeps the run; anything else forks it there.
+            (
+                RunEdit::Choose {
+                    step: 1,
+                    index: 1,
+                    taken: vec![0, 1, 0, 0],
+                },
+                shown.clone(),
+            ),
+            (
+                RunEdit::Choose {
+                    step: 1,
+                    index: 0,
+                    taken: vec![0, 1, 0, 0],
+                },
+                with(|s| s.path = vec![0, 0]),
+            ),
+            // Into the challenge from an empty run; out of it, the run stays.
+            (
+                RunEdit::Breaking(true),
+                with(|s| (s.breaking, s.path) = (true, Vec::new())),
+            ),
+            (RunEdit::Breaking(false), shown.clone()),
+            (
+                RunEdit::Load {
+                    variant: 0,
+                    path: vec![2],
+                },
+                with(|s| (s.variant, s.path) = (0, vec![2])),
+            ),
+            (RunEdit::Compare(None), with(|s| s.compare = None)),
+        ];
+        for (edit, want) in cases {
+            assert_eq!(shown.edit(edit.clone()), want, "{edit:?}");
+        }
+        assert_eq!(shown.edit(RunEdit::Knob(0, u32::MAX)).knobs[0], cap_max);
+        assert_eq!(
+            shown.edit(RunEdit::Open(RunSpec::default())),
+            RunSpec::default()
+        );
+        // Knobs of the wrong length (none yet) start from the defaults.
+        let bare = RunSpec {
+            knobs: Vec::new(),
+            ..shown.clone()
+        };
+        assert_eq!(bare.edit(RunEdit::Knob(1, 50)).knobs, {
+            let mut k = defaults.clone();
+            k[1] = 50;
+            k
+        });
+    }
 
     fn at(step: usize, playing: bool) -> Cursor {
         Cursor {

@@ -14,7 +14,9 @@ use super::panels::{
 };
 use super::tables::{Program, Tables};
 use super::timeline::Timeline;
-use crate::player::{build_query, embed_param, query_extras, reduce, resolve, Cursor, PlayerEvent};
+use crate::player::{
+    build_query, embed_param, query_extras, reduce, resolve, Cursor, PlayerEvent, RunEdit, RunSpec,
+};
 use crate::scenarios::{self, Registered};
 use crate::sim::{encode_path, Lang, ScenarioMeta, Text, Trace};
 use leptos::prelude::*;
@@ -102,73 +104,87 @@ impl Ctx {
         self.kick();
     }
 
+    /// The run shown, as one value (untracked).
+    fn spec(&self) -> RunSpec {
+        RunSpec {
+            scenario: self.scenario.get_untracked(),
+            variant: self.variant.get_untracked(),
+            knobs: self.knobs.get_untracked(),
+            path: self.path.get_untracked(),
+            compare: self.compare.get_untracked(),
+            breaking: self.breaking.get_untracked(),
+        }
+    }
+
+    /// Applies `edit` (`RunSpec::edit`, pure and table-tested) and writes back only the parts
+    /// that changed: setting a signal anew would reset what depends on it (the explorer's
+    /// results). Whether the run itself (what replays) changed.
+    fn edit(&self, edit: RunEdit) -> bool {
+        let (before, after) = (self.spec(), self.spec().edit(edit));
+        fn put<T: PartialEq + Clone + Send + Sync + 'static>(s: RwSignal<T>, old: &T, new: &T) {
+            if old != new {
+                s.set(new.clone());
+            }
+        }
+        put(self.scenario, &before.scenario, &after.scenario);
+        put(self.knobs, &before.knobs, &after.knobs);
+        put(self.variant, &before.variant, &after.variant);
+        put(self.compare, &before.compare, &after.compare);
+        put(self.breaking, &before.breaking, &after.breaking);
+        put(self.path, &before.path, &after.path);
+        (before.scenario, before.variant, &before.knobs, &before.path)
+            != (after.scenario, after.variant, &after.knobs, &after.path)
+    }
+
     /// Takes choice `index` at the current step: the future forks from here.
     pub fn choose(&self, index: u8) {
         let step = self.cursor.get_untracked().step;
-        let same = self
-            .trace
-            .with_untracked(|t| t.path.get(step) == Some(&index));
-        if !same {
-            let mut path = self.trace.with_untracked(|t| t.path[..step].to_vec());
-            path.push(index);
-            self.path.set(path);
+        let taken = self.trace.with_untracked(|t| t.path.clone());
+        if self.edit(RunEdit::Choose { step, index, taken }) {
             self.retrace(step);
         }
         self.dispatch(PlayerEvent::StepForward);
     }
 
     pub fn set_variant(&self, variant: usize) {
-        if self.variant.get_untracked() == variant {
-            return;
+        if self.edit(RunEdit::Variant(variant)) {
+            self.retrace(self.cursor.get_untracked().step);
         }
-        self.variant.set(variant);
-        self.path.set(Vec::new());
-        if self.compare.get_untracked() == Some(variant) {
-            self.compare.set(None);
-        }
-        self.retrace(self.cursor.get_untracked().step);
     }
 
     /// Enters or leaves the "break it" challenge; entering starts from an empty run at step 0.
     pub fn set_breaking(&self, on: bool) {
-        self.breaking.set(on);
+        self.edit(RunEdit::Breaking(on));
         if on {
-            self.load(self.variant.get_untracked(), Vec::new());
+            self.dispatch(PlayerEvent::Pause);
+            self.retrace(0);
         }
     }
 
-    /// Loads `path` on `variant` at step 0, paused. The variant is set only when it changes:
-    /// setting it anew would reset what depends on it (the explorer's results).
+    /// Loads `path` on `variant` at step 0, paused.
     pub fn load(&self, variant: usize, path: Vec<u8>) {
         self.dispatch(PlayerEvent::Pause);
-        if self.variant.get_untracked() != variant {
-            self.variant.set(variant);
-        }
-        self.path.set(path);
+        self.edit(RunEdit::Load { variant, path });
         self.retrace(0);
     }
 
     pub fn set_scenario(&self, scenario: usize) {
-        if self.scenario.get_untracked() == scenario {
-            return;
+        if self.edit(RunEdit::Scenario(scenario)) {
+            self.retrace(0);
         }
-        self.scenario.set(scenario);
-        self.knobs.set(self.meta().default_knobs());
-        self.variant.set(0);
-        self.compare.set(None);
-        self.path.set(Vec::new());
-        self.retrace(0);
     }
 
     /// Opens a run (an imported file): scenario, variant, knobs, path and step at once.
     pub fn apply(&self, run: crate::export::Run) {
         self.dispatch(PlayerEvent::Pause);
-        self.scenario.set(run.scenario);
-        self.knobs.set(run.knobs);
-        self.variant.set(run.variant);
-        self.compare.set(None);
-        self.breaking.set(false);
-        self.path.set(run.path);
+        self.edit(RunEdit::Open(RunSpec {
+            scenario: run.scenario,
+            variant: run.variant,
+            knobs: run.knobs,
+            path: run.path,
+            compare: None,
+            breaking: false,
+        }));
         self.retrace(run.step);
     }
 
@@ -227,18 +243,18 @@ impl Ctx {
             && self.breaking.get_untracked() == r.breaking;
         if same_run {
             self.go_to(step);
+            self.edit(RunEdit::Compare(r.compare));
         } else {
-            self.apply(crate::export::Run {
+            self.dispatch(PlayerEvent::Pause);
+            self.edit(RunEdit::Open(RunSpec {
                 scenario: r.scenario,
                 variant: r.variant,
                 knobs: r.knobs,
                 path: r.path,
-                step,
-            });
-            self.breaking.set(r.breaking);
-        }
-        if self.compare.get_untracked() != r.compare {
-            self.compare.set(r.compare);
+                compare: r.compare,
+                breaking: r.breaking,
+            }));
+            self.retrace(step);
         }
     }
 
@@ -286,25 +302,14 @@ impl Ctx {
 
     /// Sets knob `index` (clamped to its range); the run replays with it from the same path.
     pub fn set_knob(&self, index: usize, value: u32) {
-        let meta = self.meta();
-        let Some(k) = meta.knobs.get(index) else {
-            return;
-        };
-        let value = value.clamp(k.min, k.max);
-        if self.knobs.with_untracked(|v| v.get(index) == Some(&value)) {
-            return;
+        if self.edit(RunEdit::Knob(index, value)) {
+            self.retrace(self.cursor.get_untracked().step);
         }
-        self.knobs.update(|v| {
-            v.resize(meta.knobs.len(), 0);
-            v[index] = value;
-        });
-        self.retrace(self.cursor.get_untracked().step);
     }
 
     /// Sets every knob at once (one replay).
     pub fn set_knobs(&self, values: Vec<u32>) {
-        if self.knobs.with_untracked(|v| *v != values) {
-            self.knobs.set(values);
+        if self.edit(RunEdit::Knobs(values)) {
             self.retrace(self.cursor.get_untracked().step);
         }
     }
