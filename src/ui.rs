@@ -3,6 +3,7 @@ mod app;
 mod audience;
 mod browser;
 mod calls;
+mod cmd;
 mod compare;
 mod controls;
 mod dom;

@@ -3,6 +3,7 @@
 //! the "break it" challenge (the learner plays the adversary against the explorer's best).
 
 use super::app::use_ctx;
+use super::cmd::Cmd;
 use super::dom::{drawn, Node};
 use super::explore::{use_explore, Run};
 use super::i18n::{self, Ui};
@@ -64,11 +65,9 @@ pub fn Compare() -> impl IntoView {
             super::browser::observe_width(&el, move |w| width.set(w));
         }
     });
-    let close = move |ev: leptos::ev::MouseEvent| {
-        if super::browser::data_attr(&ev, "data-close").is_some() {
-            ctx.compare.set(None);
-            super::browser::focus_after_render(".explorer h2");
-        }
+    let close = move |_| {
+        ctx.compare.set(None);
+        super::browser::focus_after_render(".explorer h2");
     };
     let title = move || {
         let meta = ctx.meta();
@@ -79,10 +78,10 @@ pub fn Compare() -> impl IntoView {
             .unwrap_or_default()
     };
     view! {
-        <section class="card compare" aria-labelledby="cmp-h" hidden=move || ctx.compare.get().is_none() on:click=close>
+        <section class="card compare" aria-labelledby="cmp-h" hidden=move || ctx.compare.get().is_none()>
             <div class="cmp-head">
                 <h2 id="cmp-h" tabindex="-1">{title}</h2>
-                <button type="button" class="btn" data-close="">{move || ctx.t().close_compare}</button>
+                <button type="button" class="btn" on:click=close>{move || ctx.t().close_compare}</button>
             </div>
             <p class="muted">{move || ctx.t().same_schedule}</p>
             <div class="cmp-measure" node_ref=measure></div>
@@ -203,20 +202,17 @@ pub fn BreakIt() -> impl IntoView {
             ex.run(ctx.variant.get_untracked(), false);
         }
     });
-    let on_click =
-        move |ev: leptos::ev::MouseEvent| match super::browser::data_attr(&ev, "data-challenge")
-            .as_deref()
-        {
-            Some("restart") => {
-                ctx.load(ctx.variant.get_untracked(), Vec::new());
-                super::browser::focus_after_render("#step-forward");
-            }
-            Some("leave") => {
-                ctx.set_breaking(false);
-                super::browser::focus_after_render(".top [data-break]");
-            }
-            _ => {}
-        };
+    let on_click = move |ev: leptos::ev::MouseEvent| match Cmd::of(&ev) {
+        Some(Cmd::ChallengeRestart) => {
+            ctx.load(ctx.variant.get_untracked(), Vec::new());
+            super::browser::focus_after_render("#step-forward");
+        }
+        Some(Cmd::ChallengeLeave) => {
+            ctx.set_breaking(false);
+            Cmd::Break.refocus();
+        }
+        _ => {}
+    };
     let draw = move || {
         if !ctx.breaking.get() {
             return Vec::new();
@@ -287,18 +283,18 @@ pub fn challenge(s: &Step, step: usize, run: &Run, lang: Lang, t: &Ui) -> Vec<No
                 .text(i18n::broke(lang, name, k, best.as_ref().map(|b| b.0))),
         );
     }
-    let button = |act: &'static str, text: &str| {
+    let button = |cmd: Cmd, text: &str| {
         Node::el("button")
             .attr("type", "button")
             .attr("class", "btn")
-            .attr("data-challenge", act)
+            .cmd(cmd)
             .text(text)
     };
     out.push(
         Node::el("div")
             .attr("class", "exp-bar")
-            .child(button("restart", t.start_over))
-            .child(button("leave", t.leave_break)),
+            .child(button(Cmd::ChallengeRestart, t.start_over))
+            .child(button(Cmd::ChallengeLeave, t.leave_break)),
     );
     out
 }

@@ -52,6 +52,11 @@ impl Node {
         self
     }
 
+    /// Writes what the control does ([`super::cmd::Cmd`]), for its panel's delegated listener.
+    pub fn cmd(self, c: super::cmd::Cmd) -> Node {
+        self.attr("data-cmd", c.encode())
+    }
+
     /// Marks the element to be drawn anew whenever it changes (see the field).
     pub fn fresh(mut self) -> Node {
         self.fresh = true;

@@ -8,6 +8,7 @@
 
 use super::app::{use_ctx, Ctx};
 use super::browser;
+use super::cmd::Cmd;
 use super::dom::{drawn, Node};
 use super::i18n::{self, Ui};
 use crate::explorer::{decode_reply, Reply, Request, Summary};
@@ -222,42 +223,38 @@ pub fn Explorer() -> impl IntoView {
     let ctx = use_ctx();
     let ex = use_explore();
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        let Some(act) = browser::data_attr(&ev, "data-explore") else {
+        let Some(cmd) = Cmd::of(&ev) else {
             return;
         };
-        match act.as_str() {
-            "run" => {
+        match cmd {
+            Cmd::ExploreRun => {
                 ex.run(ctx.variant.get_untracked(), false);
-                browser::focus_after_render(".explorer [data-explore=cancel]");
+                Cmd::ExploreCancel.refocus();
             }
-            "fix" => {
+            Cmd::ExploreFix => {
                 let meta = ctx.meta();
                 if let Some(fix) = fix_of(meta, ctx.variant.get_untracked()) {
                     ex.run(fix, true);
                 }
             }
-            "compare" => {
+            Cmd::ExploreCompare => {
                 let meta = ctx.meta();
                 ctx.compare.set(fix_of(meta, ctx.variant.get_untracked()));
                 browser::focus_after_render(".compare h2");
             }
-            "cancel" => {
+            Cmd::ExploreCancel => {
                 ex.cancel();
-                browser::focus_after_render(".explorer [data-explore=run]");
+                Cmd::ExploreRun.refocus();
             }
-            show => {
-                // "show:<variant>:<path>"
-                let mut parts = show.splitn(3, ':').skip(1);
-                let variant = parts.next().and_then(|v| v.parse().ok());
-                let path = parts.next().map(|p| decode_path(p).0);
+            Cmd::ExploreShow { variant, path } => {
                 // The results stay; the counterexample opens where it breaks (its last step).
-                if let (Some(v), Some(path)) = (variant, path) {
-                    let at = path.len();
-                    ctx.load(v, path);
-                    ctx.dispatch(PlayerEvent::Seek(at));
-                    browser::focus_after_render("#step-forward");
-                }
+                let path = decode_path(&path).0;
+                let at = path.len();
+                ctx.load(variant, path);
+                ctx.dispatch(PlayerEvent::Seek(at));
+                browser::focus_after_render("#step-forward");
             }
+            _ => {}
         }
     };
     let on_change = move |ev: leptos::ev::Event| {
@@ -287,11 +284,11 @@ pub fn Explorer() -> impl IntoView {
     }
 }
 
-fn button(act: impl ToString, class: &'static str, text: &str) -> Node {
+fn button(cmd: Cmd, class: &'static str, text: &str) -> Node {
     Node::el("button")
         .attr("type", "button")
         .attr("class", class)
-        .attr("data-explore", act)
+        .cmd(cmd)
         .text(text)
 }
 
@@ -342,19 +339,23 @@ pub fn controls(
     }];
     let mut bar = Node::el("div").attr("class", "exp-bar");
     if running {
-        bar.push(button("cancel", "btn", t.cancel));
+        bar.push(button(Cmd::ExploreCancel, "btn", t.cancel));
     } else {
-        bar.push(button("run", "btn primary", t.explore));
+        bar.push(button(Cmd::ExploreRun, "btn primary", t.explore));
     }
     let fix = fix_of(meta, variant);
     if let (Some(f), false) = (fix, running) {
         let name = meta.variants[f].name.get(lang);
-        bar.push(button("fix", "btn", &format!("{} {name}", t.prove_fix)));
+        bar.push(button(
+            Cmd::ExploreFix,
+            "btn",
+            &format!("{} {name}", t.prove_fix),
+        ));
     }
     if let (Some(f), false) = (fix, comparing) {
         let name = meta.variants[f].name.get(lang);
         bar.push(button(
-            "compare",
+            Cmd::ExploreCompare,
             "btn",
             &format!("{} {name}", t.compare_with),
         ));
@@ -459,7 +460,10 @@ fn run_summary(run: &Run, variant: usize, lang: Lang, t: &Ui, show: bool) -> Nod
                     li = li
                         .text(format!("; {} ", i18n::shortest(lang, path.len())))
                         .child(button(
-                            format!("show:{variant}:{path}"),
+                            Cmd::ExploreShow {
+                                variant,
+                                path: path.to_string(),
+                            },
                             "btn link",
                             t.show_me,
                         ));
@@ -524,7 +528,7 @@ mod tests {
         assert!(out.contains(
             "no lost event</span> — <span class=\"inv-status\">violated in 80 of 201 runs (39.8 %)"
         ));
-        assert!(out.contains("data-explore=\"show:0:0010010\""), "{out}");
+        assert!(out.contains("data-cmd=\"explore-show:0:0010010\""), "{out}");
         let fix = &meta.variants[2].name.en;
         assert!(out.contains(&format!("Prove the fix: {fix}")));
         assert!(
@@ -549,8 +553,8 @@ mod tests {
         };
         let out = html(&body(&p, meta, 4, false, Lang::En, &EN));
         assert!(out.contains("Exploring… 40,960 states"));
-        assert!(out.contains("data-explore=\"cancel\""));
-        assert!(!out.contains("data-explore=\"run\""));
+        assert!(out.contains("data-cmd=\"explore-cancel\""));
+        assert!(!out.contains("data-cmd=\"explore-run\""));
         assert!(
             out.contains("<option value=\"2\" selected=\"\">2</option>"),
             "{out}"

@@ -5,6 +5,7 @@
 
 use super::app::{use_ctx, Ctx};
 use super::browser;
+use super::cmd::{Cmd, Format};
 use super::dom::{drawn, markup, Node};
 use super::timeline;
 use crate::export::{markdown, mermaid, parse_run, run_json, Run};
@@ -111,36 +112,32 @@ fn current_run(ctx: &Ctx) -> Run {
     }
 }
 
-fn export(ctx: Ctx, what: &str) {
+fn export(ctx: Ctx, format: Format) {
     let lang = ctx.lang.get_untracked();
     let step = ctx.cursor.get_untracked().step;
     let title = ctx.meta().title.get(lang).to_string();
     let t = ctx.t();
-    let done = match what {
-        "svg" => browser::download(
-            &file_name(&ctx, "svg"),
-            "image/svg+xml",
-            &timeline_svg(&ctx, step, lang),
-        ),
-        "png" => browser::download_png(&file_name(&ctx, "png"), &timeline_svg(&ctx, step, lang)),
-        "md" => browser::download(
-            &file_name(&ctx, "md"),
+    let file = file_name(&ctx, format.ext());
+    let done = match format {
+        Format::Svg => browser::download(&file, "image/svg+xml", &timeline_svg(&ctx, step, lang)),
+        Format::Png => browser::download_png(&file, &timeline_svg(&ctx, step, lang)),
+        Format::Markdown => browser::download(
+            &file,
             "text/markdown",
             &ctx.trace
                 .with_untracked(|tr| markdown(tr, step, &title, lang)),
         ),
-        "mmd" => browser::download(
-            &file_name(&ctx, "mmd"),
+        Format::Mermaid => browser::download(
+            &file,
             "text/plain",
             &ctx.trace.with_untracked(|tr| mermaid(tr, step, lang)),
         ),
-        "json" => browser::download(
-            &file_name(&ctx, "json"),
+        Format::Json => browser::download(
+            &file,
             "application/json",
             &ctx.trace
                 .with_untracked(|tr| run_json(&current_run(&ctx), tr)),
         ),
-        _ => true,
     };
     ctx.status
         .set(Some(if done { t.exported } else { t.export_failed }));
@@ -169,12 +166,10 @@ fn refuse(ctx: Ctx, error: RwSignal<Option<Text>>, why: Text) {
 pub fn ExportDialog() -> impl IntoView {
     let ctx = use_ctx();
     let error = RwSignal::new(None::<Text>);
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        if let Some(what) = browser::data_attr(&ev, "data-export") {
-            export(ctx, &what);
-        } else if browser::data_attr(&ev, "data-export-close").is_some() {
-            browser::close_dialog("export-dialog");
-        }
+    let on_click = move |ev: leptos::ev::MouseEvent| match Cmd::of(&ev) {
+        Some(Cmd::Export(format)) => export(ctx, format),
+        Some(Cmd::ExportClose) => browser::close_dialog("export-dialog"),
+        _ => {}
     };
     let on_change = move |ev: leptos::ev::Event| {
         let Some(input) = ev
@@ -207,12 +202,12 @@ pub fn ExportDialog() -> impl IntoView {
     };
     let draw = move || {
         let (t, lang) = (ctx.t(), ctx.lang.get());
-        let item = |what: &'static str, label: &'static str| {
+        let item = |what: Format, label: &'static str| {
             Node::el("li").child(
                 Node::el("button")
                     .attr("type", "button")
                     .attr("class", "btn")
-                    .attr("data-export", what)
+                    .cmd(Cmd::Export(what))
                     .text(label),
             )
         };
@@ -221,11 +216,11 @@ pub fn ExportDialog() -> impl IntoView {
             Node::el("p").attr("class", "muted").text(t.export_hint),
             Node::el("ul")
                 .attr("class", "export-list")
-                .child(item("svg", t.export_svg))
-                .child(item("png", t.export_png))
-                .child(item("md", t.export_md))
-                .child(item("mmd", t.export_mermaid))
-                .child(item("json", t.export_json)),
+                .child(item(Format::Svg, t.export_svg))
+                .child(item(Format::Png, t.export_png))
+                .child(item(Format::Markdown, t.export_md))
+                .child(item(Format::Mermaid, t.export_mermaid))
+                .child(item(Format::Json, t.export_json)),
             Node::el("h3").text(t.import_title),
             Node::el("label")
                 .attr("class", "import")
@@ -250,7 +245,7 @@ pub fn ExportDialog() -> impl IntoView {
                 Node::el("button")
                     .attr("type", "button")
                     .attr("class", "btn")
-                    .attr("data-export-close", "")
+                    .cmd(Cmd::ExportClose)
                     .text(t.close),
             ),
         );

@@ -3,7 +3,7 @@
 //! to embed a scenario in notes.
 
 use super::app::use_ctx;
-use super::browser;
+use super::cmd::Cmd;
 use super::dom::{drawn, Node};
 use super::timeline;
 use crate::scenarios;
@@ -46,7 +46,7 @@ pub fn Home() -> impl IntoView {
     let ctx = use_ctx();
     let quiz = super::quiz::QuizShown::get();
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        if browser::data_attr(&ev, "data-quiz-open").is_some() {
+        if Cmd::of(&ev) == Some(Cmd::QuizOpen) {
             if let Some(quiz) = quiz {
                 quiz.open();
             }
@@ -140,7 +140,7 @@ pub fn Home() -> impl IntoView {
                     Node::el("button")
                         .attr("type", "button")
                         .attr("class", "btn primary")
-                        .attr("data-quiz-open", "")
+                        .cmd(Cmd::QuizOpen)
                         .attr("aria-haspopup", "dialog")
                         .text(t.home_quiz_start),
                 ),

@@ -3,6 +3,7 @@
 //! failure keeps its reason for the part that shows it, with a way to try again.
 
 use super::browser;
+use super::cmd::Cmd;
 use super::dom::Node;
 use super::i18n::Ui;
 use crate::sim::{Lang, Text};
@@ -106,7 +107,7 @@ pub fn placeholder(
     failure: Option<&Text>,
     lang: Lang,
     t: &Ui,
-    retry_attr: &'static str,
+    retry: Cmd,
     more: Option<Node>,
 ) -> Vec<Node> {
     let mut buttons = Node::el("div").attr("class", "buttons");
@@ -116,7 +117,7 @@ pub fn placeholder(
                 Node::el("button")
                     .attr("type", "button")
                     .attr("class", "btn")
-                    .attr(retry_attr, "")
+                    .cmd(retry)
                     .text(t.try_again),
             );
             Node::el("p")

@@ -6,6 +6,7 @@
 
 use super::app::{use_ctx, Ctx};
 use super::browser;
+use super::cmd::Cmd;
 use super::dom::{drawn, Node};
 use super::i18n::Ui;
 use super::i18n::{jump_to, violated_at};
@@ -36,51 +37,53 @@ pub fn Header() -> impl IntoView {
     // controls are handled here by delegation.
     let quiz = super::quiz::QuizShown::get();
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        if browser::data_attr(&ev, "data-more-toggle").is_some() {
-            open.update(|o| *o = !*o);
-            return;
-        }
-        if let Some(v) = browser::data_attr(&ev, "data-variant").and_then(|v| v.parse().ok()) {
-            ctx.set_variant(v);
-            browser::focus_after_render(".top [role=radio][aria-checked=true]");
-        } else if let Some(lang) =
-            browser::data_attr(&ev, "data-lang").and_then(|l| Lang::parse(&l))
-        {
-            ctx.lang.set(lang);
-            browser::focus_after_render(".top [data-lang][aria-pressed=true]");
-        } else if browser::data_attr(&ev, "data-break").is_some() {
-            ctx.set_breaking(!ctx.breaking.get_untracked());
-            browser::focus_after_render(".top [data-break]");
-        } else if browser::data_attr(&ev, "data-embed").is_some() {
-            if let Some(EmbedCode(code)) = embed_code {
-                code.set(embed_code_now(ctx));
+        let Some(cmd) = Cmd::of(&ev) else { return };
+        match cmd {
+            Cmd::MoreToggle => open.update(|o| *o = !*o),
+            Cmd::Variant(v) => {
+                ctx.set_variant(v);
+                Cmd::Variant(v).refocus();
             }
-            browser::show_modal("embed-dialog");
-        } else if browser::data_attr(&ev, "data-present").is_some() {
-            if let Some(p) = use_context::<super::present::Presenter>() {
-                ctx.present_from_failure();
-                p.enter();
+            Cmd::Lang(lang) => {
+                ctx.lang.set(lang);
+                cmd.refocus();
             }
-        } else if browser::data_attr(&ev, "data-quiz-open").is_some() {
-            if let Some(quiz) = quiz {
-                quiz.open();
+            Cmd::Break => {
+                ctx.set_breaking(!ctx.breaking.get_untracked());
+                cmd.refocus();
             }
-        } else if browser::data_attr(&ev, "data-export-open").is_some() {
-            browser::show_modal("export-dialog");
-        } else if browser::data_attr(&ev, "data-copy").is_some() {
-            browser::copy_text(&browser::location_href(), move |ok| {
+            Cmd::Embed => {
+                if let Some(EmbedCode(code)) = embed_code {
+                    code.set(embed_code_now(ctx));
+                }
+                browser::show_modal("embed-dialog");
+            }
+            Cmd::Present => {
+                if let Some(p) = use_context::<super::present::Presenter>() {
+                    ctx.present_from_failure();
+                    p.enter();
+                }
+            }
+            Cmd::QuizOpen => {
+                if let Some(quiz) = quiz {
+                    quiz.open();
+                }
+            }
+            Cmd::ExportOpen => browser::show_modal("export-dialog"),
+            Cmd::CopyLink => browser::copy_text(&browser::location_href(), move |ok| {
                 let t = ctx.t();
                 ctx.status
                     .set(Some(if ok { t.link_copied } else { t.copy_failed }));
-            });
+            }),
+            _ => {}
         }
     };
     let on_change = move |ev: leptos::ev::Event| {
         let value = event_target_value(&ev).parse::<usize>();
-        if browser::data_attr(&ev, "data-variant-menu").is_some() {
+        if Cmd::of(&ev) == Some(Cmd::VariantMenu) {
             if let Ok(v) = value {
                 ctx.set_variant(v);
-                browser::focus_after_render(".top .variant-menu");
+                Cmd::VariantMenu.refocus();
             }
             return;
         }
@@ -92,9 +95,7 @@ pub fn Header() -> impl IntoView {
     };
     // Arrow keys move between the variant radios, as in any radio group.
     let on_keydown = move |ev: leptos::ev::KeyboardEvent| {
-        let Some(i) =
-            browser::key_target_attr(&ev, "data-variant").and_then(|v| v.parse::<usize>().ok())
-        else {
+        let Some(Cmd::Variant(i)) = Cmd::of_key(&ev) else {
             return;
         };
         let n = ctx.meta().variants.len();
@@ -106,7 +107,7 @@ pub fn Header() -> impl IntoView {
         ev.prevent_default();
         ev.stop_propagation();
         ctx.set_variant(next);
-        browser::focus_after_render(".top [role=radio][aria-checked=true]");
+        Cmd::Variant(next).refocus();
     };
     view! {
         <header class="top" class:open=move || open.get() on:click=on_click on:change=on_change on:keydown=on_keydown>
@@ -169,7 +170,7 @@ pub fn header(
             .attr("aria-checked", checked)
             .attr("tabindex", tabindex)
             .attr("title", v.blurb.get(lang))
-            .attr("data-variant", i)
+            .cmd(Cmd::Variant(i))
             .text(v.name.get(lang));
         if v.fixed {
             b = b
@@ -188,29 +189,29 @@ pub fn header(
             button("seg")
                 .attr("lang", code)
                 .attr("aria-pressed", pressed)
-                .attr("data-lang", l.code())
+                .cmd(Cmd::Lang(l))
                 .text(label),
         );
     }
     let copy = button("btn")
-        .attr("data-copy", "")
+        .cmd(Cmd::CopyLink)
         .child(icon_node(Icon::Link))
         .text(t.copy_link);
     let challenge = button("btn")
-        .attr("data-break", "")
+        .cmd(Cmd::Break)
         .attr("aria-pressed", if breaking { "true" } else { "false" })
         .text(t.break_it);
     let embed = button("btn")
-        .attr("data-embed", "")
+        .cmd(Cmd::Embed)
         .attr("aria-haspopup", "dialog")
         .text(t.embed);
     let export = button("btn")
-        .attr("data-export-open", "")
+        .cmd(Cmd::ExportOpen)
         .attr("aria-haspopup", "dialog")
         .text(t.export);
-    let present = button("btn").attr("data-present", "").text(t.present);
+    let present = button("btn").cmd(Cmd::Present).text(t.present);
     let quiz = button("btn")
-        .attr("data-quiz-open", "")
+        .cmd(Cmd::QuizOpen)
         .attr("aria-haspopup", "dialog")
         .text(t.quiz);
     // On a phone the header is one row (the scenario and the variant as menus); the rest is
@@ -218,7 +219,7 @@ pub fn header(
     let mut variants = Node::el("select")
         .attr("class", "variant-menu")
         .attr("aria-label", t.variant)
-        .attr("data-variant-menu", "");
+        .cmd(Cmd::VariantMenu);
     for (i, v) in meta.variants.iter().enumerate() {
         let option = Node::el("option").attr("value", i);
         let option = if i == variant {
@@ -229,7 +230,7 @@ pub fn header(
         variants.push(option.text(v.name.get(lang)));
     }
     let more = button("btn more-toggle")
-        .attr("data-more-toggle", "")
+        .cmd(Cmd::MoreToggle)
         .attr("aria-controls", "top-more")
         .attr("aria-expanded", if open { "true" } else { "false" })
         .attr("aria-label", t.more_actions)
@@ -264,7 +265,7 @@ pub fn Summary() -> impl IntoView {
         summary(meta, ctx.variant.get(), lang, t)
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        if browser::data_attr(&ev, "data-watch").is_some() {
+        if Cmd::of(&ev) == Some(Cmd::Watch) {
             ctx.watch_it_fail();
         }
     };
@@ -284,7 +285,7 @@ pub fn summary(meta: &ScenarioMeta, variant: usize, lang: Lang, t: &Ui) -> Vec<N
     if v.fails.is_some() {
         coach.push(
             button("btn watch")
-                .attr("data-watch", "")
+                .cmd(Cmd::Watch)
                 .child(Node::el("span").attr("aria-hidden", "true").text("▶ "))
                 .text(t.watch_fail),
         );
@@ -303,7 +304,7 @@ pub fn Notices() -> impl IntoView {
         ctx.notices.with(|n| notices(n, lang, t))
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        if browser::data_attr(&ev, "data-dismiss").is_some() {
+        if Cmd::of(&ev) == Some(Cmd::Dismiss) {
             ctx.notices.set(Vec::new());
         }
     };
@@ -324,7 +325,7 @@ pub fn notices(notices: &[Text], lang: Lang, t: &Ui) -> Vec<Node> {
         .attr("role", "alert")
         .child(Node::el("strong").text(t.notice))
         .child(ul)
-        .child(button("btn").attr("data-dismiss", "").text(t.dismiss))]
+        .child(button("btn").cmd(Cmd::Dismiss).text(t.dismiss))]
 }
 
 #[component]
@@ -344,9 +345,9 @@ pub fn Narration() -> impl IntoView {
         })
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        if browser::data_attr(&ev, "data-more").is_some() {
+        if Cmd::of(&ev) == Some(Cmd::More) {
             more.update(|m| *m = !*m);
-            browser::focus_after_render(".narration [data-more]");
+            Cmd::More.refocus();
         }
     };
     view! {
@@ -408,7 +409,7 @@ pub fn narration(
     if !rest.is_empty() {
         out.push(
             button("btn link more")
-                .attr("data-more", "")
+                .cmd(Cmd::More)
                 .attr("aria-controls", "story-rest")
                 .attr("aria-expanded", if open { "true" } else { "false" })
                 .text(if open { t.less } else { t.more }),
@@ -464,13 +465,17 @@ pub fn Choices() -> impl IntoView {
         out
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        if let Some(index) = browser::data_attr(&ev, "data-choice").and_then(|v| v.parse().ok()) {
-            ctx.choose(index);
-            // The buttons are redrawn for the new step: keep keyboard focus in the panel.
-            browser::focus_after_render(".choices button, #step-forward");
-        } else if browser::data_attr(&ev, "data-restart").is_some() {
-            ctx.dispatch(PlayerEvent::Start);
-            browser::focus_after_render("#step-forward");
+        match Cmd::of(&ev) {
+            Some(Cmd::Choice(index)) => {
+                ctx.choose(index);
+                // The buttons are redrawn for the new step: keep keyboard focus in the panel.
+                browser::focus_after_render(".choices button, #step-forward");
+            }
+            Some(Cmd::Restart) => {
+                ctx.dispatch(PlayerEvent::Start);
+                browser::focus_after_render("#step-forward");
+            }
+            _ => {}
         }
     };
     let over = move || {
@@ -510,8 +515,7 @@ pub fn choices(choices: &[Choice], faults: bool, lang: Lang, t: &Ui) -> Vec<Node
             (false, n @ 0..=8) => Some((n + 1).to_string()),
             _ => None,
         };
-        let mut b =
-            button(if faults { "btn fault" } else { "btn move" }).attr("data-choice", c.index);
+        let mut b = button(if faults { "btn fault" } else { "btn move" }).cmd(Cmd::Choice(c.index));
         // The key is drawn by CSS from `data-key` (not text): it stays out of the button's name.
         if let Some(k) = &key {
             b = b.attr("aria-keyshortcuts", k).attr("data-key", k);
@@ -544,7 +548,7 @@ pub fn run_over(choices: &[Choice], t: &Ui) -> Vec<Node> {
         .child(Node::el("strong").text(t.run_over))
         .text(" ")
         .text(t.run_over_hint)
-        .child(button("btn").attr("data-restart", "").text(t.start_over))]
+        .child(button("btn").cmd(Cmd::Restart).text(t.start_over))]
 }
 
 /// One line per invariant, violated first: the verdicts where the invariants card is out of
@@ -609,7 +613,7 @@ pub fn Invariants() -> impl IntoView {
         })
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        if let Some(k) = browser::data_attr(&ev, "data-seek").and_then(|v| v.parse().ok()) {
+        if let Some(Cmd::Seek(k)) = Cmd::of(&ev) {
             ctx.dispatch(PlayerEvent::Seek(k));
             browser::focus_after_render(".scrubber input");
         }
@@ -670,11 +674,7 @@ pub fn invariants(verdicts: &[Verdict], step: usize, lang: Lang, t: &Ui, differs
             .child(head)
             .child(Node::el("p").attr("class", "inv-why").text(v.why.get(lang)));
         if let Some(k) = v.cause {
-            item.push(
-                button("btn link")
-                    .attr("data-seek", k)
-                    .text(jump_to(lang, k)),
-            );
+            item.push(button("btn link").cmd(Cmd::Seek(k)).text(jump_to(lang, k)));
         }
         list.push(item);
     }
@@ -694,12 +694,12 @@ mod tests {
         let out = html(&header(Lang::Zh, &ZH, 0, last, false, false));
         assert_eq!(out.matches("aria-checked=\"true\"").count(), 1);
         let checked = format!(
-            "aria-checked=\"true\" tabindex=\"0\" title=\"{}\" data-variant=\"{last}\"",
+            "aria-checked=\"true\" tabindex=\"0\" title=\"{}\" data-cmd=\"variant:{last}\"",
             meta.variants[last].blurb.zh
         );
         assert!(out.contains(&checked), "{out}");
         assert_eq!(out.matches("aria-pressed=\"true\"").count(), 1);
-        assert!(out.contains("aria-pressed=\"true\" data-lang=\"zh\""));
+        assert!(out.contains("aria-pressed=\"true\" data-cmd=\"lang:zh\""));
         let option = format!(
             "<option value=\"0\" selected=\"\">{}</option>",
             meta.title.en
@@ -772,8 +772,7 @@ pub fn Knobs() -> impl IntoView {
         ctx.knobs.with(|v| knobs(&meta.knobs, v, lang, t))
     };
     let on_change = move |ev: leptos::ev::Event| {
-        let Some(i) = browser::data_attr(&ev, "data-knob").and_then(|i| i.parse::<usize>().ok())
-        else {
+        let Some(Cmd::Knob(i)) = Cmd::of(&ev) else {
             return;
         };
         // A number field's text (clamped to the range by `set_knob`), or a choice's word.
@@ -787,13 +786,13 @@ pub fn Knobs() -> impl IntoView {
         });
         if let Some(value) = value {
             ctx.set_knob(i, value);
-            browser::focus_after_render(format!("[data-knob=\"{i}\"]"));
+            Cmd::Knob(i).refocus();
         }
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        if browser::data_attr(&ev, "data-knob-reset").is_some() {
+        if Cmd::of(&ev) == Some(Cmd::KnobReset) {
             ctx.set_knobs(ctx.meta().default_knobs());
-            browser::focus_after_render("[data-knob=\"0\"]");
+            Cmd::Knob(0).refocus();
         }
     };
     view! { <div on:change=on_change on:click=on_click>{drawn("knobs-card", draw)}</div> }
@@ -834,7 +833,7 @@ pub fn knobs(knobs: &[Knob], values: &[u32], lang: Lang, t: &Ui) -> Vec<Node> {
             Node::el("label")
                 .attr("class", "knob")
                 .child(Node::el("span").text(k.name.get(lang)))
-                .child(field.attr("data-knob", i)),
+                .child(field.cmd(Cmd::Knob(i))),
         );
     }
     let mut card = Node::el("section")
@@ -844,11 +843,7 @@ pub fn knobs(knobs: &[Knob], values: &[u32], lang: Lang, t: &Ui) -> Vec<Node> {
         .child(Node::el("p").attr("class", "muted").text(t.knobs_hint))
         .child(grid);
     if changed {
-        card.push(
-            button("btn")
-                .attr("data-knob-reset", "")
-                .text(t.knobs_reset),
-        );
+        card.push(button("btn").cmd(Cmd::KnobReset).text(t.knobs_reset));
     }
     vec![card]
 }
@@ -919,26 +914,25 @@ pub fn EmbedDialog() -> impl IntoView {
         embed_snippet(&src, &title, EMBED_SIZES[size.get().min(2)])
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        if browser::data_attr(&ev, "data-embed-copy").is_some() {
+        let cmd = Cmd::of(&ev);
+        if cmd == Some(Cmd::EmbedCopy) {
             browser::copy_text(&untrack(snippet), move |ok| {
                 let t = ctx.t();
                 ctx.status
                     .set(Some(if ok { t.embed_copied } else { t.copy_failed }));
             });
-        } else if browser::data_attr(&ev, "data-embed-close").is_some() {
+        } else if cmd == Some(Cmd::EmbedClose) {
             browser::close_dialog("embed-dialog");
         }
     };
     let on_change = move |ev: leptos::ev::Event| {
-        if let Some(i) = browser::data_attr(&ev, "data-embed-size").and_then(|v| v.parse().ok()) {
-            size.set(i);
-            browser::focus_after_render(format!("[data-embed-size=\"{i}\"]"));
-        } else if let Some(t) = browser::data_attr(&ev, "data-embed-theme")
-            .and_then(|v| crate::player::Theme::parse(&v))
-        {
-            theme.set(t);
-            browser::focus_after_render(format!("[data-embed-theme=\"{}\"]", t.word()));
+        let Some(cmd) = Cmd::of(&ev) else { return };
+        match cmd {
+            Cmd::EmbedSize(i) => size.set(i),
+            Cmd::EmbedTheme(t) => theme.set(t),
+            _ => return,
         }
+        cmd.refocus();
     };
     let draw = move || {
         let (t, (src, _)) = (ctx.t(), code.get());
@@ -968,15 +962,15 @@ fn embed_body(
     copied: bool,
 ) -> Vec<Node> {
     use crate::player::Theme;
-    let radios = |name: &'static str, label: &str, items: Vec<(String, &str, bool)>| {
+    let radios = |name: &'static str, label: &str, items: Vec<(Cmd, &str, bool)>| {
         let mut set = Node::el("fieldset")
             .attr("class", "embed-choice")
             .child(Node::el("legend").text(label));
-        for (value, text, checked) in items {
+        for (cmd, text, checked) in items {
             let mut input = Node::el("input")
                 .attr("type", "radio")
                 .attr("name", name)
-                .attr(name, value);
+                .cmd(cmd);
             if checked {
                 input = input.attr("checked", "");
             }
@@ -986,7 +980,7 @@ fn embed_body(
     };
     let sizes = [t.embed_compact, t.embed_tall, t.embed_full];
     let sizes = (0..3)
-        .map(|i| (i.to_string(), sizes[i], i == size))
+        .map(|i| (Cmd::EmbedSize(i), sizes[i], i == size))
         .collect();
     let themes = [
         (Theme::Light, t.theme_light),
@@ -994,7 +988,7 @@ fn embed_body(
         (Theme::Auto, t.theme_auto),
     ]
     .into_iter()
-    .map(|(th, text)| (th.word().to_string(), text, th == theme))
+    .map(|(th, text)| (Cmd::EmbedTheme(th), text, th == theme))
     .collect();
     let s = EMBED_SIZES[size];
     vec![
@@ -1002,8 +996,8 @@ fn embed_body(
         Node::el("p").attr("class", "muted").text(t.embed_hint),
         Node::el("div")
             .attr("class", "embed-choices")
-            .child(radios("data-embed-size", t.embed_size, sizes))
-            .child(radios("data-embed-theme", t.embed_theme, themes)),
+            .child(radios("embed-size", t.embed_size, sizes))
+            .child(radios("embed-theme", t.embed_theme, themes)),
         // Only once the dialog has an address: an iframe without one would load this page.
         // Focusable: a frame larger than the dialog scrolls inside it.
         Node::el("div")
@@ -1025,12 +1019,8 @@ fn embed_body(
             .text(snippet),
         Node::el("div")
             .attr("class", "buttons")
-            .child(
-                button("btn primary")
-                    .attr("data-embed-copy", "")
-                    .text(t.embed_copy),
-            )
-            .child(button("btn").attr("data-embed-close", "").text(t.close)),
+            .child(button("btn primary").cmd(Cmd::EmbedCopy).text(t.embed_copy))
+            .child(button("btn").cmd(Cmd::EmbedClose).text(t.close)),
         Node::el("p")
             .attr("class", "sr-status")
             .attr("role", "status")

@@ -5,6 +5,7 @@
 
 use super::app::{use_ctx, Ctx};
 use super::browser;
+use super::cmd::Cmd;
 use super::dom::{drawn, Node};
 use super::ondemand::{placeholder, Fetched, OnDemand};
 use crate::content::{notes_for, read_all_notes, NOTES_FILE, NOTES_NAME};
@@ -136,24 +137,24 @@ pub fn PresenterPanel() -> impl IntoView {
     let p = expect_context::<Presenter>();
     let audience = super::audience::Audience::get();
     let following = audience.is_some_and(|a| a.following().is_some());
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        if browser::data_attr(&ev, "data-present-exit").is_some() {
+    let on_click = move |ev: leptos::ev::MouseEvent| match Cmd::of(&ev) {
+        Some(Cmd::PresentExit) => {
             p.leave();
-            browser::focus_after_render("[data-present]");
-        } else if browser::data_attr(&ev, "data-present-notes").is_some() {
-            p.notes.update(|n| *n = !*n);
-        } else if browser::data_attr(&ev, "data-present-audience").is_some() {
+            Cmd::Present.refocus();
+        }
+        Some(Cmd::PresentNotes) => p.notes.update(|n| *n = !*n),
+        Some(Cmd::PresentAudience) => {
             if let Some(a) = audience {
                 a.open_window(ctx, p);
             }
-        } else if browser::data_attr(&ev, "data-present-fullscreen").is_some() {
-            browser::request_fullscreen();
-        } else if browser::data_attr(&ev, "data-present-retry").is_some() {
-            p.notes_text.reload();
-        } else if browser::data_attr(&ev, "data-present-reveal").is_some() {
+        }
+        Some(Cmd::PresentFullscreen) => browser::request_fullscreen(),
+        Some(Cmd::PresentRetry) => p.notes_text.reload(),
+        Some(Cmd::PresentReveal) => {
             p.predict.set(None);
             ctx.dispatch(PlayerEvent::StepForward);
         }
+        _ => {}
     };
     let draw = move || {
         if !p.on.get() {
@@ -168,17 +169,17 @@ pub fn PresenterPanel() -> impl IntoView {
             .unwrap_or_default();
         // The audience window shows neither the notes nor the presenter's buttons.
         let notes_open = p.notes.get() && !following;
-        let button = |attr: &'static str, label: &str| {
+        let button = |cmd: Cmd, label: &str| {
             Node::el("button")
                 .attr("type", "button")
                 .attr("class", "btn")
-                .attr(attr, "")
+                .cmd(cmd)
                 .text(label)
         };
         // A button with a keyboard shortcut: announced by `aria-keyshortcuts`, shown as a key
         // after the label (hidden on narrow screens, where the three buttons share one row).
-        let keyed = |attr: &'static str, label: &str, key: &'static str, shown: &'static str| {
-            button(attr, label).attr("aria-keyshortcuts", key).child(
+        let keyed = |cmd: Cmd, label: &str, key: &'static str, shown: &'static str| {
+            button(cmd, label).attr("aria-keyshortcuts", key).child(
                 Node::el("kbd")
                     .attr("class", "key-hint")
                     .attr("aria-hidden", "true")
@@ -196,14 +197,14 @@ pub fn PresenterPanel() -> impl IntoView {
                     .attr("class", "audience-note")
                     .text(t.audience_following),
             );
-            bar.push(button("data-present-fullscreen", t.fullscreen));
+            bar.push(button(Cmd::PresentFullscreen, t.fullscreen));
         } else {
             bar.push(
-                keyed("data-present-notes", t.speaker_notes, "N", "N")
+                keyed(Cmd::PresentNotes, t.speaker_notes, "N", "N")
                     .attr("aria-pressed", if notes_open { "true" } else { "false" }),
             );
-            bar.push(button("data-present-audience", t.audience_window));
-            bar.push(keyed("data-present-exit", t.present_exit, "Escape", "Esc"));
+            bar.push(button(Cmd::PresentAudience, t.audience_window));
+            bar.push(keyed(Cmd::PresentExit, t.present_exit, "Escape", "Esc"));
         }
         let mut out = vec![bar];
         if let Some(next) = p.predict.get() {
@@ -237,7 +238,7 @@ pub fn PresenterPanel() -> impl IntoView {
                         Node::el("button")
                             .attr("type", "button")
                             .attr("class", "btn primary")
-                            .attr("data-present-reveal", "")
+                            .cmd(Cmd::PresentReveal)
                             .text(t.predict_reveal)
                     }),
             );
@@ -263,7 +264,7 @@ pub fn PresenterPanel() -> impl IntoView {
                         aside.push(part(t.notes_avoid, n.avoid.get(lang)));
                     }
                     Err(why) => {
-                        for node in placeholder(why.as_ref(), lang, t, "data-present-retry", None) {
+                        for node in placeholder(why.as_ref(), lang, t, Cmd::PresentRetry, None) {
                             aside.push(node);
                         }
                     }

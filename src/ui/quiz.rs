@@ -5,6 +5,7 @@
 
 use super::app::use_ctx;
 use super::browser;
+use super::cmd::Cmd;
 use super::dom::{drawn, Node};
 use super::ondemand::{placeholder, Fetched, OnDemand};
 use crate::content::{read_quiz, QUIZ_FILE, QUIZ_NAME};
@@ -93,36 +94,31 @@ pub fn QuizDialog() -> impl IntoView {
         progress.set(Some(p));
     };
     let on_change = move |ev: leptos::ev::Event| {
-        if let Some(choice) = browser::data_attr(&ev, "data-quiz") {
-            if let Some((id, v)) = choice.split_once(':') {
-                if let Ok(v) = v.parse::<u8>() {
-                    set(id.to_string(), v);
-                    browser::focus_after_render(format!("[data-quiz=\"{choice}\"]"));
-                }
+        let Some(cmd) = Cmd::of(&ev) else { return };
+        match &cmd {
+            Cmd::QuizAnswer { id, choice } => set(id.clone(), *choice),
+            Cmd::QuizPoint { id, bit } => {
+                let mask = now()
+                    .and_then(|p| p.iter().find(|(k, _)| k == id).map(|e| e.1))
+                    .unwrap_or(0);
+                set(id.clone(), mask ^ (1 << bit));
             }
-        } else if let Some(point) = browser::data_attr(&ev, "data-quiz-point") {
-            if let Some((id, bit)) = point.split_once(':') {
-                if let Ok(bit) = bit.parse::<u8>() {
-                    let mask = now()
-                        .and_then(|p| p.iter().find(|(k, _)| k == id).map(|e| e.1))
-                        .unwrap_or(0);
-                    set(id.to_string(), mask ^ (1 << bit));
-                    browser::focus_after_render(format!("[data-quiz-point=\"{point}\"]"));
-                }
-            }
+            _ => return,
         }
+        cmd.refocus();
     };
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        if browser::data_attr(&ev, "data-quiz-close").is_some() {
-            browser::close_dialog("quiz-dialog");
-        } else if browser::data_attr(&ev, "data-quiz-reset").is_some() {
+    let on_click = move |ev: leptos::ev::MouseEvent| match Cmd::of(&ev) {
+        Some(Cmd::QuizClose) => browser::close_dialog("quiz-dialog"),
+        Some(Cmd::QuizReset) => {
             progress.set(Some(Vec::new()));
             stored.set(browser::storage_set(KEY, ""));
-        } else if browser::data_attr(&ev, "data-quiz-retry").is_some() {
+        }
+        Some(Cmd::QuizRetry) => {
             if let Some(quiz) = quiz {
                 quiz.questions.want();
             }
         }
+        _ => {}
     };
     let draw = move || {
         let Some(quiz) = quiz.filter(|q| q.shown.get()) else {
@@ -136,7 +132,7 @@ pub fn QuizDialog() -> impl IntoView {
                     state.failure(),
                     lang,
                     t,
-                    "data-quiz-retry",
+                    Cmd::QuizRetry,
                     Some(close_button(t)),
                 ));
                 return head;
@@ -186,7 +182,10 @@ fn draw_quiz(
                     let mut input = Node::el("input")
                         .attr("type", "radio")
                         .attr("name", q.id.as_str())
-                        .attr("data-quiz", format!("{}:{i}", q.id));
+                        .cmd(Cmd::QuizAnswer {
+                            id: q.id.clone(),
+                            choice: i as u8,
+                        });
                     if chosen == Some(i as u8) {
                         input = input.attr("checked", "");
                     }
@@ -227,7 +226,10 @@ fn draw_quiz(
                 orals += 1;
                 let mut input = Node::el("input")
                     .attr("type", "checkbox")
-                    .attr("data-quiz-point", format!("{}:0", q.id));
+                    .cmd(Cmd::QuizPoint {
+                        id: q.id.clone(),
+                        bit: 0,
+                    });
                 if get(&q.id).unwrap_or(0) & 1 != 0 {
                     input = input.attr("checked", "");
                     ready += 1;
@@ -256,9 +258,13 @@ fn draw_quiz(
                 let mask = get(&q.id).unwrap_or(0);
                 let mut list = Node::el("ul").attr("class", "points");
                 for (i, pt) in pts.iter().enumerate() {
-                    let mut input = Node::el("input")
-                        .attr("type", "checkbox")
-                        .attr("data-quiz-point", format!("{}:{i}", q.id));
+                    let mut input =
+                        Node::el("input")
+                            .attr("type", "checkbox")
+                            .cmd(Cmd::QuizPoint {
+                                id: q.id.clone(),
+                                bit: i as u8,
+                            });
                     if mask & (1 << i) != 0 {
                         input = input.attr("checked", "");
                         points += 1;
@@ -309,7 +315,7 @@ fn draw_quiz(
                 Node::el("button")
                     .attr("type", "button")
                     .attr("class", "btn")
-                    .attr("data-quiz-reset", "")
+                    .cmd(Cmd::QuizReset)
                     .text(t.quiz_reset),
             )
             .child(close_button(t)),
@@ -344,6 +350,6 @@ fn close_button(t: &super::i18n::Ui) -> Node {
     Node::el("button")
         .attr("type", "button")
         .attr("class", "btn")
-        .attr("data-quiz-close", "")
+        .cmd(Cmd::QuizClose)
         .text(t.close)
 }

@@ -13,6 +13,7 @@
 //! Coordinates are whole pixels: integer formatting is all the drawing needs.
 
 use super::app::use_ctx;
+use super::cmd::Cmd;
 use super::dom::{drawn, patched, Node};
 use super::i18n::Ui;
 use crate::player::PlayerEvent;
@@ -335,14 +336,14 @@ pub fn Timeline() -> impl IntoView {
         }
     };
     let on_tool = move |ev: leptos::ev::MouseEvent| {
-        if super::browser::data_attr(&ev, "data-zoom").is_some() {
+        if Cmd::of(&ev) == Some(Cmd::Zoom) {
             zoom.update(|z| {
                 *z = match z {
                     Zoom::Fit => Zoom::Wide,
                     Zoom::Wide => Zoom::Fit,
                 }
             });
-            super::browser::focus_after_render(".tl-tools [data-zoom]");
+            Cmd::Zoom.refocus();
         }
     };
     Effect::new(move |_| {
@@ -429,7 +430,7 @@ pub fn toolbar(t: &Trace, zoom: Zoom, lang: Lang, ui: &Ui) -> Vec<Node> {
     let zoom_button = Node::el("button")
         .attr("type", "button")
         .attr("class", "btn small")
-        .attr("data-zoom", "")
+        .cmd(Cmd::Zoom)
         .attr("aria-pressed", if wide { "true" } else { "false" })
         .text(ui.wide_columns);
     vec![legend, zoom_button]

@@ -69,8 +69,8 @@ try {
   await waitText('.counter', /^第 9 步/);
   check((await text('.invariants')).includes('违反'), 'Chinese, with the violated invariant');
   await page.goto(`${base}?s=refund-cap&v=read-then-write&lang=en`);
-  await page.waitForSelector('[data-explore=run]');
-  await page.click('[data-explore=run]');
+  await page.waitForSelector('[data-cmd=explore-run]');
+  await page.click('[data-cmd=explore-run]');
   await waitText('.exp-results', /46 distinct states · 42 runs/);
   check(true, 'the explorer runs in its Web Worker (46 states, 42 runs)');
   check(errors.length === 0, `no console errors${errors.length ? `: ${errors.join(' | ')}` : ''}`);

@@ -131,13 +131,13 @@ test('violated invariants come first and their sentence follows the state', asyn
 
 test('the narration leads with one sentence; More shows the rest and stays open', async ({ page, problems }) => {
   await open(page, '?s=dual-write&v=commit-then-publish&p=001&t=3&lang=en');
-  const more = page.locator('.narration [data-more]');
+  const more = page.locator('.narration [data-cmd=more]');
   await expect(more).toHaveAttribute('aria-expanded', 'false');
   await expect(page.locator('.story-rest')).toBeHidden();
   await more.click();
   await expect(page.locator('.story-rest')).toBeVisible();
   await page.getByRole('button', { name: 'Step back' }).click();
-  await expect(page.locator('.narration [data-more]')).toHaveAttribute('aria-expanded', 'true');
+  await expect(page.locator('.narration [data-cmd=more]')).toHaveAttribute('aria-expanded', 'true');
   expectNoConsoleErrors(problems);
 });
 

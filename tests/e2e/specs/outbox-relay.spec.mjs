@@ -30,7 +30,7 @@ async function crashRelayAfterPublish(page, variant) {
 async function playUntil(page, text, max = 30) {
   const forward = page.getByRole('button', { name: 'Step forward' });
   // The whole narration, not only its first sentence (More stays open from step to step).
-  const more = page.locator('.narration [data-more][aria-expanded=false]');
+  const more = page.locator('.narration [data-cmd=more][aria-expanded=false]');
   if (await more.count()) await more.click();
   for (let i = 0; i < max; i++) {
     if ((await page.locator('.narration').innerText()).includes(text)) break;

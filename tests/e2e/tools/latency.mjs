@@ -26,7 +26,7 @@ for (const [label, query, knob, value] of cases) {
     await page.locator('.counter').waitFor();
     const [r, s, d] = await page.evaluate(async ([knob, value]) => {
       const frame = () => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-      const input = document.querySelector(`[data-knob="${knob}"]`);
+      const input = document.querySelector(`[data-cmd="knob:${knob}"]`);
       input.value = value;
       let t0 = performance.now();
       input.dispatchEvent(new Event('change', { bubbles: true }));

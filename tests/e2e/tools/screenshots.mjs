@@ -61,15 +61,15 @@ const shots = [
   { name: 'semaphore-phone-light-zh', width: 390, height: 844, scheme: 'light', q: '?s=semaphore-scope&v=per-instance-semaphore&t=6&lang=zh', full: true },
   { name: 'semaphore-phone-dark-en', width: 390, height: 844, scheme: 'dark', q: '?s=semaphore-scope&v=leases&p=021&t=5&lang=en', full: true },
   { name: 'embed-phone-light-en', width: 360, height: 720, scheme: 'light', q: '?s=refund-cap&v=read-then-write&t=8&lang=en&embed=1' },
-  { name: 'embed-dialog-wide-dark-zh', width: 1280, height: 800, scheme: 'dark', q: '?s=outbox-relay&v=inbox&t=5&lang=zh', click: '[data-embed]' },
-  { name: 'present-wide-light-en', width: 1280, height: 800, scheme: 'light', q: '?s=dual-write&v=commit-then-publish&p=001&t=8&lang=en', click: '[data-present]', keys: ['n', 'PageDown'] },
-  { name: 'present-720-light-en', width: 1280, height: 720, scheme: 'light', q: '?s=refund-cap&v=read-then-write&t=7&lang=en', click: '[data-present]', keys: ['PageDown'] },
-  { name: 'present-720-dark-zh', width: 1280, height: 720, scheme: 'dark', q: '?s=retry-layers&v=every-layer-retries&t=9&lang=zh', click: '[data-present]' },
+  { name: 'embed-dialog-wide-dark-zh', width: 1280, height: 800, scheme: 'dark', q: '?s=outbox-relay&v=inbox&t=5&lang=zh', click: '[data-cmd=embed]' },
+  { name: 'present-wide-light-en', width: 1280, height: 800, scheme: 'light', q: '?s=dual-write&v=commit-then-publish&p=001&t=8&lang=en', click: '[data-cmd=present]', keys: ['n', 'PageDown'] },
+  { name: 'present-720-light-en', width: 1280, height: 720, scheme: 'light', q: '?s=refund-cap&v=read-then-write&t=7&lang=en', click: '[data-cmd=present]', keys: ['PageDown'] },
+  { name: 'present-720-dark-zh', width: 1280, height: 720, scheme: 'dark', q: '?s=retry-layers&v=every-layer-retries&t=9&lang=zh', click: '[data-cmd=present]' },
   { name: 'home-wide-light-en', width: 1280, height: 800, scheme: 'light', q: '?home=1&lang=en', home: true, full: true },
   { name: 'home-phone-dark-zh', width: 390, height: 844, scheme: 'dark', q: '?home=1&lang=zh', home: true },
-  { name: 'present-phone-dark-zh', width: 390, height: 844, scheme: 'dark', q: '?s=unknown-outcome&v=mark-failed-new-key&p=00002&t=5&lang=zh', click: '[data-present]', keys: ['PageDown'] },
-  { name: 'export-wide-dark-en', width: 1280, height: 800, scheme: 'dark', q: '?s=retry-layers&t=5&lang=en', click: '[data-export-open]' },
-  { name: 'export-phone-light-zh', width: 390, height: 844, scheme: 'light', q: '?s=refund-cap&t=5&lang=zh', click: '[data-export-open]' },
+  { name: 'present-phone-dark-zh', width: 390, height: 844, scheme: 'dark', q: '?s=unknown-outcome&v=mark-failed-new-key&p=00002&t=5&lang=zh', click: '[data-cmd=present]', keys: ['PageDown'] },
+  { name: 'export-wide-dark-en', width: 1280, height: 800, scheme: 'dark', q: '?s=retry-layers&t=5&lang=en', click: '[data-cmd=export-open]' },
+  { name: 'export-phone-light-zh', width: 390, height: 844, scheme: 'light', q: '?s=refund-cap&t=5&lang=zh', click: '[data-cmd=export-open]' },
   { name: 'explorer-phone-dark-zh', width: 390, height: 844, scheme: 'dark', q: '?s=outbox-relay&v=no-dedup&lang=zh', explore: true },
 ];
 // Optional 5th argument: only the shots whose name contains it.
@@ -80,15 +80,15 @@ for (const s of shots.filter((x) => x.name.includes(process.argv[5] ?? ''))) {
   if (s.home) await page.locator('.scenario-card').first().waitFor();
   else await page.getByRole('button', { name: /^(Play|播放)$/ }).waitFor();
   if (s.explore) {
-    await page.locator('[data-explore=run]').click();
+    await page.locator('[data-cmd=explore-run]').click();
     await page.locator('.exp-totals').first().waitFor();
-    await page.locator('[data-explore=fix]').click();
+    await page.locator('[data-cmd=explore-fix]').click();
     await page.locator('.exp-compare').waitFor();
     await page.locator('.explorer').scrollIntoViewIfNeeded();
   }
   if (s.click) {
     // On a phone the header's actions are behind "⋯".
-    if (!(await page.locator(s.click).isVisible())) await page.locator('[data-more-toggle]').click();
+    if (!(await page.locator(s.click).isVisible())) await page.locator('[data-cmd=more-toggle]').click();
     await page.locator(s.click).click();
   }
   for (const k of s.keys ?? []) await page.keyboard.press(k);
