@@ -12,7 +12,7 @@ mod trace;
 mod view;
 
 pub use explore::{explore, explore_with, Bounds, InvariantReport, Report, PROGRESS_EVERY};
-pub use model::{InvKind, Invariant, Model, Present, RowRef};
+pub use model::{given, InvKind, Invariant, Model, Present, RowRef};
 pub use path::{decode_path, encode_path, PathError, MAX_CHOICES};
 pub use text::{counted, grouped, Lang, Text};
 pub use trace::{action_key, follow, replay, Choice, Status, Step, Trace, Verdict, MAX_STEPS};

@@ -22,6 +22,7 @@
 use crate::sim::grouped;
 use crate::sim::kit::Variants;
 use crate::sim::{
+    given,
     counted, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob,
     LaneView, Mark, MarkKind, Meter, Metric, MetricValue, Model, Notes, Plot, Present, RowView,
     Scenario, ScenarioMeta, Series, StateView, StepInfo, TableView, Text, Tone, Unit, VariantMeta,
@@ -464,7 +465,7 @@ impl Model for BackpressureModel {
                 let mut n = s.clone();
                 n.lost = true;
                 let wait = self.wait(&n);
-                if let Some(last) = n.history.last_mut() {
+                if let Some(last) = given(n.history.last_mut(), "a point of history") {
                     last.wait = wait;
                 }
                 n

@@ -28,6 +28,7 @@
 
 use crate::sim::kit::Variants;
 use crate::sim::{
+    given,
     CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Metric,
     MetricValue, Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
     TableView, Text, Unit, VariantMeta,
@@ -340,7 +341,7 @@ impl CancellationModel {
                 if let Some(i) = s.answers.iter().position(|x| x.0 == m) {
                     let (_, found) = s.answers.remove(i);
                     let o = s.next as usize;
-                    if let Some(st) = s.ops.get_mut(o) {
+                    if let Some(st) = given(s.ops.get_mut(o), "the operation awaited") {
                         *st = if found {
                             OpStatus::Succeeded
                         } else {
@@ -364,7 +365,7 @@ impl CancellationModel {
                     };
                     self.give_up(s, end);
                 } else {
-                    if let Some(st) = s.ops.get_mut(o as usize) {
+                    if let Some(st) = given(s.ops.get_mut(o as usize), "the operation awaited") {
                         *st = if *a == CaAct::Abort {
                             OpStatus::CancelRequested
                         } else {
@@ -491,7 +492,7 @@ impl Model for CancellationModel {
             }
             CaAct::Send => {
                 let o = s.next;
-                if let Some(st) = s.ops.get_mut(o as usize) {
+                if let Some(st) = given(s.ops.get_mut(o as usize), "an operation left to send") {
                     *st = OpStatus::Sent;
                 }
                 s.inbox.push(Msg::Refund(o));

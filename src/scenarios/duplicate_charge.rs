@@ -27,6 +27,7 @@
 
 use crate::sim::kit::Variants;
 use crate::sim::{
+    given,
     ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView,
     LedgerRow, MarkKind, Metric, MetricValue, Model, Notes, Present, RowView, Scenario,
     ScenarioMeta, StateView, StepInfo, TableView, Text, Unit, VariantMeta,
@@ -566,8 +567,8 @@ impl Model for DuplicateChargeModel {
             DcAct::Charge => self.on_charge(&mut s),
             DcAct::Save => self.on_save(&mut s),
             DcAct::Ack => {
-                if let Some(j) = s.job.take() {
-                    if let Some(m) = s.msgs.get_mut(j.msg as usize) {
+                if let Some(j) = given(s.job.take(), "a job to ack") {
+                    if let Some(m) = given(s.msgs.get_mut(j.msg as usize), "its message") {
                         m.acked = true;
                     }
                 }
@@ -585,9 +586,10 @@ impl Model for DuplicateChargeModel {
             DcAct::Reconcile => self.on_reconcile(&mut s),
             DcAct::SendRefund(r) | DcAct::RetryRefund(r) => Self::refund_at_provider(&mut s, r),
             DcAct::RecordRefund => {
-                if let Some(i) = s.refund_answer() {
+                if let Some(i) = given(s.refund_answer(), "a refund's answer") {
                     if let Answer::Refunded { charge, .. } = s.answers.remove(i) {
-                        if let Some(r) = s.refunds.iter_mut().find(|r| r.charge == charge) {
+                        let refund = s.refunds.iter_mut().find(|r| r.charge == charge);
+                        if let Some(r) = given(refund, "the refund answered") {
                             r.status = RefundStatus::Succeeded;
                         }
                     }

@@ -26,6 +26,7 @@
 use crate::sim::kit::Proc;
 use crate::sim::kit::Variants;
 use crate::sim::{
+    given,
     ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind, Metric,
     MetricValue, Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
     TableView, Text, Unit, VariantMeta,
@@ -493,7 +494,7 @@ impl Model for OutboxRelayModel {
             }
             OrAct::Publish(r) => self.publish(s, &mut n, r),
             OrAct::MarkSent(r) => {
-                if let Some(h) = Self::hand(s, r) {
+                if let Some(h) = given(Self::hand(s, r), "the event the relay published") {
                     if n.outbox[h.ev as usize] == Ob::Pending {
                         n.outbox[h.ev as usize] = Ob::Sent;
                     }
@@ -511,7 +512,8 @@ impl Model for OutboxRelayModel {
             OrAct::ConsRestart => n.cons.restart(),
             OrAct::Notify => n.notified += 1,
             OrAct::PublishLost(r) => {
-                if let (true, Some(h)) = (delete, Self::hand(s, r)) {
+                let hand = given(Self::hand(s, r), "the event the relay published");
+                if let (true, Some(h)) = (delete, hand) {
                     n.outbox[h.ev as usize] = Ob::Deleted;
                 }
                 n.relays[r as usize].mem = None;

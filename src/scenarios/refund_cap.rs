@@ -25,6 +25,7 @@
 
 use crate::sim::kit::Variants;
 use crate::sim::{
+    given,
     CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob, LaneView, Meter, Metric,
     MetricValue, Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
     TableView, Text, Unit, VariantMeta,
@@ -482,7 +483,7 @@ impl Model for RefundCapModel {
         let mut n = s.clone();
         match *a {
             RcAct::Exec(r) => {
-                if let Some(stmt) = Self::pending(s, r) {
+                if let Some(stmt) = given(Self::pending(s, r), "a statement in flight") {
                     let answer = Self::execute(&mut n, r, stmt);
                     n.reqs[r as usize].answer = Some(answer);
                     n.log.push((r, stmt, answer));
@@ -490,7 +491,7 @@ impl Model for RefundCapModel {
                 }
             }
             RcAct::Run(i) => {
-                if let Some(r) = self.head(s, i) {
+                if let Some(r) = given(self.head(s, i), "a ready request") {
                     n.ready.retain(|&x| x != r);
                     self.run(&mut n, r);
                 }

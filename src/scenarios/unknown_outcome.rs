@@ -27,6 +27,7 @@
 
 use crate::sim::kit::Variants;
 use crate::sim::{
+    given,
     mark, ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind,
     Metric, MetricValue, Model, Notes, Present, RowRef, RowView, Scenario, ScenarioMeta, StateView,
     StepInfo, TableView, Text, Unit, VariantMeta,
@@ -497,7 +498,7 @@ impl Model for UnknownOutcomeModel {
                 s.job = Some((o, Stage::Claimed));
             }
             UoAct::Send => {
-                if let Some((o, _)) = s.job {
+                if let Some((o, _)) = given(s.job, "a claimed operation") {
                     let op = s.ops[o as usize];
                     s.queue.push((o, op.attempt, op.amount));
                     s.job = Some((o, Stage::Sent));
@@ -514,7 +515,7 @@ impl Model for UnknownOutcomeModel {
             UoAct::Execute => self.on_execute(&mut s),
             UoAct::Receive => self.on_receive(&mut s),
             UoAct::Timeout | UoAct::SlowTimeout => {
-                if let Some((o, _)) = Self::in_flight(&s) {
+                if let Some((o, _)) = given(Self::in_flight(&s), "a call in flight") {
                     self.give_up_waiting(&mut s, o);
                     s.job = None;
                 }

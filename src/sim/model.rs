@@ -127,3 +127,12 @@ pub trait Present: Model {
     /// Narration for step 0, before anything happened.
     fn intro(&self) -> Text;
 }
+
+/// What `next` needs of the state to take an action that `actions` offers only when it holds
+/// (the relay's claimed event, the job in hand). Checked in debug builds, where the exhaustive
+/// tests take every enabled action of every reachable state; in release the step changes less
+/// rather than panicking (one panic would take the page down).
+pub fn given<T>(found: Option<T>, what: &str) -> Option<T> {
+    debug_assert!(found.is_some(), "next without its precondition: {what}");
+    found
+}
