@@ -291,14 +291,12 @@ fn download_blob(name: &str, blob: &web_sys::Blob) -> bool {
     a.set_download(name);
     a.click();
     // Revoke after the click has been handled.
-    let revoke = Closure::once(move || {
-        let _ = web_sys::Url::revoke_object_url(&url);
-    });
-    let _ = window().set_timeout_with_callback_and_timeout_and_arguments_0(
-        revoke.as_ref().unchecked_ref(),
-        1000,
+    set_timeout(
+        move || {
+            let _ = web_sys::Url::revoke_object_url(&url);
+        },
+        std::time::Duration::from_secs(1),
     );
-    revoke.forget();
     true
 }
 
