@@ -1,12 +1,15 @@
+import { hostname } from 'node:os';
+import { Semaphore } from './lock.js';
+import { claimJob, finishJob, idle } from './jobs.js';
 // Every instance runs this loop. The budget is 10 lease rows in Postgres;
 // a lease names this process and expires unless it is renewed.
 const local = new Semaphore(10); // 10 per instance
 const me = `${hostname()}:${process.pid}`; // a new name after a restart
-setInterval(() => db.query(`UPDATE channel_slots
-  SET expires_at = now() + interval '30 seconds'
-  WHERE holder = $1`, [me]), 10_000); // renew every 10 s
 
 export async function workLoop(db, channel) {
+  setInterval(() => db.query(`UPDATE channel_slots
+    SET expires_at = now() + interval '30 seconds'
+    WHERE holder = $1`, [me]), 10_000); // renew every 10 s
   for (;;) {
     const release = await local.acquire();
     const { rows } = await db.query(

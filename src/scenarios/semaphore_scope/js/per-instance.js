@@ -1,3 +1,5 @@
+import { Semaphore } from './lock.js';
+import { claimJob, finishJob, idle } from './jobs.js';
 // Every instance runs this loop. The semaphore lives in this process:
 // it knows nothing about the other instances.
 const local = new Semaphore(10); // 10 per instance

@@ -1,3 +1,5 @@
+import { Semaphore } from './lock.js';
+import { claimJob, finishJob, idle } from './jobs.js';
 // Every instance runs this loop. The budget is one row in Postgres,
 // shared by all instances; the local semaphore stays as well.
 const local = new Semaphore(10); // 10 per instance

@@ -1,0 +1,1 @@
+../../refund_cap/js/lock.js
