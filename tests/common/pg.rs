@@ -95,8 +95,12 @@ impl Cluster {
             self.port
         );
         let mut c = postgres::Client::connect(&url, postgres::NoTls).expect("connect");
-        c.batch_execute("SET lock_timeout = '2s'; SET statement_timeout = '5s';")
-            .expect("set the timeouts");
+        // `public` first: a scenario may define its own clock as `public.now()`.
+        c.batch_execute(
+            "SET lock_timeout = '2s'; SET statement_timeout = '5s';
+             SET search_path = public, pg_catalog;",
+        )
+        .expect("set the timeouts");
         c
     }
 }
