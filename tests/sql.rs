@@ -16,6 +16,9 @@ use effectively_once::scenarios;
 use effectively_once::sim::{decode_path, MarkKind, StepInfo, Trace};
 use std::collections::BTreeMap;
 
+/// How the drawing words a statement's answer, from its first word, row count and rows.
+type Answer = fn(&str, u64, &[postgres::Row]) -> String;
+
 /// One scenario's database: its schema, and for each table the app draws, the query that reads
 /// it in the drawing's column order and as its cells print.
 struct Db {
@@ -31,7 +34,7 @@ struct Db {
     /// answer), and its column.
     counts: Option<(&'static str, usize)>,
     /// How the drawing words a statement's answer: its first word, its row count, its rows.
-    answer: Option<fn(&str, u64, &[postgres::Row]) -> String>,
+    answer: Option<Answer>,
     /// Whose session a step's statements run on (by default, the lane of the step's actor).
     session: fn(&StepInfo) -> usize,
     /// Interleavings and faults to replay besides the mistakes' failing paths (action keys).
