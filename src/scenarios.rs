@@ -102,6 +102,33 @@ registry! {
     "approval" => approval::Approval,
 }
 
+/// The scenarios whose SQL listings `tests/sql.rs` runs in PostgreSQL, with the variants it
+/// replays (every variant when the list is empty). The page says so under their SQL; the
+/// harness replays exactly these (LISTINGS.md says what it compared).
+pub const SQL_CHECKED: &[(&str, &[&str])] = &[
+    ("dual-write", &[]),
+    ("outbox-relay", &[]),
+    (
+        "refund-cap",
+        &[
+            "read-then-write",
+            "lost-update",
+            "mutex-one-instance",
+            "mutex-two-instances",
+            "conditional-update",
+            "semaphore-2",
+        ],
+    ),
+    ("approval", &["approve-versioned-proposal"]),
+];
+
+/// Whether variant `variant` of the scenario `slug` has its SQL run by the harness.
+pub fn sql_checked(slug: &str, variant: &str) -> bool {
+    SQL_CHECKED
+        .iter()
+        .any(|(s, vs)| *s == slug && (vs.is_empty() || vs.contains(&variant)))
+}
+
 pub fn all() -> &'static [Registered] {
     ALL
 }

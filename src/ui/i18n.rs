@@ -29,6 +29,8 @@ pub struct Ui {
     pub eventually_means: &'static str,
     pub narration: &'static str,
     pub code: &'static str,
+    /// Under a step's SQL, for the variants whose SQL the listing harness runs.
+    pub sql_checked: &'static str,
     /// The next moves' heading when the scenario names none (`ScenarioMeta::moves_heading`).
     pub next_moves: &'static str,
     pub next_moves_hint: &'static str,
@@ -212,6 +214,7 @@ pub const EN: Ui = Ui {
     eventually_means: "eventually: must hold once nothing is left to happen",
     narration: "What just happened",
     code: "Code that ran",
+    sql_checked: "✓ This SQL runs as shown in PostgreSQL 15 in the test suite, which compares the tables drawn here.",
     next_moves: "You are the scheduler",
     next_moves_hint: "Pick what happens next; Step forward takes the first.",
     faults: "Inject a fault",
@@ -387,6 +390,7 @@ pub const ZH: Ui = Ui {
     eventually_means: "最终：所有动作都结束后必须成立",
     narration: "刚刚发生了什么",
     code: "执行的代码",
+    sql_checked: "✓ 这段 SQL 在测试套件中按原样于 PostgreSQL 15 执行，并与这里画出的表格比对。",
     next_moves: "由你来调度",
     next_moves_hint: "选择接下来发生什么；“前进一步”选第一个。",
     faults: "注入故障",

@@ -337,10 +337,19 @@ pub fn Narration() -> impl IntoView {
     let info = move |code: bool| {
         let (lang, t, step) = (ctx.lang.get(), ctx.t(), ctx.cursor.get().step);
         let open = more.get();
+        let meta = ctx.meta();
+        let variant = meta.variants.get(ctx.variant.get()).map_or("", |v| v.slug);
+        let checked = scenarios::sql_checked(meta.slug, variant).then_some(t.sql_checked);
         ctx.trace.with(|tr| {
             tr.steps
                 .get(step)
-                .map(|s| narration(&s.info, step, code, open, lang, t))
+                .map(|s| {
+                    if code {
+                        listing(&s.info, checked, t)
+                    } else {
+                        narration(&s.info, step, open, lang, t)
+                    }
+                })
                 .unwrap_or_default()
         })
     };
@@ -359,31 +368,35 @@ pub fn Narration() -> impl IntoView {
     }
 }
 
-/// A step's number, title and narration (`code == false`), or the code that ran (`true`). The
-/// narration's first sentence shows; the rest when `open`.
-pub fn narration(
-    info: &StepInfo,
-    step: usize,
-    code: bool,
-    open: bool,
-    lang: Lang,
-    t: &Ui,
-) -> Vec<Node> {
-    if code {
-        return info
-            .code
-            .iter()
-            .map(|c| {
-                // Focusable: on a phone the statement scrolls sideways, and a scrollable
-                // region must be reachable from the keyboard.
-                Node::el("pre")
-                    .attr("class", "code")
-                    .attr("aria-label", t.code)
-                    .attr("tabindex", "0")
-                    .child(Node::el("code").text(c.as_str()))
-            })
-            .collect();
+/// The code a step ran, and under SQL that the listing harness runs, `checked` saying so.
+pub fn listing(info: &StepInfo, checked: Option<&str>, t: &Ui) -> Vec<Node> {
+    let Some(c) = &info.code else {
+        return Vec::new();
+    };
+    // Focusable: on a phone the statement scrolls sideways, and a scrollable region must be
+    // reachable from the keyboard.
+    let mut out = vec![Node::el("pre")
+        .attr("class", "code")
+        .attr("aria-label", t.code)
+        .attr("tabindex", "0")
+        .child(Node::el("code").text(c.as_str()))];
+    if let Some(checked) = checked.filter(|_| shows_sql(c)) {
+        out.push(Node::el("p").attr("class", "checked muted").text(checked));
     }
+    out
+}
+
+/// Whether a listing holds an SQL statement (a line that starts with one).
+fn shows_sql(code: &str) -> bool {
+    const WORDS: [&str; 8] = [
+        "BEGIN", "COMMIT", "ROLLBACK", "INSERT", "UPDATE", "DELETE", "SELECT", "WITH",
+    ];
+    code.lines()
+        .any(|l| WORDS.iter().any(|w| l.trim_start().starts_with(w)))
+}
+
+/// A step's number, title and narration: its first sentence, and the rest when `open`.
+pub fn narration(info: &StepInfo, step: usize, open: bool, lang: Lang, t: &Ui) -> Vec<Node> {
     let (head, rest) = headline(info.narration.get(lang));
     let mut story = Node::el("p").attr("class", "story").text(head);
     if !rest.is_empty() {
@@ -743,6 +756,25 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn sql_the_harness_runs_says_so_and_nothing_else_does() {
+        let step = |code: &str| StepInfo {
+            code: Some(code.into()),
+            ..StepInfo::default()
+        };
+        let sql = step("BEGIN;\nINSERT INTO orders (id) VALUES (17);");
+        let out = html(&listing(&sql, Some(EN.sql_checked), &EN));
+        assert!(out.contains("PostgreSQL 15"), "{out}");
+        assert!(!html(&listing(&sql, None, &EN)).contains("PostgreSQL"));
+        let js = step("await producer.send({ id: 'e-1' });");
+        assert!(!html(&listing(&js, Some(EN.sql_checked), &EN)).contains("PostgreSQL"));
+        assert!(listing(&StepInfo::default(), Some(EN.sql_checked), &EN).is_empty());
+        assert!(scenarios::sql_checked("refund-cap", "read-then-write"));
+        assert!(!scenarios::sql_checked("refund-cap", "select-for-update"));
+        assert!(scenarios::sql_checked("dual-write", "outbox"));
+        assert!(!scenarios::sql_checked("retry-layers", "every-layer-retries"));
     }
 
     #[test]
