@@ -522,6 +522,17 @@ fn the_listings_report_is_what_the_harness_compared() {
 }
 
 #[test]
+fn a_variant_is_checked_only_where_the_list_says() {
+    assert!(scenarios::sql_checked("refund-cap", "read-then-write"));
+    assert!(!scenarios::sql_checked("refund-cap", "select-for-update"));
+    assert!(scenarios::sql_checked("dual-write", "outbox"));
+    assert!(!scenarios::sql_checked(
+        "retry-layers",
+        "every-layer-retries"
+    ));
+}
+
+#[test]
 fn a_drawing_that_disagrees_with_postgresql_fails() {
     let cluster = pg::Cluster::start("dual-write-wrong");
     let wrong = Db {
