@@ -108,17 +108,7 @@ registry! {
 pub const SQL_CHECKED: &[(&str, &[&str])] = &[
     ("dual-write", &[]),
     ("outbox-relay", &[]),
-    (
-        "refund-cap",
-        &[
-            "read-then-write",
-            "lost-update",
-            "mutex-one-instance",
-            "mutex-two-instances",
-            "conditional-update",
-            "semaphore-2",
-        ],
-    ),
+    ("refund-cap", &[]),
     ("approval", &["approve-versioned-proposal"]),
 ];
 

@@ -153,8 +153,6 @@ fn actor(info: &StepInfo) -> usize {
 
 /// The refund cap: each request is its own session; the database's step answers on the
 /// requester's lane (its arrow's head), and the drawing logs each answer ("remaining 100").
-/// `select-for-update` is left out: its drawing shows A's UPDATE in `refunds` before A commits,
-/// as no other session can see it yet (the harness found it; its own issue).
 const REFUND_CAP: Db = Db {
     slug: "refund-cap",
     schema: "CREATE TABLE refunds (id int PRIMARY KEY, cap int NOT NULL, refunded int NOT NULL,
@@ -506,8 +504,7 @@ fn the_listings_report_is_what_the_harness_compared() {
             db.slug
         );
     }
-    out += "\nNot yet replayed: `refund-cap/select-for-update` (its drawing shows A's UPDATE \
-            before A commits), `approval/approve-chat-text` (its refund is a tool call whose \
+    out += "\nNot yet replayed: `approval/approve-chat-text` (its refund is a tool call whose \
             writes no listing shows), and the SQL of unknown-outcome, duplicate-charge, \
             semaphore-scope and cancellation.\n";
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("LISTINGS.md");
@@ -524,7 +521,7 @@ fn the_listings_report_is_what_the_harness_compared() {
 #[test]
 fn a_variant_is_checked_only_where_the_list_says() {
     assert!(scenarios::sql_checked("refund-cap", "read-then-write"));
-    assert!(!scenarios::sql_checked("refund-cap", "select-for-update"));
+    assert!(scenarios::sql_checked("refund-cap", "select-for-update"));
     assert!(scenarios::sql_checked("dual-write", "outbox"));
     assert!(!scenarios::sql_checked(
         "retry-layers",

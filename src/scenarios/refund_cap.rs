@@ -273,6 +273,13 @@ pub struct RefundCapModel {
     pub amounts: [i32; 3],
 }
 
+/// The lock holder and the reservation its transaction has written but not committed.
+fn uncommitted(s: &RcState) -> Option<(u8, i32)> {
+    let r = s.lock?;
+    let (_, last, _) = s.log.iter().rev().find(|e| e.0 == r)?;
+    (*last == Stmt::Update).then(|| (r, s.reqs[r as usize].amount))
+}
+
 pub fn name(r: u8) -> &'static str {
     NAMES[r as usize % NAMES.len()]
 }
@@ -894,6 +901,19 @@ impl RefundCapModel {
                 Text::same(left.to_string())
             },
         ];
+        // Inside an open transaction the row holds the holder's UPDATE; every other session
+        // still reads the committed values until it commits.
+        if let Some((r, amount)) = uncommitted(s) {
+            let x = name(r);
+            let inside = |committed: i32, now: i32| {
+                Text::new(
+                    format!("{committed} ({now} in {x}'s transaction)"),
+                    format!("{committed}（{x} 的事务中为 {now}）"),
+                )
+            };
+            cells[3] = inside(s.reserved - amount, s.reserved);
+            cells[4] = inside(left + amount, left);
+        }
         if self.variant == RcVariant::SelectForUpdate {
             t.columns.push(Text::new("row lock", "行锁"));
             cells.push(match s.lock {
