@@ -112,6 +112,15 @@ pub const SQL_CHECKED: &[(&str, &[&str])] = &[
     ("approval", &["approve-versioned-proposal"]),
 ];
 
+/// Whether a listing line starts an SQL statement: how the page knows a step showed SQL and
+/// the harness knows which lines of a listing to execute.
+pub fn starts_sql(line: &str) -> bool {
+    const WORDS: [&str; 8] = [
+        "BEGIN", "COMMIT", "ROLLBACK", "INSERT", "UPDATE", "DELETE", "SELECT", "WITH",
+    ];
+    WORDS.iter().any(|w| line.trim_start().starts_with(w))
+}
+
 /// Whether variant `variant` of the scenario `slug` has its SQL run by the harness.
 pub fn sql_checked(slug: &str, variant: &str) -> bool {
     SQL_CHECKED

@@ -177,17 +177,12 @@ const REFUND_CAP: Db = Db {
     paths: &[],
 };
 
-const SQL_WORDS: [&str; 8] = [
-    "BEGIN", "COMMIT", "ROLLBACK", "INSERT", "UPDATE", "DELETE", "SELECT", "WITH",
-];
-
 /// The SQL statements of a displayed listing, in order, each as displayed.
 fn statements(code: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut current = String::new();
     for line in code.lines() {
-        let starts_sql = SQL_WORDS.iter().any(|w| line.trim_start().starts_with(w));
-        if current.is_empty() && !starts_sql {
+        if current.is_empty() && !scenarios::starts_sql(line) {
             continue;
         }
         current.push_str(line);

@@ -388,11 +388,7 @@ pub fn listing(info: &StepInfo, checked: Option<&str>, t: &Ui) -> Vec<Node> {
 
 /// Whether a listing holds an SQL statement (a line that starts with one).
 fn shows_sql(code: &str) -> bool {
-    const WORDS: [&str; 8] = [
-        "BEGIN", "COMMIT", "ROLLBACK", "INSERT", "UPDATE", "DELETE", "SELECT", "WITH",
-    ];
-    code.lines()
-        .any(|l| WORDS.iter().any(|w| l.trim_start().starts_with(w)))
+    code.lines().any(scenarios::starts_sql)
 }
 
 /// A step's number, title and narration: its first sentence, and the rest when `open`.

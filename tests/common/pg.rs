@@ -30,21 +30,27 @@ fn is_root() -> bool {
         .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0")
 }
 
-/// Runs one of the server's tools, as `postgres` when we are root.
-fn run(bin: &Path, tool: &str, args: &[&str]) {
-    let tool = bin.join(tool);
-    let mut cmd = if is_root() {
+/// One of the server's tools, run as `postgres` when we are root.
+fn tool(bin: &Path, name: &str) -> Command {
+    let path = bin.join(name);
+    if is_root() {
         let mut c = Command::new("runuser");
-        c.args(["-u", "postgres", "--"]).arg(&tool);
+        c.args(["-u", "postgres", "--"]).arg(path);
         c
     } else {
-        Command::new(&tool)
-    };
-    let out = cmd.args(args).output().expect("run a PostgreSQL tool");
+        Command::new(path)
+    }
+}
+
+/// Runs a tool and asserts it succeeded.
+fn run(bin: &Path, name: &str, args: &[&str]) {
+    let out = tool(bin, name)
+        .args(args)
+        .output()
+        .expect("run a PostgreSQL tool");
     assert!(
         out.status.success(),
-        "{} {args:?} failed:\n{}{}",
-        tool.display(),
+        "{name} {args:?} failed:\n{}{}",
         String::from_utf8_lossy(&out.stdout),
         String::from_utf8_lossy(&out.stderr)
     );
@@ -106,25 +112,13 @@ impl Cluster {
 }
 
 impl Drop for Cluster {
+    /// `pg_ctl stop` without asserting: a drop must not panic while a test is unwinding.
     fn drop(&mut self) {
         if let Some(d) = self.dir.to_str() {
-            run_quietly(&self.bin, d);
+            let _ = tool(&self.bin, "pg_ctl")
+                .args(["-D", d, "-m", "fast", "-w", "stop"])
+                .output();
         }
         let _ = std::fs::remove_dir_all(&self.dir);
     }
-}
-
-/// `pg_ctl stop`, without asserting: a drop must not panic while a test is unwinding.
-fn run_quietly(bin: &Path, dir: &str) {
-    let tool = bin.join("pg_ctl");
-    let args = ["-D", dir, "-m", "fast", "-w", "stop"];
-    let _ = if is_root() {
-        Command::new("runuser")
-            .args(["-u", "postgres", "--"])
-            .arg(&tool)
-            .args(args)
-            .output()
-    } else {
-        Command::new(&tool).args(args).output()
-    };
 }
