@@ -110,6 +110,9 @@ pub const SQL_CHECKED: &[(&str, &[&str])] = &[
     ("outbox-relay", &[]),
     ("refund-cap", &[]),
     ("approval", &["approve-versioned-proposal"]),
+    ("unknown-outcome", &[]),
+    ("duplicate-charge", &[]),
+    ("cancellation", &[]),
 ];
 
 /// Whether a listing line starts an SQL statement: how the page knows a step showed SQL and

@@ -522,7 +522,7 @@ impl Cx<'_> {
                 ArrowKind::Message
             });
         info.code = Some(format!(
-            "POST /v1/refunds\nIdempotency-Key: {k}\n{{ \"charge\": \"ch_{c}\", \"amount\": 10000 }}"
+            "UPDATE refund_operations SET status = 'PROCESSING'\n  WHERE operation_id = '{k}' AND status = 'PENDING';\nPOST /v1/refunds\nIdempotency-Key: {k}\n{{ \"charge\": \"ch_{c}\", \"amount\": 10000 }}"
         ));
         match s.answers.last() {
             Some(Answer::Refunded {

@@ -51,6 +51,10 @@ fn create_sql(v: UoVariant, amount: i32, req: ReqPc) -> String {
     .replace("{a}", &money(amount));
     let read = "SELECT operation_id, amount, status FROM refund_operations\n  WHERE idempotency_key = 'idem-7f3a';";
     match req {
+        // Its earlier SELECT found the operation: it returns it and runs nothing more.
+        ReqPc::Done(Reply::Existing(o)) if v == UoVariant::CheckThenInsert => {
+            format!("-- the SELECT found {}: no INSERT, nothing reserved", op_id(o))
+        }
         ReqPc::Done(Reply::Existing(_)) => {
             format!("BEGIN;\n{insert}   -- 0 rows: the key is taken\n{read}   -- same amount\nCOMMIT;")
         }
@@ -178,11 +182,19 @@ impl Cx<'_> {
                     format!("{x}: returns {}", op_id(o)),
                     format!("{x}：返回 {}", op_id(o)),
                 );
-                info.mark(DB, MarkKind::Dedup, "0 rows", "0 行");
-                info.narration = t(
-                    format!("{x}'s insert hits the unique key: 0 rows, and nothing is reserved again. The API returns the existing {} with the same parameters: the same request, the same answer. {RC}", op_id(o)),
-                    format!("{x} 的插入撞上唯一键：0 行，也不会再预留一次。API 返回已有的 {}，参数相同：同样的请求，同样的应答。{RC_ZH}", op_id(o)),
-                );
+                info.narration = if m.variant == UoVariant::CheckThenInsert {
+                    info.mark(API, MarkKind::Dedup, "found", "已找到");
+                    t(
+                        format!("{x}'s SELECT ran after the other request's INSERT and found {}: it returns it and inserts nothing. Check-then-insert goes wrong only when both SELECTs run before either INSERT.", op_id(o)),
+                        format!("{x} 的 SELECT 在另一个请求 INSERT 之后执行，找到了 {}：直接返回它，不再插入。先查再插只在两个 SELECT 都先于任何一个 INSERT 时出错。", op_id(o)),
+                    )
+                } else {
+                    info.mark(DB, MarkKind::Dedup, "0 rows", "0 行");
+                    t(
+                        format!("{x}'s insert hits the unique key: 0 rows, and nothing is reserved again. The API returns the existing {} with the same parameters: the same request, the same answer. {RC}", op_id(o)),
+                        format!("{x} 的插入撞上唯一键：0 行，也不会再预留一次。API 返回已有的 {}，参数相同：同样的请求，同样的应答。{RC_ZH}", op_id(o)),
+                    )
+                };
             }
             ReqPc::Done(Reply::Conflict) => {
                 info.title = t(
@@ -264,7 +276,7 @@ impl Cx<'_> {
         info.lane = WORKER;
         let k = self.key(o);
         info.code = Some(format!(
-            "UPDATE refund_operations SET status = 'PENDING', downstream_key = '{k}'\n  WHERE operation_id = '{}';\nUPDATE orders SET reserved = reserved + {} WHERE order_id = 'ord-1701';",
+            "UPDATE refund_operations SET status = 'PENDING', downstream_key = '{k}',\n       version = version + 1\n  WHERE operation_id = '{}';\nUPDATE orders SET reserved = reserved + {} WHERE order_id = 'ord-1701';",
             op_id(o),
             s.ops[o as usize].amount
         ));
@@ -387,7 +399,7 @@ impl Cx<'_> {
         info.arrow(WORKER, DB, "UPDATE", ArrowKind::Message);
         if m.variant.naive() {
             info.code = Some(format!(
-                "UPDATE refund_operations SET status = 'FAILED' WHERE operation_id = '{}';\nUPDATE orders SET reserved = reserved - 80 WHERE order_id = 'ord-1701';",
+                "UPDATE refund_operations SET status = 'FAILED', version = version + 1\n  WHERE operation_id = '{}';\nUPDATE orders SET reserved = reserved - 80 WHERE order_id = 'ord-1701';",
                 op_id(o)
             ));
             info.title = t(
