@@ -47,6 +47,38 @@ struct Db {
     paths: &'static [&'static [&'static str]],
     /// The actions of a variant whose step shows SQL in some reachable state ([`shown`]).
     shown: fn(usize) -> BTreeMap<String, Vec<String>>,
+    /// A request's statement runs as the database's own step, which the model withholds while
+    /// the statement waits for a lock ([`waits`]): PostgreSQL must block it there.
+    waits: bool,
+}
+
+/// The states in which the model holds a sent statement waiting: for each step `j` whose
+/// statements run on session `lane`, from the step whose arrow sent them (the last arrow from
+/// `lane` to `j`'s lane) until `j`, every state that does not offer `j`'s action. Returns
+/// (state, lane, j).
+fn waits(db: &Db, trace: &Trace) -> Vec<(usize, usize, usize)> {
+    let keys = trace.keys();
+    let mut out = Vec::new();
+    for j in 1..trace.steps.len() {
+        let info = &trace.steps[j].info;
+        if statements(info.code.as_deref().unwrap_or("")).is_empty() {
+            continue;
+        }
+        let lane = (db.session)(info);
+        let sends = |i: &usize| {
+            let arrows = &trace.steps[*i].info.arrows;
+            arrows.iter().any(|a| a.from == lane && a.to == info.lane)
+        };
+        let Some(sent) = (1..j).rev().find(sends) else {
+            continue;
+        };
+        for m in sent..j {
+            if !trace.steps[m].choices.iter().any(|c| c.key == keys[j - 1]) {
+                out.push((m, lane, j));
+            }
+        }
+    }
+    out
 }
 
 /// The actions whose step shows SQL in some state of `variant` reachable at the player's
@@ -109,6 +141,7 @@ const DUAL_WRITE: Db = Db {
     session: actor,
     paths: &[],
     shown: shown::<DualWrite>,
+    waits: false,
 };
 
 /// The approval's versioned proposal. `now()` is the scenario's clock (10:02 until the approval
@@ -164,6 +197,7 @@ const APPROVAL: Db = Db {
         ],
     ],
     shown: shown::<Approval>,
+    waits: false,
 };
 
 /// The outbox relay's two databases in one: the order service's `orders` and `outbox`, the
@@ -199,6 +233,7 @@ const OUTBOX_RELAY: Db = Db {
     session: actor,
     paths: &[],
     shown: shown::<OutboxRelay>,
+    waits: false,
 };
 
 /// Unknown outcomes: the API creates the operation by its idempotency key (the unique
@@ -237,6 +272,7 @@ const UNKNOWN_OUTCOME: Db = Db {
     session: actor,
     paths: &[],
     shown: shown::<UnknownOutcome>,
+    waits: false,
 };
 
 /// The duplicate charge: the payment table of each variant (a payment number per delivery, or
@@ -282,6 +318,7 @@ const DUPLICATE_CHARGE: Db = Db {
     session: actor,
     paths: &[],
     shown: shown::<DuplicateCharge>,
+    waits: false,
 };
 
 /// Cancellation: the batch's operations, written by the service as it sends, hears back,
@@ -302,6 +339,7 @@ const CANCELLATION: Db = Db {
     session: actor,
     paths: &[],
     shown: shown::<Cancellation>,
+    waits: false,
 };
 
 /// The step's actor: its lane.
@@ -335,6 +373,7 @@ const REFUND_CAP: Db = Db {
     session: |info| info.arrows.first().map_or(info.lane, |a| a.to),
     paths: &[],
     shown: shown::<RefundCap>,
+    waits: true,
 };
 
 /// The SQL statements of a displayed listing, in order, each as displayed.
@@ -402,8 +441,82 @@ fn rows_said(sql: &str) -> Option<u64> {
 
 /// An actor's session and the row counts of the statements of its open transaction.
 struct Session {
-    client: postgres::Client,
+    /// `None` while a statement waits on another thread.
+    client: Option<postgres::Client>,
+    pid: i32,
     counts: Vec<u64>,
+    waiting: Option<Waiting>,
+}
+
+/// A statement's answer: its row count and any rows.
+type Answered = Result<(u64, Vec<postgres::Row>), postgres::Error>;
+
+fn answer(client: &mut postgres::Client, sql: &str) -> Answered {
+    if sql.split_whitespace().next() == Some("SELECT") {
+        let rows = client.query(sql, &[])?;
+        Ok((rows.len() as u64, rows))
+    } else {
+        Ok((client.execute(sql, &[])?, Vec::new()))
+    }
+}
+
+/// A statement sent while the model holds it waiting for a lock, running on its own thread.
+struct Waiting {
+    sql: String,
+    done: std::thread::JoinHandle<(postgres::Client, Answered)>,
+}
+
+impl Session {
+    fn new(cluster: &pg::Cluster) -> Session {
+        let mut client = cluster.connect();
+        let pid = client
+            .query_one("SELECT pg_backend_pid()", &[])
+            .expect("the session's pid")
+            .get(0);
+        Session {
+            client: Some(client),
+            pid,
+            counts: Vec::new(),
+            waiting: None,
+        }
+    }
+
+    fn client(&mut self) -> &mut postgres::Client {
+        self.client
+            .as_mut()
+            .expect("no statement of this session is waiting")
+    }
+
+    /// Runs `sql`, or collects its answer if it was sent earlier to wait for a lock.
+    fn answer(&mut self, sql: &str) -> Answered {
+        match self.waiting.take() {
+            Some(w) => {
+                assert_eq!(
+                    w.sql, sql,
+                    "the statement that waited is the one the step runs"
+                );
+                let (client, answered) = w.done.join().expect("the waiting statement's thread");
+                self.client = Some(client);
+                answered
+            }
+            None => answer(self.client(), sql),
+        }
+    }
+
+    /// Sends `sql` on a thread of its own, to wait.
+    fn send(&mut self, sql: &str) {
+        let mut client = self
+            .client
+            .take()
+            .expect("one waiting statement per session");
+        let text = sql.to_string();
+        let done = std::thread::spawn(move || {
+            let answered = answer(&mut client, &text);
+            (client, answered)
+        });
+        let sql = sql.to_string();
+        self.waiting = Some(Waiting { sql, done });
+    }
 }
 
 /// One run replayed against a fresh database.
@@ -421,6 +534,8 @@ struct Replay<'a> {
     said: usize,
     /// The actions whose statements ran.
     taken: BTreeSet<String>,
+    /// States in which a statement was shown blocked in PostgreSQL, as the model holds it.
+    waited: usize,
 }
 
 impl<'a> Replay<'a> {
@@ -445,6 +560,7 @@ impl<'a> Replay<'a> {
             counted: 0,
             said: 0,
             taken: BTreeSet::new(),
+            waited: 0,
         }
     }
 
@@ -455,10 +571,10 @@ impl<'a> Replay<'a> {
         let mut answered = None;
         let conditional = sqls.iter().any(|s| s.contains("otherwise ROLLBACK"));
         let cluster = self.cluster;
-        let s = self.sessions.entry(lane).or_insert_with(|| Session {
-            client: cluster.connect(),
-            counts: Vec::new(),
-        });
+        let s = self
+            .sessions
+            .entry(lane)
+            .or_insert_with(|| Session::new(cluster));
         let fail = |sql: &str, e: postgres::Error| -> ! { panic!("{at}: {sql}\nfailed: {e}") };
         for sql in sqls {
             self.ran += 1;
@@ -470,7 +586,9 @@ impl<'a> Replay<'a> {
             if word == "COMMIT" && conditional {
                 let ok = s.counts.iter().all(|&n| n == 1);
                 let end = if ok { "COMMIT" } else { "ROLLBACK" };
-                s.client.batch_execute(end).unwrap_or_else(|e| fail(end, e));
+                s.client()
+                    .batch_execute(end)
+                    .unwrap_or_else(|e| fail(end, e));
                 let counts: Vec<String> = s.counts.iter().map(u64::to_string).collect();
                 return Some(format!("{} → {end}", counts.join(", ")));
             }
@@ -480,19 +598,7 @@ impl<'a> Replay<'a> {
             if word == "BEGIN" {
                 s.counts.clear();
             }
-            let (n, rows) = if word == "SELECT" {
-                let rows = s
-                    .client
-                    .query(sql.as_str(), &[])
-                    .unwrap_or_else(|e| fail(sql, e));
-                (rows.len() as u64, rows)
-            } else {
-                let n = s
-                    .client
-                    .execute(sql.as_str(), &[])
-                    .unwrap_or_else(|e| fail(sql, e));
-                (n, Vec::new())
-            };
+            let (n, rows) = s.answer(sql).unwrap_or_else(|e| fail(sql, e));
             answered = self.db.answer.map(|f| f(word, n, &rows));
             if let Some(said) = rows_said(sql) {
                 assert_eq!(n, said, "{at}: the listing says {said} rows\n{sql}");
@@ -503,6 +609,37 @@ impl<'a> Replay<'a> {
             }
         }
         answered
+    }
+
+    /// In state `k` the model holds step `j`'s first statement, sent by `lane`, waiting: send
+    /// it (once) and see PostgreSQL block it behind another session (`pg_blocking_pids`).
+    fn wait(&mut self, trace: &Trace, k: usize, lane: usize, j: usize) {
+        let code = trace.steps[j].info.code.as_deref().unwrap_or("");
+        let sql = statements(code).swap_remove(0);
+        let at = format!("{}, state {k}: the model holds\n{sql}waiting", self.what);
+        let cluster = self.cluster;
+        let s = self
+            .sessions
+            .entry(lane)
+            .or_insert_with(|| Session::new(cluster));
+        if s.waiting.is_none() {
+            s.send(&sql);
+        }
+        let pid = s.pid;
+        let finished = || s.waiting.as_ref().is_some_and(|w| w.done.is_finished());
+        for _ in 0..200 {
+            assert!(!finished(), "{at}, but PostgreSQL answered it");
+            let blockers: i32 = (self.admin)
+                .query_one("SELECT cardinality(pg_blocking_pids($1))", &[&pid])
+                .expect("pg_blocking_pids")
+                .get(0);
+            if blockers > 0 {
+                self.waited += 1;
+                return;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        panic!("{at}, but PostgreSQL did not block it");
     }
 
     fn step(&mut self, trace: &Trace, k: usize) {
@@ -605,28 +742,38 @@ impl<'a> Replay<'a> {
 /// Replays `trace` against a fresh database and compares every step; returns how many
 /// statements ran, rows were compared, answers were compared and stated counts held, and the
 /// actions whose statements ran.
-fn check(cluster: &pg::Cluster, db: &Db, run: &Run) -> ([usize; 4], BTreeSet<String>) {
+fn check(cluster: &pg::Cluster, db: &Db, run: &Run) -> ([usize; 5], BTreeSet<String>) {
     let (variant, what, trace) = run;
     let mut r = Replay::new(cluster, db, variant, what);
-    for k in 1..trace.steps.len() {
-        r.step(trace, k);
+    let waits = if db.waits {
+        waits(db, trace)
+    } else {
+        Vec::new()
+    };
+    for k in 0..trace.steps.len() {
+        if k > 0 {
+            r.step(trace, k);
+        }
+        for &(_, lane, j) in waits.iter().filter(|w| w.0 == k) {
+            r.wait(trace, k, lane, j);
+        }
     }
-    ([r.ran, r.rows, r.counted, r.said], r.taken)
+    ([r.ran, r.rows, r.counted, r.said, r.waited], r.taken)
 }
 
 /// Replays every run of `db` in a cluster of its own, and holds that each replayed variant's
 /// runs between them take every action that shows SQL anywhere in that variant; returns the
 /// runs, the totals and the number of such actions.
-fn check_all(db: &Db) -> (usize, [usize; 4], usize) {
+fn check_all(db: &Db) -> (usize, [usize; 5], usize) {
     let cluster = pg::Cluster::start(db.slug);
     let meta = scenarios::meta(scenarios::index_of(db.slug).expect("a registered slug"));
     let shown: Vec<_> = (0..meta.variants.len()).map(db.shown).collect();
     let runs = runs(db, &shown);
-    let mut total = [0; 4];
+    let mut total = [0; 5];
     let mut taken: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
     for run in &runs {
         let (n, keys) = check(&cluster, db, run);
-        (0..4).for_each(|i| total[i] += n[i]);
+        (0..5).for_each(|i| total[i] += n[i]);
         taken.entry(run.0).or_default().extend(keys);
     }
     let mut actions = 0;
@@ -724,10 +871,12 @@ fn the_listings_report_is_what_the_harness_compared() {
          draws as the database's are compared with the drawing. *Answers* are the drawn \
          outcome of a statement or transaction (`remaining 100`, `UPDATE 0`, \
          `1, 0 → ROLLBACK`); *stated counts* are the row counts a listing writes in its \
-         comments (`-- 0 rows: duplicate`). Every JavaScript listing is loaded by Node \
-         (`tests/listings.rs`).\n\n\
-         | scenario | variants replayed | actions with SQL | runs | statements | rows compared | answers | stated counts |\n\
-         |---|---|---:|---:|---:|---:|---:|---:|\n",
+         comments (`-- 0 rows: duplicate`); *waits blocked* are states in which the model holds \
+         a sent statement waiting for a lock and PostgreSQL is seen blocking it \
+         (`pg_blocking_pids`) until the holder ends its transaction. Every JavaScript listing \
+         is loaded by Node (`tests/listings.rs`).\n\n\
+         | scenario | variants replayed | actions with SQL | runs | statements | rows compared | answers | stated counts | waits blocked |\n\
+         |---|---|---:|---:|---:|---:|---:|---:|---:|\n",
     );
     let dbs = [
         &DUAL_WRITE,
@@ -745,14 +894,14 @@ fn the_listings_report_is_what_the_harness_compared() {
         "the harness replays what the page says is checked"
     );
     for (db, (_, checked)) in dbs.into_iter().zip(scenarios::SQL_CHECKED) {
-        let (runs, [ran, rows, answers, said], actions) = check_all(db);
+        let (runs, [ran, rows, answers, said, waited], actions) = check_all(db);
         let variants = if checked.is_empty() {
             "all".to_string()
         } else {
             checked.join(", ")
         };
         out += &format!(
-            "| {} | {variants} | {actions} | {runs} | {ran} | {rows} | {answers} | {said} |\n",
+            "| {} | {variants} | {actions} | {runs} | {ran} | {rows} | {answers} | {said} | {waited} |\n",
             db.slug
         );
     }
@@ -799,6 +948,29 @@ fn a_drawing_that_disagrees_with_postgresql_fails() {
         check(&cluster, &wrong, run)
     }));
     assert!(caught.is_err(), "a wrong table passed");
+}
+
+#[test]
+fn a_wait_that_postgresql_does_not_make_fails() {
+    let cluster = pg::Cluster::start("refund-cap-no-wait");
+    let run = runs(&REFUND_CAP, &[])
+        .into_iter()
+        .find(|r| r.0 == "read-then-write")
+        .expect("the read-then-write default run");
+    let trace = &run.2;
+    // Its first statement, claimed to wait in the state before it: nothing holds a lock.
+    let j = (1..trace.steps.len())
+        .find(|&j| !statements(trace.steps[j].info.code.as_deref().unwrap_or("")).is_empty())
+        .expect("a step with SQL");
+    let lane = (REFUND_CAP.session)(&trace.steps[j].info);
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let mut r = Replay::new(&cluster, &REFUND_CAP, run.0, &run.1);
+        r.wait(trace, j - 1, lane, j);
+    }));
+    assert!(
+        caught.is_err(),
+        "a statement PostgreSQL answered passed as waiting"
+    );
 }
 
 #[test]
