@@ -337,9 +337,7 @@ pub fn Narration() -> impl IntoView {
     let info = move |code: bool| {
         let (lang, t, step) = (ctx.lang.get(), ctx.t(), ctx.cursor.get().step);
         let open = more.get();
-        let meta = ctx.meta();
-        let variant = meta.variants.get(ctx.variant.get()).map_or("", |v| v.slug);
-        let checked = scenarios::sql_checked(meta.slug, variant).then_some(t.sql_checked);
+        let checked = scenarios::sql_checked(ctx.meta().slug).then_some(t.sql_checked);
         ctx.trace.with(|tr| {
             tr.steps
                 .get(step)

@@ -138,9 +138,9 @@ fn execute_chat(info: &mut StepInfo, b: &ApState, s: &ApState) {
         } else {
             ArrowKind::Duplicate
         });
+    let amount_sql = money(amount).replace(',', "");
     info.code = Some(format!(
-        "# the tool runner: a “yes” was seen, so run the call as it stands\nrefund_tool(order=\"ord-2042\", amount={})",
-        money(amount).replace(',', "")
+        "# the tool runner: a “yes” was seen, so run the call as it stands\nrefund_tool(order=\"ord-2042\", amount={amount_sql})\n# inside the tool: no state version, no expiry, no digest\nUPDATE orders SET refunded = refunded + {amount_sql}, version = version + 1\n WHERE order_id = 'ord-2042';"
     ));
     let bad = !b.calls.is_empty() || amount != AMOUNT || b.order_version != VERSION || b.expired;
     info.marks.push(if bad {
