@@ -67,8 +67,8 @@ pub use duplicate_charge::{
 };
 pub use outbox_relay::{OrAct, OrVariant, OutboxRelay, OutboxRelayModel};
 pub use refund_cap::{
-    line_of, Answer, Pc, RcAct, RcState, RcVariant, RefundCap, RefundCapModel, Stmt, AMOUNT, CAP,
-    KNOB_MAX,
+    line_of, uncommitted, Answer, Pc, RcAct, RcState, RcVariant, RefundCap, RefundCapModel, Stmt,
+    AMOUNT, CAP, KNOB_MAX,
 };
 pub use retry_layers::{
     call_status, secs, Behaviour, Effect, End, Outcome, RetryLayers, RetryLayersModel, RlState,

@@ -1,13 +1,15 @@
 //! The refund-cap scenario's story, proven: the seed's schedule reserves 160 in the naive
 //! variants and 80 in the fixes; exhaustive exploration counts the interleavings that break the
-//! cap; and real Node, running the very JavaScript the app shows, agrees with the model step by
-//! step on every interleaving (tests/node/refund-cap-driver.mjs).
+//! cap; and real Node, running the very JavaScript the app shows against PostgreSQL, agrees with
+//! the model step by step on every interleaving (tests/node/refund-cap-driver.mjs).
 
 mod common;
+#[path = "common/pg.rs"]
+mod pg;
 
 use common::{assert_holds_everywhere, table, verdict};
 use effectively_once::scenarios::{
-    line_of, Pc, RcAct, RcState, RcVariant, RefundCap, RefundCapModel,
+    line_of, uncommitted, Pc, RcAct, RcState, RcVariant, RefundCap, RefundCapModel,
 };
 use effectively_once::sim::{explore, replay, Bounds, Model, Status, Trace};
 use std::io::Write;
@@ -202,9 +204,14 @@ fn expected_line(event: &str, s: &RcState) -> String {
     format!(
         "{event}: pending={} reserved={} lock={lock} results={}",
         pending.join(","),
-        s.reserved,
+        committed(s),
         results.join(",")
     )
+}
+
+/// The reservation as other sessions see it: without the lock holder's uncommitted UPDATE.
+fn committed(s: &RcState) -> i32 {
+    s.reserved - uncommitted(s).map_or(0, |(_, amount)| amount)
 }
 
 /// One schedule as driver input, and the lines the model expects back. `pick` chooses among
@@ -276,8 +283,10 @@ fn real_node_agrees_with_the_model_on_every_schedule() {
         env!("CARGO_MANIFEST_DIR"),
         "/tests/node/refund-cap-driver.mjs"
     );
+    let cluster = pg::Cluster::start("refund-cap-node");
     let mut child = Command::new("node")
         .arg(driver)
+        .arg(cluster.port.to_string())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

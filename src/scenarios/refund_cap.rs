@@ -2,7 +2,7 @@
 //!
 //! **Setting.** An order may be refunded up to a cap of 100. Two refund requests of 80 arrive at
 //! once (three in `semaphore-2`). Each runs the JavaScript in `refund_cap/js/`: the very files
-//! the app shows, and that `tests/refund_cap.rs` runs under real Node against a fake database.
+//! the app shows, and that `tests/refund_cap.rs` runs under Node against PostgreSQL.
 //!
 //! **The bug.** Node runs one callback at a time, but every `await` ends the current callback.
 //! Request A reads "remaining 100" and awaits; request B's handler runs in the gap, reads 100
@@ -274,7 +274,7 @@ pub struct RefundCapModel {
 }
 
 /// The lock holder and the reservation its transaction has written but not committed.
-fn uncommitted(s: &RcState) -> Option<(u8, i32)> {
+pub fn uncommitted(s: &RcState) -> Option<(u8, i32)> {
     let r = s.lock?;
     let (_, last, _) = s.log.iter().rev().find(|e| e.0 == r)?;
     (*last == Stmt::Update).then(|| (r, s.reqs[r as usize].amount))

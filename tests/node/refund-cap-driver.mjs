@@ -1,24 +1,32 @@
 // Runs the refund-cap scenario's real JavaScript (src/scenarios/refund_cap/js) under Node against
-// an in-memory fake database whose queries execute, and whose results are delivered, exactly when
-// a schedule says so. Used by tests/refund_cap.rs to check the model against Node's semantics.
+// a real PostgreSQL (node-postgres, one connection per request): each request's query is sent to
+// the database, and its result delivered, exactly when a schedule says so. Used by
+// tests/refund_cap.rs, which starts the server, to check the model against Node and PostgreSQL.
 //
-// Input (stdin), one or more cases:
+// Usage: node refund-cap-driver.mjs <port>. Input (stdin), one or more cases:
 //   case <file.js> cap=<n> instances=<k>
 //   req <name> <instance> <amount>        (one line per request)
 //   start <name> | exec <name> | deliver <name>
 //   end
-// `start` calls the request's handler; `exec` makes the database execute the request's pending
-// query (taking row locks, applying writes, computing the result); `deliver` resolves the
-// query's promise. After each event the driver waits for the microtask queue to drain
-// (setImmediate), then prints one line:
+// `start` calls the request's handler; `exec` has PostgreSQL execute the request's pending query
+// on the request's connection (a query PostgreSQL would block fails after the lock timeout:
+// the model never executes a statement that waits); `deliver` resolves the query's promise.
+// After each event the driver waits for the microtask queue to drain (setImmediate), then
+// prints one line, with the committed `reserved` and the row lock's holder as PostgreSQL has
+// them (pgrowlocks):
 //   <event>: pending=A:SELECT,B:- reserved=<n> lock=<name|-> results=A:reserved,B:-
 // and after `end`: `end reserved=<n>`.
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const JS = join(dirname(fileURLToPath(import.meta.url)), '../../src/scenarios/refund_cap/js');
+const HERE = dirname(fileURLToPath(import.meta.url));
+const JS = join(HERE, '../../src/scenarios/refund_cap/js');
+// node-postgres is installed with the browser tests' packages (tests/e2e, by .ci/setup).
+const pg = createRequire(join(HERE, '../e2e/package.json'))('pg');
 const drain = () => new Promise((resolve) => setImmediate(resolve));
+const NAMES = ['A', 'B', 'C'];
 
 /** What kind of statement `sql` is, in the words the model uses. */
 function kind(sql) {
@@ -32,59 +40,34 @@ function kind(sql) {
   throw new Error(`unknown statement: ${s}`);
 }
 
-class FakeDb {
-  constructor(cap) {
-    this.row = { cap, refunded: 0, reserved: 0 };
-    this.lock = null; // the request whose transaction holds the row lock
-    this.tx = new Map(); // request → { undo: amount to take back on ROLLBACK }
-  }
+/** A connection with the harness's timeouts: a wrong schedule fails instead of hanging. */
+async function connect(port) {
+  const c = new pg.Client({ host: '127.0.0.1', port, user: 'postgres', database: 'postgres' });
+  await c.connect();
+  await c.query("SET lock_timeout = '2s'; SET statement_timeout = '5s'");
+  const { rows } = await c.query('SELECT pg_backend_pid() AS pid');
+  c.pid = rows[0].pid;
+  return c;
+}
 
-  /** Executes `q` for request `who`; returns its result or throws if the row is locked. */
-  execute(who, q) {
-    const [id, amount] = q.params;
-    const txControl = q.kind === 'BEGIN' || q.kind === 'COMMIT' || q.kind === 'ROLLBACK';
-    if (!txControl && id !== 1) throw new Error(`unexpected id ${id}`);
-    const locked = this.lock !== null && this.lock !== who;
-    switch (q.kind) {
-      case 'BEGIN':
-        this.tx.set(who, { undo: 0 });
-        return { rows: [], rowCount: 0 };
-      case 'SELECT':
-        return { rows: [{ ...this.row }], rowCount: 1 };
-      case 'SELECT-FOR-UPDATE':
-        if (locked) throw new Error(`${who}: row locked by ${this.lock}`);
-        this.lock = who;
-        return { rows: [{ ...this.row }], rowCount: 1 };
-      case 'UPDATE-SET': {
-        // `SET reserved = $2`: the value the request computed, written over whatever is there.
-        if (locked) throw new Error(`${who}: row locked by ${this.lock}`);
-        this.row.reserved = amount;
-        return { rows: [], rowCount: 1 };
-      }
-      case 'UPDATE':
-      case 'UPDATE-IF': {
-        if (locked) throw new Error(`${who}: row locked by ${this.lock}`);
-        const { cap, refunded, reserved } = this.row;
-        if (q.kind === 'UPDATE-IF' && !(cap - refunded - reserved >= amount)) {
-          return { rows: [], rowCount: 0 };
-        }
-        this.row.reserved += amount;
-        const tx = this.tx.get(who);
-        if (tx) tx.undo += amount;
-        return { rows: [], rowCount: 1 };
-      }
-      case 'COMMIT':
-      case 'ROLLBACK': {
-        const tx = this.tx.get(who);
-        if (q.kind === 'ROLLBACK' && tx) this.row.reserved -= tx.undo;
-        this.tx.delete(who);
-        if (this.lock === who) this.lock = null;
-        return { rows: [], rowCount: 0 };
-      }
-      default:
-        throw new Error(`cannot execute ${q.kind}`);
-    }
-  }
+const port = Number(process.argv[2]);
+const observer = await connect(port);
+await observer.query(`DROP TABLE IF EXISTS refunds;
+  CREATE TABLE refunds (id int PRIMARY KEY, cap int NOT NULL, refunded int NOT NULL,
+    reserved int NOT NULL);
+  INSERT INTO refunds VALUES (1, 0, 0, 0);
+  CREATE EXTENSION IF NOT EXISTS pgrowlocks;`);
+const conns = new Map();
+for (const n of NAMES) conns.set(n, await connect(port));
+// node-postgres returns ints as numbers only for int4, as here.
+
+/** The committed reservation and the name of the row lock's holder, as PostgreSQL has them. */
+async function database() {
+  const { rows } = await observer.query(`SELECT reserved,
+      (SELECT pids FROM pgrowlocks('refunds') LIMIT 1) AS pids FROM refunds WHERE id = 1`);
+  const pid = rows[0].pids?.[0];
+  const holder = NAMES.find((n) => conns.get(n).pid === pid);
+  return { reserved: rows[0].reserved, lock: holder ?? '-' };
 }
 
 async function runCase(header, lines, out) {
@@ -100,7 +83,8 @@ async function runCase(header, lines, out) {
     modules.push(await import(url.href));
   }
   runCase.count += 1;
-  const db = new FakeDb(cap);
+  for (const c of conns.values()) await c.query('ROLLBACK'); // a case left nothing open
+  await observer.query('UPDATE refunds SET cap = $1, refunded = 0, reserved = 0 WHERE id = 1', [cap]);
   const reqs = new Map(); // name → { instance, amount, query, result }
   const order = [];
   const conn = (name) => ({
@@ -108,16 +92,20 @@ async function runCase(header, lines, out) {
       const r = reqs.get(name);
       if (r.query) throw new Error(`${name} sent a query while one is in flight`);
       return new Promise((resolve) => {
-        r.query = { kind: kind(sql), params, resolve, result: undefined, done: false };
+        r.query = { sql, kind: kind(sql), params, resolve, result: undefined, done: false };
       });
     },
   });
-  const show = (event) => {
+  // Only an `exec` changes the database; the other events reuse what it last said.
+  let seen = await database();
+  const show = async (event) => {
     const pending = order
       .map((n) => `${n}:${reqs.get(n).query && !reqs.get(n).query.done ? reqs.get(n).query.kind : '-'}`)
       .join(',');
     const results = order.map((n) => `${n}:${reqs.get(n).result ?? '-'}`).join(',');
-    out.push(`${event}: pending=${pending} reserved=${db.row.reserved} lock=${db.lock ?? '-'} results=${results}`);
+    if (event.startsWith('exec')) seen = await database();
+    const { reserved, lock } = seen;
+    out.push(`${event}: pending=${pending} reserved=${reserved} lock=${lock} results=${results}`);
   };
   for (const line of lines) {
     const [verb, name, a, b] = line.split(' ');
@@ -134,7 +122,8 @@ async function runCase(header, lines, out) {
         .then((v) => { r.result = v; }, (e) => { r.result = e.message; });
     } else if (verb === 'exec') {
       if (!r.query || r.query.done) throw new Error(`${name} has no pending query`);
-      r.query.result = db.execute(name, r.query);
+      const { sql, params } = r.query;
+      r.query.result = await conns.get(name).query(sql, params);
       r.query.done = true;
     } else if (verb === 'deliver') {
       if (!r.query || !r.query.done) throw new Error(`${name} has no executed query`);
@@ -145,9 +134,9 @@ async function runCase(header, lines, out) {
       throw new Error(`unknown event: ${line}`);
     }
     await drain();
-    show(line);
+    await show(line);
   }
-  out.push(`end reserved=${db.row.reserved}`);
+  out.push(`end reserved=${(await database()).reserved}`);
 }
 runCase.count = 0;
 
@@ -169,3 +158,4 @@ for (let i = 0; i < input.length; i += 1) {
   }
 }
 process.stdout.write(`${out.join('\n')}\n`);
+for (const c of [observer, ...conns.values()]) await c.end();
