@@ -125,6 +125,17 @@ pub fn starts_sql(line: &str) -> bool {
     WORDS.iter().any(|w| line.trim_start().starts_with(w))
 }
 
+/// The scenarios whose programs `tests/refund_cap.rs` runs under Node against PostgreSQL on
+/// every schedule, comparing each step with the model. Every other JavaScript program is loaded
+/// by Node (`tests/listings.rs`); the page says which under each program.
+pub const PROGRAMS_RUN: &[&str] = &["refund-cap"];
+
+/// What the test suite does with program `file` of scenario `slug`: runs it against the model
+/// (`Some(true)`), loads it (`Some(false)`), or neither (a Python listing).
+pub fn program_checked(slug: &str, file: &str) -> Option<bool> {
+    file.ends_with(".js").then(|| PROGRAMS_RUN.contains(&slug))
+}
+
 /// Whether the scenario `slug` has its SQL run by the harness.
 pub fn sql_checked(slug: &str) -> bool {
     SQL_CHECKED.contains(&slug)

@@ -7,6 +7,7 @@
 use super::app::use_ctx;
 use super::dom::{drawn, patched, Node};
 use super::i18n::Ui;
+use crate::scenarios;
 use crate::sim::{CodeView, Lang, Metric, RowRef, Status, TableView};
 use leptos::prelude::*;
 
@@ -72,11 +73,16 @@ pub fn Program() -> impl IntoView {
     let ctx = use_ctx();
     let draw = move || {
         let (step, lang, t) = (ctx.cursor.get().step, ctx.lang.get(), ctx.t());
+        let slug = ctx.meta().slug;
         ctx.trace.with(|tr| {
             tr.steps
                 .get(step)
                 .and_then(|s| s.view.code.as_ref())
-                .map(|c| program(c, lang, t))
+                .map(|c| {
+                    let checked = scenarios::program_checked(slug, c.title);
+                    let note = checked.map(|run| if run { t.program_run } else { t.program_loads });
+                    program(c, note, lang, t)
+                })
                 .unwrap_or_default()
         })
     };
@@ -84,8 +90,9 @@ pub fn Program() -> impl IntoView {
 }
 
 /// The program the actors run, numbered, with each actor's letter in the gutter of its line
-/// and, below, where each one is and what it is doing in words — never by colour alone.
-pub fn program(c: &CodeView, lang: Lang, ui: &Ui) -> Vec<Node> {
+/// and, below, where each one is and what it is doing in words — never by colour alone — and
+/// what the test suite checked it against (`note`).
+pub fn program(c: &CodeView, note: Option<&str>, lang: Lang, ui: &Ui) -> Vec<Node> {
     let mut code = Node::el("code");
     let who_at = |i: usize| -> String {
         c.cursors
@@ -152,7 +159,8 @@ pub fn program(c: &CodeView, lang: Lang, ui: &Ui) -> Vec<Node> {
                 .attr("aria-label", c.title)
                 .child(code),
         )
-        .child(legend)]
+        .child(legend)
+        .children(note.map(|n| Node::el("p").attr("class", "checked muted").text(n)))]
 }
 
 #[cfg(test)]
@@ -393,6 +401,28 @@ mod tests {
     }
 
     #[test]
+    fn a_program_card_says_what_the_test_suite_checked_it_against() {
+        let code = CodeView {
+            title: "read-then-write.js",
+            text: "await x;",
+            cursors: Vec::new(),
+        };
+        let run = scenarios::program_checked("refund-cap", code.title);
+        assert_eq!(run, Some(true));
+        let out = html(&program(&code, Some(EN.program_run), Lang::En, &EN));
+        assert!(out.contains("against PostgreSQL 15"), "{out}");
+        assert_eq!(
+            scenarios::program_checked("cancellation", "reconcile.js"),
+            Some(false)
+        );
+        assert_eq!(
+            scenarios::program_checked("duplicate-charge", "consumer.py"),
+            None
+        );
+        assert!(!html(&program(&code, None, Lang::En, &EN)).contains("checked"));
+    }
+
+    #[test]
     fn the_code_gutter_is_as_wide_as_the_names_on_one_line() {
         let gutter = |slug: &str, variant: usize| {
             let sc = scenarios::all()[scenarios::index_of(slug).unwrap()];
@@ -402,7 +432,7 @@ mod tests {
                 .iter()
                 .rev()
                 .find_map(|s| s.view.code.as_ref().filter(|c| !c.cursors.is_empty()));
-            html(&program(code.unwrap(), Lang::En, &EN))
+            html(&program(code.unwrap(), None, Lang::En, &EN))
         };
         let out = gutter("backpressure", 1);
         assert!(out.contains("<pre class=\"g3\""), "{out}");
