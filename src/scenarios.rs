@@ -125,15 +125,33 @@ pub fn starts_sql(line: &str) -> bool {
     WORDS.iter().any(|w| line.trim_start().starts_with(w))
 }
 
-/// The scenarios whose programs `tests/refund_cap.rs` runs under Node against PostgreSQL on
-/// every schedule, comparing each step with the model. Every other JavaScript program is loaded
-/// by Node (`tests/listings.rs`); the page says which under each program.
-pub const PROGRAMS_RUN: &[&str] = &["refund-cap"];
+/// The scenarios whose programs the test suite runs against PostgreSQL and compares with the
+/// model: the refund cap's under Node on every schedule, step by step (`tests/refund_cap.rs`),
+/// the duplicate charge's consumers under Python on runs through every action, by their end
+/// (`tests/duplicate_charge.rs`). Every other JavaScript program is loaded by Node
+/// (`tests/listings.rs`); the page says which under each program.
+pub const PROGRAMS_RUN: &[&str] = &["refund-cap", "duplicate-charge"];
 
-/// What the test suite does with program `file` of scenario `slug`: runs it against the model
-/// (`Some(true)`), loads it (`Some(false)`), or neither (a Python listing).
-pub fn program_checked(slug: &str, file: &str) -> Option<bool> {
-    file.ends_with(".js").then(|| PROGRAMS_RUN.contains(&slug))
+/// What the test suite did with a program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ProgramCheck {
+    /// Ran it under Node against PostgreSQL on every schedule, step by step.
+    RunNode,
+    /// Ran it under Python against PostgreSQL, comparing each run's end.
+    RunPython,
+    /// Loaded it in Node: its imports resolve.
+    Loads,
+}
+
+/// What the test suite does with program `file` of scenario `slug` (nothing: `None`).
+pub fn program_checked(slug: &str, file: &str) -> Option<ProgramCheck> {
+    let python = file.ends_with(".py");
+    match (PROGRAMS_RUN.contains(&slug), python) {
+        (true, false) => Some(ProgramCheck::RunNode),
+        (true, true) => Some(ProgramCheck::RunPython),
+        (false, false) => Some(ProgramCheck::Loads),
+        (false, true) => None,
+    }
 }
 
 /// Whether the scenario `slug` has its SQL run by the harness.

@@ -7,7 +7,7 @@
 use super::app::use_ctx;
 use super::dom::{drawn, patched, Node};
 use super::i18n::Ui;
-use crate::scenarios;
+use crate::scenarios::{self, ProgramCheck};
 use crate::sim::{CodeView, Lang, Metric, RowRef, Status, TableView};
 use leptos::prelude::*;
 
@@ -79,8 +79,11 @@ pub fn Program() -> impl IntoView {
                 .get(step)
                 .and_then(|s| s.view.code.as_ref())
                 .map(|c| {
-                    let checked = scenarios::program_checked(slug, c.title);
-                    let note = checked.map(|run| if run { t.program_run } else { t.program_loads });
+                    let note = scenarios::program_checked(slug, c.title).map(|check| match check {
+                        ProgramCheck::RunNode => t.program_run,
+                        ProgramCheck::RunPython => t.program_run_py,
+                        ProgramCheck::Loads => t.program_loads,
+                    });
                     program(c, note, lang, t)
                 })
                 .unwrap_or_default()
@@ -408,17 +411,19 @@ mod tests {
             cursors: Vec::new(),
         };
         let run = scenarios::program_checked("refund-cap", code.title);
-        assert_eq!(run, Some(true));
+        assert_eq!(run, Some(ProgramCheck::RunNode));
         let out = html(&program(&code, Some(EN.program_run), Lang::En, &EN));
         assert!(out.contains("against PostgreSQL 15"), "{out}");
+        let check = scenarios::program_checked;
         assert_eq!(
-            scenarios::program_checked("cancellation", "reconcile.js"),
-            Some(false)
+            check("cancellation", "reconcile.js"),
+            Some(ProgramCheck::Loads)
         );
         assert_eq!(
-            scenarios::program_checked("duplicate-charge", "consumer.py"),
-            None
+            check("duplicate-charge", "consumer.py"),
+            Some(ProgramCheck::RunPython)
         );
+        assert_eq!(check("checkpoint-replay", "graph.py"), None);
         assert!(!html(&program(&code, None, Lang::En, &EN)).contains("checked"));
     }
 

@@ -154,7 +154,7 @@ fn open_inbox(j: Job, info: &mut StepInfo, mid: &str, redelivered: bool) {
 
 /// The payment intent, unique per order: created once, then read.
 fn open_intent(b: &DcState, info: &mut StepInfo, mid: &str) {
-    info.code = Some("INSERT INTO payment_intents (intent_id, order_id, status)\n  VALUES ('pay-1701', 'ord-1701', 'PROCESSING')\n  ON CONFLICT (order_id) DO NOTHING;\nSELECT status, charge_id FROM payment_intents WHERE order_id = 'ord-1701';".into());
+    info.code = Some("INSERT INTO payment_intents (intent_id, order_id, status)\n  VALUES ('pay-1701', 'ord-1701', 'PROCESSING')\n  ON CONFLICT (order_id) DO NOTHING;\nSELECT intent_id, status FROM payment_intents WHERE order_id = 'ord-1701';".into());
     let before = b.payments.iter().find(|p| p.no == Key::Intent).copied();
     match before {
         None => {
