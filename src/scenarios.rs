@@ -126,18 +126,24 @@ pub fn starts_sql(line: &str) -> bool {
 }
 
 /// The scenarios whose programs the test suite runs against PostgreSQL and compares with the
-/// model: the refund cap's under Node on every schedule, step by step (`tests/refund_cap.rs`),
-/// the duplicate charge's consumers under Python on runs through every action, by their end
-/// (`tests/duplicate_charge.rs`). Every other JavaScript program is loaded by Node
-/// (`tests/listings.rs`); the page says which under each program.
-pub const PROGRAMS_RUN: &[&str] = &["refund-cap", "duplicate-charge"];
+/// model, and how. Every other JavaScript program is loaded by Node (`tests/listings.rs`); the
+/// page says which under each program.
+pub const PROGRAMS_RUN: &[(&str, ProgramCheck)] = &[
+    ("refund-cap", ProgramCheck::RunNode),
+    ("semaphore-scope", ProgramCheck::RunInstances),
+    ("duplicate-charge", ProgramCheck::RunPython),
+];
 
 /// What the test suite did with a program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ProgramCheck {
-    /// Ran it under Node against PostgreSQL on every schedule, step by step.
+    /// Ran it under Node on every schedule, step by step (`tests/refund_cap.rs`).
     RunNode,
-    /// Ran it under Python against PostgreSQL, comparing each run's end.
+    /// Ran it as three Node processes, one killed, comparing how they end
+    /// (`tests/semaphore_scope.rs`).
+    RunInstances,
+    /// Ran it under Python on runs through every action, comparing each run's end
+    /// (`tests/duplicate_charge.rs`).
     RunPython,
     /// Loaded it in Node: its imports resolve.
     Loads,
@@ -145,13 +151,8 @@ pub enum ProgramCheck {
 
 /// What the test suite does with program `file` of scenario `slug` (nothing: `None`).
 pub fn program_checked(slug: &str, file: &str) -> Option<ProgramCheck> {
-    let python = file.ends_with(".py");
-    match (PROGRAMS_RUN.contains(&slug), python) {
-        (true, false) => Some(ProgramCheck::RunNode),
-        (true, true) => Some(ProgramCheck::RunPython),
-        (false, false) => Some(ProgramCheck::Loads),
-        (false, true) => None,
-    }
+    let run = PROGRAMS_RUN.iter().find(|p| p.0 == slug).map(|p| p.1);
+    run.or_else(|| file.ends_with(".js").then_some(ProgramCheck::Loads))
 }
 
 /// Whether the scenario `slug` has its SQL run by the harness.

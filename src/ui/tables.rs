@@ -82,6 +82,7 @@ pub fn Program() -> impl IntoView {
                     let note = scenarios::program_checked(slug, c.title).map(|check| match check {
                         ProgramCheck::RunNode => t.program_run,
                         ProgramCheck::RunPython => t.program_run_py,
+                        ProgramCheck::RunInstances => t.program_instances,
                         ProgramCheck::Loads => t.program_loads,
                     });
                     program(c, note, lang, t)
@@ -424,6 +425,10 @@ mod tests {
             Some(ProgramCheck::RunPython)
         );
         assert_eq!(check("checkpoint-replay", "graph.py"), None);
+        assert_eq!(
+            check("semaphore-scope", "leases.js"),
+            Some(ProgramCheck::RunInstances)
+        );
         assert!(!html(&program(&code, None, Lang::En, &EN)).contains("checked"));
     }
 
