@@ -131,6 +131,7 @@ pub fn starts_sql(line: &str) -> bool {
 pub const PROGRAMS_RUN: &[(&str, ProgramCheck)] = &[
     ("refund-cap", ProgramCheck::RunNode),
     ("semaphore-scope", ProgramCheck::RunInstances),
+    ("cancellation", ProgramCheck::RunNodeEnds),
     ("duplicate-charge", ProgramCheck::RunPython),
 ];
 
@@ -139,6 +140,9 @@ pub const PROGRAMS_RUN: &[(&str, ProgramCheck)] = &[
 pub enum ProgramCheck {
     /// Ran it under Node on every schedule, step by step (`tests/refund_cap.rs`).
     RunNode,
+    /// Ran it under Node on every run Node can take, comparing each run's end
+    /// (`tests/cancellation.rs`).
+    RunNodeEnds,
     /// Ran it as three Node processes, one killed, comparing how they end
     /// (`tests/semaphore_scope.rs`).
     RunInstances,

@@ -83,6 +83,7 @@ pub fn Program() -> impl IntoView {
                         ProgramCheck::RunNode => t.program_run,
                         ProgramCheck::RunPython => t.program_run_py,
                         ProgramCheck::RunInstances => t.program_instances,
+                        ProgramCheck::RunNodeEnds => t.program_ends,
                         ProgramCheck::Loads => t.program_loads,
                     });
                     program(c, note, lang, t)
@@ -418,13 +419,14 @@ mod tests {
         let check = scenarios::program_checked;
         assert_eq!(
             check("cancellation", "reconcile.js"),
-            Some(ProgramCheck::Loads)
+            Some(ProgramCheck::RunNodeEnds)
         );
         assert_eq!(
             check("duplicate-charge", "consumer.py"),
             Some(ProgramCheck::RunPython)
         );
         assert_eq!(check("checkpoint-replay", "graph.py"), None);
+        assert_eq!(check("backpressure", "api.js"), Some(ProgramCheck::Loads));
         assert_eq!(
             check("semaphore-scope", "leases.js"),
             Some(ProgramCheck::RunInstances)
