@@ -125,13 +125,14 @@ pub fn starts_sql(line: &str) -> bool {
     WORDS.iter().any(|w| line.trim_start().starts_with(w))
 }
 
-/// The scenarios whose programs the test suite runs against PostgreSQL and compares with the
-/// model, and how. Every other JavaScript program is loaded by Node (`tests/listings.rs`); the
+/// The scenarios whose programs the test suite runs (against PostgreSQL where they touch a
+/// database) and compares with the model, and how. Every other JavaScript program is loaded by Node (`tests/listings.rs`); the
 /// page says which under each program.
 pub const PROGRAMS_RUN: &[(&str, ProgramCheck)] = &[
     ("refund-cap", ProgramCheck::RunNode),
     ("semaphore-scope", ProgramCheck::RunInstances),
     ("cancellation", ProgramCheck::RunNodeEnds),
+    ("backpressure", ProgramCheck::RunCurves),
     ("duplicate-charge", ProgramCheck::RunPython),
 ];
 
@@ -143,6 +144,9 @@ pub enum ProgramCheck {
     /// Ran it under Node on every run Node can take, comparing each run's end
     /// (`tests/cancellation.rs`).
     RunNodeEnds,
+    /// Ran it under Node in virtual time at the scenario's rates, comparing the curves every
+    /// five seconds (`tests/backpressure.rs`).
+    RunCurves,
     /// Ran it as three Node processes, one killed, comparing how they end
     /// (`tests/semaphore_scope.rs`).
     RunInstances,

@@ -241,3 +241,132 @@ fn the_notes_targets_and_capacity_line_are_shown_and_ours_are_called_defaults() 
         assert!(cells("kept")[2].starts_with("≈ 4,200,000"));
     }
 }
+
+// ---- The programs, run as shown in virtual time ----------------------------------------------
+
+/// The program each variant shows (src/scenarios/backpressure/), its consumers' concurrency
+/// (orders in a consumer's hands, not in the queue) and its calls in one second: what a
+/// discrete run may differ by from the model's fluid one, which moves a whole second at a time
+/// (it admits a second's arrivals before that second's work is done).
+const PROGRAMS: [(BpVariant, &str, u32, u32); 4] = [
+    (BpVariant::UnboundedQueue, "api.js", 48, 240),
+    (BpVariant::AdmissionControl, "api_admission.js", 48, 240),
+    (
+        BpVariant::ThrottledChannel,
+        "consumer_throttled.js",
+        80,
+        400,
+    ),
+    (BpVariant::PacedToChannel, "consumer_paced.js", 24, 120),
+];
+
+/// The numbers the driver prints every five seconds, from a run of the model.
+fn model_curve(v: BpVariant) -> Vec<[i64; 8]> {
+    let m = BackpressureModel::new(v, &[]);
+    let mut s = m.init();
+    let mut out = Vec::new();
+    let mut acts = Vec::new();
+    loop {
+        acts.clear();
+        m.actions(&s, &mut acts);
+        if acts.is_empty() {
+            return out;
+        }
+        s = m.next(&s, &BpAct::Advance);
+        let t = &s.total;
+        out.push(
+            [
+                s.t,
+                s.queued,
+                s.oldest_age(),
+                t.arrived,
+                t.refused,
+                t.processed,
+                t.calls,
+                t.throttled,
+            ]
+            .map(i64::from),
+        );
+    }
+}
+
+/// Runs `file` in virtual time with the seed's arrivals and a channel of `channel` calls a
+/// second until `end`, and compares every five seconds with `want`.
+fn compare(
+    file: &str,
+    hands: u32,
+    per_second: u32,
+    channel: u32,
+    want: &[[i64; 8]],
+) -> Result<(), String> {
+    let r = Rates::SEED;
+    let end = want.last().expect("a step")[0];
+    let args = [r.peak_in, r.peak_s, r.after_in, channel, end as u32].map(|n| n.to_string());
+    let driver = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/node/backpressure-driver.mjs"
+    );
+    let out = std::process::Command::new("node")
+        .arg(driver)
+        .arg(file)
+        .args(&args)
+        .output()
+        .expect("node is installed (.ci/setup)");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let got: Vec<[i64; 8]> = stdout.lines().map(numbers).collect();
+    assert_eq!(got.len(), want.len(), "{file}: one line per step");
+    for (g, w) in got.iter().zip(want) {
+        // Totals drift by a percent over minutes of discrete calls.
+        let near = |i: usize, slack: u32| (g[i] - w[i]).abs() <= i64::from(slack) + w[i] / 100;
+        let flow = hands + per_second;
+        let ok = g[0] == w[0]
+            && g[3] == w[3]
+            && near(2, 2)
+            && [1, 4, 5, 6, 7].iter().all(|&i| near(i, flow));
+        if !ok {
+            return Err(format!("{file} at {} s: Node {g:?}, the model {w:?} (t, queued, age, arrived, refused, processed, calls, throttled)", w[0]));
+        }
+    }
+    Ok(())
+}
+
+/// Every five seconds of the model's default run, the real program in virtual time shows the
+/// same queue, the same oldest age and the same totals, up to what a discrete run cannot share
+/// with a fluid one: the orders in the consumers' hands and one second's flow (and a percent
+/// of a total), two seconds of age.
+#[test]
+fn the_programs_run_as_shown_and_draw_the_models_curves() {
+    for (v, file, hands, per_second) in PROGRAMS {
+        let want = model_curve(v);
+        compare(file, hands, per_second, Rates::SEED.channel, &want)
+            .unwrap_or_else(|e| panic!("{e}"));
+    }
+}
+
+#[test]
+fn a_program_that_drains_at_another_rate_draws_another_curve() {
+    let want = model_curve(BpVariant::PacedToChannel);
+    assert!(compare("consumer_paced.js", 24, 120, 100, &want).is_err());
+}
+
+/// The numbers of one line of the driver's JSON, in its key order.
+fn numbers(line: &str) -> [i64; 8] {
+    let mut out = [0; 8];
+    let values = line.split(':').skip(1).map(|v| {
+        let v = v.trim_end_matches('}');
+        v.split(',')
+            .next()
+            .unwrap_or("")
+            .parse::<i64>()
+            .expect("a number")
+    });
+    for (o, v) in out.iter_mut().zip(values) {
+        *o = v;
+    }
+    out
+}

@@ -73,3 +73,41 @@ fn a_listing_that_names_an_undeclared_global_is_caught() {
     let err = load(&file).expect_err("an undeclared `app` must not load");
     assert!(err.contains("ReferenceError"), "{err}");
 }
+
+/// Every program the app shows is run against the model by some test (`scenarios::PROGRAMS_RUN`
+/// says which and how, and the page says so under it), except the LangGraph programs of
+/// checkpoint-replay, which need LangGraph itself.
+#[test]
+fn every_program_is_run_against_its_model() {
+    use effectively_once::scenarios::{self, ProgramCheck};
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/scenarios");
+    let mut programs = Vec::new();
+    js_files(&root, &mut programs);
+    for entry in std::fs::read_dir(&root).expect("read src/scenarios") {
+        let dir = entry.expect("entry").path();
+        for f in std::fs::read_dir(&dir).into_iter().flatten() {
+            let path = f.expect("entry").path();
+            if path.extension().is_some_and(|e| e == "py") {
+                programs.push(path);
+            }
+        }
+    }
+    let mut not_run = Vec::new();
+    for path in &programs {
+        let rel = path.strip_prefix(&root).expect("under src/scenarios");
+        let dir = rel.components().next().expect("a scenario's folder");
+        let slug = dir.as_os_str().to_string_lossy().replace('_', "-");
+        let file = path.file_name().expect("a file").to_string_lossy();
+        let helper = ["lock.js", "jobs.js", "token-bucket.js"].contains(&file.as_ref());
+        match scenarios::program_checked(&slug, &file) {
+            Some(ProgramCheck::Loads) | None if !helper => not_run.push(rel.display().to_string()),
+            _ => {}
+        }
+    }
+    not_run.sort();
+    assert_eq!(
+        not_run,
+        ["checkpoint_replay/graph.py", "checkpoint_replay/graph_operation_id.py"],
+        "programs no test runs against their model"
+    );
+}

@@ -84,6 +84,7 @@ pub fn Program() -> impl IntoView {
                         ProgramCheck::RunPython => t.program_run_py,
                         ProgramCheck::RunInstances => t.program_instances,
                         ProgramCheck::RunNodeEnds => t.program_ends,
+                        ProgramCheck::RunCurves => t.program_curves,
                         ProgramCheck::Loads => t.program_loads,
                     });
                     program(c, note, lang, t)
@@ -426,7 +427,11 @@ mod tests {
             Some(ProgramCheck::RunPython)
         );
         assert_eq!(check("checkpoint-replay", "graph.py"), None);
-        assert_eq!(check("backpressure", "api.js"), Some(ProgramCheck::Loads));
+        assert_eq!(
+            check("backpressure", "api.js"),
+            Some(ProgramCheck::RunCurves)
+        );
+        assert_eq!(check("retry-layers", "x.js"), Some(ProgramCheck::Loads));
         assert_eq!(
             check("semaphore-scope", "leases.js"),
             Some(ProgramCheck::RunInstances)
