@@ -133,6 +133,7 @@ pub const PROGRAMS_RUN: &[(&str, ProgramCheck)] = &[
     ("semaphore-scope", ProgramCheck::RunInstances),
     ("cancellation", ProgramCheck::RunNodeEnds),
     ("backpressure", ProgramCheck::RunCurves),
+    ("checkpoint-replay", ProgramCheck::RunLangGraph),
     ("duplicate-charge", ProgramCheck::RunPython),
 ];
 
@@ -153,6 +154,9 @@ pub enum ProgramCheck {
     /// Ran it under Python on runs through every action, comparing each run's end
     /// (`tests/duplicate_charge.rs`).
     RunPython,
+    /// Ran it under LangGraph on every run, each crash the death of a process
+    /// (`tests/checkpoint_replay.rs`).
+    RunLangGraph,
     /// Loaded it in Node: its imports resolve.
     Loads,
 }

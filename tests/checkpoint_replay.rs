@@ -193,3 +193,116 @@ fn three_identities_stay_apart() {
         resume.info.narration.en
     );
 }
+
+// ---- The graphs, run as shown under LangGraph ------------------------------------------------
+
+/// The program each variant shows (src/scenarios/checkpoint_replay/) and its saver.
+const PROGRAMS: [(&str, &str, &str); 3] = [
+    ("rerun-node", "graph.py", "durable"),
+    ("operation-id", "graph_operation_id.py", "durable"),
+    ("in-memory-saver", "graph.py", "in-memory"),
+];
+
+/// Every maximal run of variant `v` at the player's fault budget, as action keys.
+fn every_run(v: usize) -> Vec<Vec<String>> {
+    use effectively_once::sim::{action_key, Model, Scenario};
+    let m = CheckpointReplay::model_of(v, None, &[]);
+    let mut out = Vec::new();
+    let mut stack = vec![(m.init(), 0u8, Vec::<String>::new())];
+    while let Some((s, faults, keys)) = stack.pop() {
+        let mut acts = Vec::new();
+        m.actions(&s, &mut acts);
+        acts.retain(|a| faults < m.fault_budget() || !m.is_fault(a));
+        if acts.is_empty() {
+            out.push(keys);
+            continue;
+        }
+        for a in acts {
+            let mut keys = keys.clone();
+            keys.push(action_key(&a));
+            stack.push((m.next(&s, &a), faults + u8::from(m.is_fault(&a)), keys));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The refund service's ledger at the end of the run, as the drawing shows it and the driver
+/// prints it: refund, operation id, amount.
+fn drawn_ledger(v: usize, keys: &[String]) -> String {
+    use effectively_once::sim::AnyScenario;
+    let trace = CheckpointReplay.trace(v, &CheckpointReplay.follow(v, keys));
+    let view = &trace.steps[trace.steps.len() - 1].view;
+    let t = view
+        .tables
+        .iter()
+        .find(|t| t.key == "ledger")
+        .expect("the ledger");
+    let rows: Vec<String> = (t.rows.iter())
+        .map(|r| {
+            format!(
+                "[\"{}\", \"{}\", \"{}\"]",
+                r.cells[0].en, r.cells[2].en, r.cells[3].en
+            )
+        })
+        .collect();
+    format!("{{\"ledger\": [{}]", rows.join(", "))
+}
+
+/// On every run of every variant (every crash point, at the player's budget), LangGraph
+/// running the graph as shown, each life of the service its own process, leaves the refund
+/// service with the refunds the model draws: two when the refund node re-runs or the in-memory
+/// saver starts over, one with the operation id; and the run ends by notifying.
+#[test]
+fn the_graphs_run_as_shown_under_langgraph_and_refund_as_the_model_does() {
+    use effectively_once::sim::AnyScenario;
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let meta = AnyScenario::meta(&CheckpointReplay);
+    let mut input = String::new();
+    let mut expected = Vec::new();
+    for (slug, file, saver) in PROGRAMS {
+        let v = meta
+            .variants
+            .iter()
+            .position(|m| m.slug == slug)
+            .expect("a variant");
+        for keys in every_run(v) {
+            input += &format!("{file} {saver} {}\n", keys.join(" "));
+            expected.push((
+                format!("{slug}: {}", keys.join(" ")),
+                drawn_ledger(v, &keys),
+            ));
+        }
+    }
+    // The Python with LangGraph that `.ci/setup` installs (tests/python/requirements.txt).
+    let python = concat!(env!("CARGO_MANIFEST_DIR"), "/target/py/bin/python");
+    let driver = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/graph_driver.py");
+    let mut child = Command::new(python)
+        .arg(driver)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("target/py with LangGraph (.ci/setup)");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("write the runs");
+    drop(stdin);
+    let out = child.wait_with_output().expect("python ran");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let got: Vec<&str> = stdout.lines().collect();
+    assert_eq!(got.len(), expected.len(), "{stderr}");
+    for (line, (run, want)) in got.iter().zip(&expected) {
+        assert!(
+            line.starts_with(want.as_str()),
+            "{run}: LangGraph (left), the drawing (right)\n{line}\n{want}"
+        );
+        assert!(
+            !line.ends_with("\"messages\": 0}"),
+            "{run}: the run ends by notifying\n{line}"
+        );
+    }
+    assert!(expected.len() >= 20, "{} runs", expected.len());
+}

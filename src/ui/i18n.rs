@@ -38,6 +38,7 @@ pub struct Ui {
     pub program_instances: &'static str,
     pub program_ends: &'static str,
     pub program_curves: &'static str,
+    pub program_langgraph: &'static str,
     pub program_loads: &'static str,
     /// The next moves' heading when the scenario names none (`ScenarioMeta::moves_heading`).
     pub next_moves: &'static str,
@@ -224,6 +225,7 @@ pub const EN: Ui = Ui {
     code: "Code that ran",
     sql_checked: "✓ This SQL runs as shown in PostgreSQL 15 in the test suite, which compares the tables drawn here.",
     program_run: "✓ This program runs as shown under Node 20 against PostgreSQL 15 in the test suite, on every schedule, and agrees with this model step by step.",
+    program_langgraph: "✓ This program runs as shown under LangGraph in the test suite, on every run of this variant, each crash the death of a real process, and refunds as this model does.",
     program_curves: "✓ This program runs as shown under Node 20 in the test suite, in virtual time at this scenario's rates, and draws this model's curves every five seconds.",
     program_ends: "✓ This program runs as shown under Node 20 against PostgreSQL 15 in the test suite, on every run Node can take here, and ends with the tables drawn here.",
     program_instances: "✓ This program runs as shown in three Node 20 processes against PostgreSQL 15 in the test suite, one of them killed mid-flight, and ends as this model does.",
@@ -406,6 +408,7 @@ pub const ZH: Ui = Ui {
     code: "执行的代码",
     sql_checked: "✓ 这段 SQL 在测试套件中按原样于 PostgreSQL 15 执行，并与这里画出的表格比对。",
     program_run: "✓ 这个程序在测试套件中按原样于 Node 20 上对 PostgreSQL 15 运行，覆盖每一种调度，每一步都与这个模型一致。",
+    program_langgraph: "✓ 这个程序在测试套件中按原样在 LangGraph 下运行，覆盖这个方案的每一种运行，每次崩溃都是一个真实进程的终止，退款结果与这个模型一致。",
     program_curves: "✓ 这个程序在测试套件中按原样于 Node 20 以虚拟时间、按这个场景的速率运行，每五秒的曲线都与这个模型一致。",
     program_ends: "✓ 这个程序在测试套件中按原样于 Node 20 上对 PostgreSQL 15 运行，覆盖 Node 在这里可能走的每一种运行，结束时的表格与这里画出的一致。",
     program_instances: "✓ 这个程序在测试套件中按原样以三个 Node 20 进程对 PostgreSQL 15 运行，其中一个在调用途中被杀掉，结束时与这个模型一致。",

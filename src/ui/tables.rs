@@ -85,6 +85,7 @@ pub fn Program() -> impl IntoView {
                         ProgramCheck::RunInstances => t.program_instances,
                         ProgramCheck::RunNodeEnds => t.program_ends,
                         ProgramCheck::RunCurves => t.program_curves,
+                        ProgramCheck::RunLangGraph => t.program_langgraph,
                         ProgramCheck::Loads => t.program_loads,
                     });
                     program(c, note, lang, t)
@@ -426,7 +427,10 @@ mod tests {
             check("duplicate-charge", "consumer.py"),
             Some(ProgramCheck::RunPython)
         );
-        assert_eq!(check("checkpoint-replay", "graph.py"), None);
+        assert_eq!(
+            check("checkpoint-replay", "graph.py"),
+            Some(ProgramCheck::RunLangGraph)
+        );
         assert_eq!(
             check("backpressure", "api.js"),
             Some(ProgramCheck::RunCurves)
