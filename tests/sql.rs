@@ -1078,6 +1078,7 @@ fn the_listings_report_is_what_the_harness_compared() {
             run, each mistake's failing path, and the shortest run through any action those \
             miss). The other scenarios (retry-layers, backpressure, checkpoint-replay) show no \
             SQL in any reachable state.\n";
+    out += &programs_report();
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("LISTINGS.md");
     if std::env::var_os("UPDATE_LISTINGS").is_some() {
         std::fs::write(&path, &out).expect("write LISTINGS.md");
@@ -1087,6 +1088,78 @@ fn the_listings_report_is_what_the_harness_compared() {
         on_disk, out,
         "LISTINGS.md is not what the harness compared; run `UPDATE_LISTINGS=1 cargo test --test sql`"
     );
+}
+
+/// LISTINGS.md's second half: every program the app shows, and how the test suite runs it
+/// against its model (`scenarios::PROGRAMS_RUN`; `tests/listings.rs` holds that none is left
+/// out), and the narration's claims about isolation that `tests/sql.rs` checks.
+fn programs_report() -> String {
+    use effectively_once::scenarios::ProgramCheck;
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/scenarios");
+    let mut out = String::from(
+        "\n## Programs\n\n| scenario | programs | run by | compared with the model |\n|---|---|---|---|\n",
+    );
+    for (slug, check) in scenarios::PROGRAMS_RUN {
+        let dir = root.join(slug.replace('-', "_"));
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .into_iter()
+            .flatten()
+            .flat_map(|e| {
+                let p = e.expect("entry").path();
+                let js = p
+                    .join("")
+                    .is_dir()
+                    .then(|| std::fs::read_dir(&p).ok())
+                    .flatten();
+                let nested: Vec<_> = js
+                    .into_iter()
+                    .flatten()
+                    .map(|e| e.expect("entry").path())
+                    .collect();
+                if nested.is_empty() {
+                    vec![p]
+                } else {
+                    nested
+                }
+            })
+            .filter(|p| p.extension().is_some_and(|e| e == "js" || e == "py"))
+            .map(|p| format!("`{}`", p.file_name().expect("a file").to_string_lossy()))
+            .collect();
+        files.sort();
+        let (by, what) = match check {
+            ProgramCheck::RunNode => (
+                "Node + PostgreSQL (`tests/refund_cap.rs`)",
+                "every step of every schedule",
+            ),
+            ProgramCheck::RunInstances => (
+                "three Node processes + PostgreSQL (`tests/semaphore_scope.rs`)",
+                "calls in flight and the tables at the end, one instance killed",
+            ),
+            ProgramCheck::RunNodeEnds => (
+                "Node + PostgreSQL (`tests/cancellation.rs`)",
+                "the tables at the end of every run Node can take",
+            ),
+            ProgramCheck::RunCurves => (
+                "Node in virtual time (`tests/backpressure.rs`)",
+                "queue, oldest age and totals every five seconds",
+            ),
+            ProgramCheck::RunPython => (
+                "Python + PostgreSQL (`tests/duplicate_charge.rs`)",
+                "the tables at the end of runs through every action",
+            ),
+            ProgramCheck::RunLangGraph => (
+                "LangGraph, a process per life (`tests/checkpoint_replay.rs`)",
+                "the refunds at the end of every run",
+            ),
+            ProgramCheck::Loads => ("Node (`tests/listings.rs`)", "loads only"),
+        };
+        out += &format!("| {slug} | {} | {by} | {what} |\n", files.join(", "));
+    }
+    out += "\nIsolation, as the narration states it (`a_statement_that_waited_answers_as_the_narration_says`): \
+            a conditional UPDATE and an INSERT … ON CONFLICT DO NOTHING that waited for another \
+            transaction's row answer 0 rows under READ COMMITTED and fail with 40001 under \
+            REPEATABLE READ.\n";
+    out
 }
 
 /// Every SQL statement the app shows is replayed: the scenarios the harness does not replay
@@ -1153,6 +1226,76 @@ fn a_wait_that_postgresql_does_not_make_fails() {
     assert!(
         caught.is_err(),
         "a statement PostgreSQL answered passed as waiting"
+    );
+}
+
+/// What a statement that waited for `holder`'s row lock answers once the holder commits, run
+/// by a second session at `isolation`: its row count, or the SQLSTATE it fails with.
+fn after_the_wait(
+    cluster: &pg::Cluster,
+    setup: &str,
+    holder: &[&str],
+    waiter: &str,
+    isolation: &str,
+) -> Result<u64, String> {
+    let mut admin = cluster.connect();
+    let reset = "DROP SCHEMA public CASCADE; CREATE SCHEMA public;";
+    admin.batch_execute(reset).expect("reset");
+    admin.batch_execute(setup).expect("the schema");
+    let mut a = Session::new(cluster);
+    a.client().batch_execute("BEGIN").expect("BEGIN");
+    for sql in holder {
+        a.client()
+            .batch_execute(sql)
+            .expect("the holder's statement");
+    }
+    let mut b = Session::new(cluster);
+    let begin = format!("BEGIN ISOLATION LEVEL {isolation}");
+    b.client().batch_execute(&begin).expect("BEGIN");
+    b.send(waiter);
+    let blocked = (0..200).any(|_| {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        let n: i32 = (admin.query_one("SELECT cardinality(pg_blocking_pids($1))", &[&b.pid]))
+            .expect("pg_blocking_pids")
+            .get(0);
+        n > 0
+    });
+    assert!(blocked, "{waiter} did not wait for the holder");
+    a.client().batch_execute("COMMIT").expect("COMMIT");
+    b.answer(waiter, None).map(|(n, _)| n).map_err(|e| {
+        e.code()
+            .map_or_else(|| e.to_string(), |c| c.code().to_string())
+    })
+}
+
+/// The narration's claims about isolation (refund cap, unknown outcome): under READ COMMITTED
+/// a statement that waited for a row lock works on the row as committed; under REPEATABLE READ
+/// it fails with 40001 and the request must retry.
+#[test]
+fn a_statement_that_waited_answers_as_the_narration_says() {
+    let pg = pg::Cluster::start("isolation");
+    let cap = "CREATE TABLE refunds (id int PRIMARY KEY, cap int, refunded int, reserved int);
+               INSERT INTO refunds VALUES (1, 100, 0, 0);";
+    let update = "UPDATE refunds SET reserved = reserved + 80
+                   WHERE id = 1 AND cap - refunded - reserved >= 80";
+    assert_eq!(
+        after_the_wait(&pg, cap, &[update], update, "READ COMMITTED"),
+        Ok(0)
+    );
+    assert_eq!(
+        after_the_wait(&pg, cap, &[update], update, "REPEATABLE READ"),
+        Err("40001".to_string())
+    );
+    let ops = "CREATE TABLE refund_operations (idempotency_key text PRIMARY KEY, amount int);";
+    let insert = "INSERT INTO refund_operations VALUES ('idem-7f3a', 80)
+                  ON CONFLICT (idempotency_key) DO NOTHING";
+    assert_eq!(
+        after_the_wait(&pg, ops, &[insert], insert, "READ COMMITTED"),
+        Ok(0)
+    );
+    assert_eq!(
+        after_the_wait(&pg, ops, &[insert], insert, "REPEATABLE READ"),
+        Err("40001".to_string())
     );
 }
 
