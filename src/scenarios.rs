@@ -102,20 +102,6 @@ registry! {
     "approval" => approval::Approval,
 }
 
-/// The scenarios whose SQL listings `tests/sql.rs` runs in PostgreSQL, every variant (the
-/// others show no SQL, which it also holds). The page says so under their SQL; LISTINGS.md
-/// says what was compared.
-pub const SQL_CHECKED: &[&str] = &[
-    "dual-write",
-    "outbox-relay",
-    "refund-cap",
-    "approval",
-    "unknown-outcome",
-    "duplicate-charge",
-    "cancellation",
-    "semaphore-scope",
-];
-
 /// Whether a listing line starts an SQL statement: how the page knows a step showed SQL and
 /// the harness knows which lines of a listing to execute.
 pub fn starts_sql(line: &str) -> bool {
@@ -137,39 +123,32 @@ pub const PROGRAMS_RUN: &[(&str, ProgramCheck)] = &[
     ("duplicate-charge", ProgramCheck::RunPython),
 ];
 
-/// What the test suite did with a program.
+/// What the test suite did with a program, in the order of `Ui::program_checked`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ProgramCheck {
     /// Ran it under Node on every schedule, step by step (`tests/refund_cap.rs`).
     RunNode,
+    /// Ran it as three Node processes, one killed, comparing how they end
+    /// (`tests/semaphore_scope.rs`).
+    RunInstances,
     /// Ran it under Node on every run Node can take, comparing each run's end
     /// (`tests/cancellation.rs`).
     RunNodeEnds,
     /// Ran it under Node in virtual time at the scenario's rates, comparing the curves every
     /// five seconds (`tests/backpressure.rs`).
     RunCurves,
-    /// Ran it as three Node processes, one killed, comparing how they end
-    /// (`tests/semaphore_scope.rs`).
-    RunInstances,
     /// Ran it under Python on runs through every action, comparing each run's end
     /// (`tests/duplicate_charge.rs`).
     RunPython,
     /// Ran it under LangGraph on every run, each crash the death of a process
     /// (`tests/checkpoint_replay.rs`).
     RunLangGraph,
-    /// Loaded it in Node: its imports resolve.
-    Loads,
 }
 
-/// What the test suite does with program `file` of scenario `slug` (nothing: `None`).
-pub fn program_checked(slug: &str, file: &str) -> Option<ProgramCheck> {
-    let run = PROGRAMS_RUN.iter().find(|p| p.0 == slug).map(|p| p.1);
-    run.or_else(|| file.ends_with(".js").then_some(ProgramCheck::Loads))
-}
-
-/// Whether the scenario `slug` has its SQL run by the harness.
-pub fn sql_checked(slug: &str) -> bool {
-    SQL_CHECKED.contains(&slug)
+/// What the test suite does with the programs of scenario `slug` (`tests/listings.rs` holds
+/// that every program the app shows is run).
+pub fn program_checked(slug: &str) -> Option<ProgramCheck> {
+    PROGRAMS_RUN.iter().find(|p| p.0 == slug).map(|p| p.1)
 }
 
 pub fn all() -> &'static [Registered] {

@@ -337,13 +337,12 @@ pub fn Narration() -> impl IntoView {
     let info = move |code: bool| {
         let (lang, t, step) = (ctx.lang.get(), ctx.t(), ctx.cursor.get().step);
         let open = more.get();
-        let checked = scenarios::sql_checked(ctx.meta().slug).then_some(t.sql_checked);
         ctx.trace.with(|tr| {
             tr.steps
                 .get(step)
                 .map(|s| {
                     if code {
-                        listing(&s.info, checked, t)
+                        listing(&s.info, t)
                     } else {
                         narration(&s.info, step, open, lang, t)
                     }
@@ -366,8 +365,9 @@ pub fn Narration() -> impl IntoView {
     }
 }
 
-/// The code a step ran, and under SQL that the listing harness runs, `checked` saying so.
-pub fn listing(info: &StepInfo, checked: Option<&str>, t: &Ui) -> Vec<Node> {
+/// The code a step ran, and under SQL, that the listing harness runs it (every SQL statement
+/// the app shows: `tests/sql.rs` holds that the scenarios it does not replay show none).
+pub fn listing(info: &StepInfo, t: &Ui) -> Vec<Node> {
     let Some(c) = &info.code else {
         return Vec::new();
     };
@@ -378,8 +378,12 @@ pub fn listing(info: &StepInfo, checked: Option<&str>, t: &Ui) -> Vec<Node> {
         .attr("aria-label", t.code)
         .attr("tabindex", "0")
         .child(Node::el("code").text(c.as_str()))];
-    if let Some(checked) = checked.filter(|_| shows_sql(c)) {
-        out.push(Node::el("p").attr("class", "checked muted").text(checked));
+    if shows_sql(c) {
+        out.push(
+            Node::el("p")
+                .attr("class", "checked muted")
+                .text(t.sql_checked),
+        );
     }
     out
 }
@@ -753,18 +757,17 @@ mod tests {
     }
 
     #[test]
-    fn sql_the_harness_runs_says_so_and_nothing_else_does() {
+    fn sql_says_the_harness_runs_it_and_nothing_else_does() {
         let step = |code: &str| StepInfo {
             code: Some(code.into()),
             ..StepInfo::default()
         };
         let sql = step("BEGIN;\nINSERT INTO t (id) VALUES (1);");
-        let out = html(&listing(&sql, Some(EN.sql_checked), &EN));
+        let out = html(&listing(&sql, &EN));
         assert!(out.contains("PostgreSQL 15"), "{out}");
-        assert!(!html(&listing(&sql, None, &EN)).contains("PostgreSQL"));
         let js = step("await send({ id: 1 });");
-        assert!(!html(&listing(&js, Some(EN.sql_checked), &EN)).contains("PostgreSQL"));
-        assert!(listing(&StepInfo::default(), Some(EN.sql_checked), &EN).is_empty());
+        assert!(!html(&listing(&js, &EN)).contains("PostgreSQL"));
+        assert!(listing(&StepInfo::default(), &EN).is_empty());
     }
 
     #[test]

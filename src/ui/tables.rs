@@ -7,7 +7,7 @@
 use super::app::use_ctx;
 use super::dom::{drawn, patched, Node};
 use super::i18n::Ui;
-use crate::scenarios::{self, ProgramCheck};
+use crate::scenarios;
 use crate::sim::{CodeView, Lang, Metric, RowRef, Status, TableView};
 use leptos::prelude::*;
 
@@ -79,15 +79,8 @@ pub fn Program() -> impl IntoView {
                 .get(step)
                 .and_then(|s| s.view.code.as_ref())
                 .map(|c| {
-                    let note = scenarios::program_checked(slug, c.title).map(|check| match check {
-                        ProgramCheck::RunNode => t.program_run,
-                        ProgramCheck::RunPython => t.program_run_py,
-                        ProgramCheck::RunInstances => t.program_instances,
-                        ProgramCheck::RunNodeEnds => t.program_ends,
-                        ProgramCheck::RunCurves => t.program_curves,
-                        ProgramCheck::RunLangGraph => t.program_langgraph,
-                        ProgramCheck::Loads => t.program_loads,
-                    });
+                    let note =
+                        scenarios::program_checked(slug).map(|k| t.program_checked[k as usize]);
                     program(c, note, lang, t)
                 })
                 .unwrap_or_default()
@@ -374,6 +367,7 @@ fn table_with(
 mod tests {
     use super::*;
     use crate::scenarios;
+    use crate::scenarios::ProgramCheck;
     use crate::ui::dom::html;
     use crate::ui::i18n::{EN, ZH};
 
@@ -414,32 +408,17 @@ mod tests {
             text: "await x;",
             cursors: Vec::new(),
         };
-        let run = scenarios::program_checked("refund-cap", code.title);
+        let run = scenarios::program_checked("refund-cap");
         assert_eq!(run, Some(ProgramCheck::RunNode));
-        let out = html(&program(&code, Some(EN.program_run), Lang::En, &EN));
-        assert!(out.contains("against PostgreSQL 15"), "{out}");
+        let note = EN.program_checked[ProgramCheck::RunNode as usize];
+        let out = html(&program(&code, Some(note), Lang::En, &EN));
+        assert!(out.contains("PostgreSQL 15): every schedule"), "{out}");
         let check = scenarios::program_checked;
-        assert_eq!(
-            check("cancellation", "reconcile.js"),
-            Some(ProgramCheck::RunNodeEnds)
-        );
-        assert_eq!(
-            check("duplicate-charge", "consumer.py"),
-            Some(ProgramCheck::RunPython)
-        );
-        assert_eq!(
-            check("checkpoint-replay", "graph.py"),
-            Some(ProgramCheck::RunLangGraph)
-        );
-        assert_eq!(
-            check("backpressure", "api.js"),
-            Some(ProgramCheck::RunCurves)
-        );
-        assert_eq!(check("retry-layers", "x.js"), Some(ProgramCheck::Loads));
-        assert_eq!(
-            check("semaphore-scope", "leases.js"),
-            Some(ProgramCheck::RunInstances)
-        );
+        assert_eq!(check("checkpoint-replay"), Some(ProgramCheck::RunLangGraph));
+        assert_eq!(check("retry-layers"), None);
+        let last = ProgramCheck::RunLangGraph as usize;
+        assert!(EN.program_checked[last].contains("LangGraph"));
+        assert!(ZH.program_checked[last].contains("LangGraph"));
         assert!(!html(&program(&code, None, Lang::En, &EN)).contains("checked"));
     }
 
