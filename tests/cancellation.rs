@@ -413,153 +413,160 @@ fn the_figure_shows_a_refund_the_screen_does_not() {
 
 // ---- The programs, run as shown against PostgreSQL -------------------------------------------
 
+// PostgreSQL and the programs run natively; the wasm32 build of the tests leaves them out.
+#[cfg(not(target_arch = "wasm32"))]
 #[path = "common/pg.rs"]
 mod pg;
 
-/// The program each variant shows (src/scenarios/cancellation/).
-const PROGRAMS: [(&str, &str); 3] = [
-    ("cancel-means-undone", "undone.js"),
-    ("cancel-then-ask-once", "ask-once.js"),
-    ("cancel-then-reconcile", "reconcile.js"),
-];
+#[cfg(not(target_arch = "wasm32"))]
+mod run_as_shown {
+    use super::*;
 
-/// The service's own moves: Node makes them as soon as it can, between outside events.
-fn service(a: &effectively_once::scenarios::CaAct) -> bool {
-    use effectively_once::scenarios::CaAct;
-    matches!(
-        a,
-        CaAct::Send | CaAct::Abort | CaAct::Query | CaAct::Void | CaAct::Retry | CaAct::Finish
-    )
-}
+    /// The program each variant shows (src/scenarios/cancellation/).
+    const PROGRAMS: [(&str, &str); 3] = [
+        ("cancel-means-undone", "undone.js"),
+        ("cancel-then-ask-once", "ask-once.js"),
+        ("cancel-then-reconcile", "reconcile.js"),
+    ];
 
-/// Every maximal run of variant `v` at the player's fault budget in which the service moves
-/// whenever it can (the runs a Node process can take), as action keys.
-fn eager_runs(v: usize) -> Vec<Vec<String>> {
-    use effectively_once::sim::{action_key, Model, Scenario};
-    let m = Cancellation::model_of(v, None, &[]);
-    let mut out = Vec::new();
-    let mut stack = vec![(m.init(), 0u8, Vec::<String>::new())];
-    while let Some((s, faults, keys)) = stack.pop() {
-        let mut acts = Vec::new();
-        m.actions(&s, &mut acts);
-        acts.retain(|a| faults < m.fault_budget() || !m.is_fault(a));
-        if acts.iter().any(service) {
-            acts.retain(service);
-        }
-        if acts.is_empty() {
-            out.push(keys);
-            continue;
-        }
-        for a in acts {
-            let mut keys = keys.clone();
-            keys.push(action_key(&a));
-            stack.push((m.next(&s, &a), faults + u8::from(m.is_fault(&a)), keys));
-        }
+    /// The service's own moves: Node makes them as soon as it can, between outside events.
+    fn service(a: &effectively_once::scenarios::CaAct) -> bool {
+        use effectively_once::scenarios::CaAct;
+        matches!(
+            a,
+            CaAct::Send | CaAct::Abort | CaAct::Query | CaAct::Void | CaAct::Retry | CaAct::Finish
+        )
     }
-    out.sort();
-    out
-}
 
-/// How the run ends in the drawing, as the driver prints it: refund_operations' rows (a
-/// deleted one is gone), the provider's refunds by key, and (for the program that writes its
-/// own) the screen's message.
-fn drawn_end(v: usize, keys: &[String], screen: bool) -> String {
-    use effectively_once::sim::AnyScenario;
-    let trace = Cancellation.trace(v, &Cancellation.follow(v, keys));
-    let view = &trace.steps[trace.steps.len() - 1].view;
-    let rows = |key: &str| -> Vec<Vec<String>> {
-        let t = view.tables.iter().find(|t| t.key == key);
-        t.map(|t| {
-            t.rows
-                .iter()
-                .map(|r| r.cells.iter().map(|c| c.en.clone()).collect())
-        })
-        .into_iter()
-        .flatten()
-        .collect()
-    };
-    let bare = |s: &str| s.split(" (").next().unwrap_or(s).to_string();
-    let ops: Vec<String> = (rows("ops").into_iter())
-        .filter(|r| r[3] != "(deleted)")
-        .map(|r| format!("[\"{}\",\"{}\"]", r[0], bare(&r[3])))
-        .collect();
-    // The provider's refunds (`re_1`), not the keys it has voided (`—`).
-    let ledger: Vec<String> = (rows("ledger").into_iter())
-        .filter(|r| r[0].starts_with("re_"))
-        .map(|r| format!("\"{}\"", r[1]))
-        .collect();
-    let message = rows("screen")
-        .first()
-        .map_or(String::new(), |r| r[0].clone());
-    let screen = if screen {
-        format!(",\"screen\":\"{message}\"")
-    } else {
-        String::new()
-    };
-    format!(
-        "{{\"ops\":[{}],\"ledger\":[{}]{screen}}}",
-        ops.join(","),
-        ledger.join(",")
-    )
-}
-
-/// Every run Node can take, for each of the three programs: the rows, the provider's ledger
-/// and (for the mistake, whose program writes it) the agent's screen end as the model's do.
-#[test]
-fn the_programs_run_as_shown_and_end_as_the_model_does() {
-    use effectively_once::sim::AnyScenario;
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let meta = AnyScenario::meta(&Cancellation);
-    let mut input = String::new();
-    let mut expected = Vec::new();
-    for (slug, file) in PROGRAMS {
-        let v = meta
-            .variants
-            .iter()
-            .position(|m| m.slug == slug)
-            .expect("a variant");
-        for keys in eager_runs(v) {
-            input += &format!("{file} {}\n", keys.join(" "));
-            let screen = slug == "cancel-means-undone";
-            expected.push((
-                format!("{slug}: {}", keys.join(" ")),
-                screen,
-                drawn_end(v, &keys, screen),
-            ));
+    /// Every maximal run of variant `v` at the player's fault budget in which the service moves
+    /// whenever it can (the runs a Node process can take), as action keys.
+    fn eager_runs(v: usize) -> Vec<Vec<String>> {
+        use effectively_once::sim::{action_key, Model, Scenario};
+        let m = Cancellation::model_of(v, None, &[]);
+        let mut out = Vec::new();
+        let mut stack = vec![(m.init(), 0u8, Vec::<String>::new())];
+        while let Some((s, faults, keys)) = stack.pop() {
+            let mut acts = Vec::new();
+            m.actions(&s, &mut acts);
+            acts.retain(|a| faults < m.fault_budget() || !m.is_fault(a));
+            if acts.iter().any(service) {
+                acts.retain(service);
+            }
+            if acts.is_empty() {
+                out.push(keys);
+                continue;
+            }
+            for a in acts {
+                let mut keys = keys.clone();
+                keys.push(action_key(&a));
+                stack.push((m.next(&s, &a), faults + u8::from(m.is_fault(&a)), keys));
+            }
         }
+        out.sort();
+        out
     }
-    let cluster = pg::Cluster::start("cancellation-node");
-    let driver = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/node/cancellation-driver.mjs"
-    );
-    let mut child = Command::new("node")
-        .arg(driver)
-        .arg(cluster.port.to_string())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("node is installed (.ci/setup)");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(input.as_bytes()).expect("write the runs");
-    drop(stdin);
-    let out = child.wait_with_output().expect("node ran");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let got: Vec<&str> = stdout.lines().collect();
-    assert_eq!(got.len(), expected.len(), "{stderr}");
-    for (line, (run, screen, want)) in got.iter().zip(&expected) {
-        let line = match line.find(",\"screen\"") {
-            Some(i) if !screen => format!("{}}}", &line[..i]),
-            _ => line.to_string(),
+
+    /// How the run ends in the drawing, as the driver prints it: refund_operations' rows (a
+    /// deleted one is gone), the provider's refunds by key, and (for the program that writes its
+    /// own) the screen's message.
+    fn drawn_end(v: usize, keys: &[String], screen: bool) -> String {
+        use effectively_once::sim::AnyScenario;
+        let trace = Cancellation.trace(v, &Cancellation.follow(v, keys));
+        let view = &trace.steps[trace.steps.len() - 1].view;
+        let rows = |key: &str| -> Vec<Vec<String>> {
+            let t = view.tables.iter().find(|t| t.key == key);
+            t.map(|t| {
+                t.rows
+                    .iter()
+                    .map(|r| r.cells.iter().map(|c| c.en.clone()).collect())
+            })
+            .into_iter()
+            .flatten()
+            .collect()
         };
-        assert_eq!(
-            &line, want,
-            "{run}: Node and PostgreSQL (left), the drawing (right)"
-        );
+        let bare = |s: &str| s.split(" (").next().unwrap_or(s).to_string();
+        let ops: Vec<String> = (rows("ops").into_iter())
+            .filter(|r| r[3] != "(deleted)")
+            .map(|r| format!("[\"{}\",\"{}\"]", r[0], bare(&r[3])))
+            .collect();
+        // The provider's refunds (`re_1`), not the keys it has voided (`—`).
+        let ledger: Vec<String> = (rows("ledger").into_iter())
+            .filter(|r| r[0].starts_with("re_"))
+            .map(|r| format!("\"{}\"", r[1]))
+            .collect();
+        let message = rows("screen")
+            .first()
+            .map_or(String::new(), |r| r[0].clone());
+        let screen = if screen {
+            format!(",\"screen\":\"{message}\"")
+        } else {
+            String::new()
+        };
+        format!(
+            "{{\"ops\":[{}],\"ledger\":[{}]{screen}}}",
+            ops.join(","),
+            ledger.join(",")
+        )
     }
-    assert!(expected.len() >= 60, "{} runs", expected.len());
+
+    /// Every run Node can take, for each of the three programs: the rows, the provider's ledger
+    /// and (for the mistake, whose program writes it) the agent's screen end as the model's do.
+    #[test]
+    fn the_programs_run_as_shown_and_end_as_the_model_does() {
+        use effectively_once::sim::AnyScenario;
+        use std::io::Write;
+        use std::process::{Command, Stdio};
+        let meta = AnyScenario::meta(&Cancellation);
+        let mut input = String::new();
+        let mut expected = Vec::new();
+        for (slug, file) in PROGRAMS {
+            let v = meta
+                .variants
+                .iter()
+                .position(|m| m.slug == slug)
+                .expect("a variant");
+            for keys in eager_runs(v) {
+                input += &format!("{file} {}\n", keys.join(" "));
+                let screen = slug == "cancel-means-undone";
+                expected.push((
+                    format!("{slug}: {}", keys.join(" ")),
+                    screen,
+                    drawn_end(v, &keys, screen),
+                ));
+            }
+        }
+        let cluster = pg::Cluster::start("cancellation-node");
+        let driver = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/node/cancellation-driver.mjs"
+        );
+        let mut child = Command::new("node")
+            .arg(driver)
+            .arg(cluster.port.to_string())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("node is installed (.ci/setup)");
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(input.as_bytes()).expect("write the runs");
+        drop(stdin);
+        let out = child.wait_with_output().expect("node ran");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let got: Vec<&str> = stdout.lines().collect();
+        assert_eq!(got.len(), expected.len(), "{stderr}");
+        for (line, (run, screen, want)) in got.iter().zip(&expected) {
+            let line = match line.find(",\"screen\"") {
+                Some(i) if !screen => format!("{}}}", &line[..i]),
+                _ => line.to_string(),
+            };
+            assert_eq!(
+                &line, want,
+                "{run}: Node and PostgreSQL (left), the drawing (right)"
+            );
+        }
+        assert!(expected.len() >= 60, "{} runs", expected.len());
+    }
 }

@@ -414,151 +414,158 @@ fn the_figure_counts_two_charges_for_one_intended() {
 
 // ---- The consumers, run as shown against PostgreSQL ------------------------------------------
 
+// PostgreSQL and the programs run natively; the wasm32 build of the tests leaves them out.
+#[cfg(not(target_arch = "wasm32"))]
 #[path = "common/pg.rs"]
 mod pg;
 
-fn variant_index(slug: &str) -> usize {
-    use effectively_once::sim::Scenario;
-    let meta = DuplicateCharge.meta();
-    meta.variants
-        .iter()
-        .position(|m| m.slug == slug)
-        .expect("a variant")
-}
+#[cfg(not(target_arch = "wasm32"))]
+mod run_as_shown {
+    use super::*;
 
-/// The program each variant shows (src/scenarios/duplicate_charge/).
-const PROGRAMS: [(&str, &str); 3] = [
-    ("new-charge-per-delivery", "consumer_new_charge.py"),
-    ("message-id-dedup", "consumer_message_id.py"),
-    ("stable-intent", "consumer_stable_intent.py"),
-];
+    fn variant_index(slug: &str) -> usize {
+        use effectively_once::sim::Scenario;
+        let meta = DuplicateCharge.meta();
+        meta.variants
+            .iter()
+            .position(|m| m.slug == slug)
+            .expect("a variant")
+    }
 
-/// The runs of variant `v` the consumers are replayed on, as action keys: the default run,
-/// every mistake's failing path (followed as far as it goes), and the shortest run through
-/// each action the variant has at the player's fault budget.
-fn consumer_runs(v: usize) -> Vec<Vec<String>> {
-    use effectively_once::sim::{action_key, decode_path, AnyScenario, Model, Scenario};
-    use std::collections::{BTreeMap, HashSet, VecDeque};
-    let meta = AnyScenario::meta(&DuplicateCharge);
-    let mut out = vec![DuplicateCharge.trace(v, &[]).keys()];
-    for m in &meta.variants {
-        if let Some(fails) = m.fails {
-            let w = variant_index(m.slug);
-            let keys = DuplicateCharge.trace(w, &decode_path(fails).0).keys();
+    /// The program each variant shows (src/scenarios/duplicate_charge/).
+    const PROGRAMS: [(&str, &str); 3] = [
+        ("new-charge-per-delivery", "consumer_new_charge.py"),
+        ("message-id-dedup", "consumer_message_id.py"),
+        ("stable-intent", "consumer_stable_intent.py"),
+    ];
+
+    /// The runs of variant `v` the consumers are replayed on, as action keys: the default run,
+    /// every mistake's failing path (followed as far as it goes), and the shortest run through
+    /// each action the variant has at the player's fault budget.
+    fn consumer_runs(v: usize) -> Vec<Vec<String>> {
+        use effectively_once::sim::{action_key, decode_path, AnyScenario, Model, Scenario};
+        use std::collections::{BTreeMap, HashSet, VecDeque};
+        let meta = AnyScenario::meta(&DuplicateCharge);
+        let mut out = vec![DuplicateCharge.trace(v, &[]).keys()];
+        for m in &meta.variants {
+            if let Some(fails) = m.fails {
+                let w = variant_index(m.slug);
+                let keys = DuplicateCharge.trace(w, &decode_path(fails).0).keys();
+                out.push(
+                    DuplicateCharge
+                        .trace(v, &DuplicateCharge.follow(v, &keys))
+                        .keys(),
+                );
+            }
+        }
+        let model = DuplicateCharge::model_of(v, None, &[]);
+        let start = (model.init(), 0u8);
+        let mut seen = HashSet::from([start.clone()]);
+        let mut queue = VecDeque::from([(start, Vec::<String>::new())]);
+        let mut first: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        let mut acts = Vec::new();
+        while let Some(((s, faults), path)) = queue.pop_front() {
+            acts.clear();
+            model.actions(&s, &mut acts);
+            acts.retain(|a| faults < model.fault_budget() || !model.is_fault(a));
+            for a in &acts {
+                let mut path = path.clone();
+                path.push(action_key(a));
+                first.entry(action_key(a)).or_insert_with(|| path.clone());
+                let next = (model.next(&s, a), faults + u8::from(model.is_fault(a)));
+                if seen.insert(next.clone()) {
+                    queue.push_back((next, path));
+                }
+            }
+        }
+        for keys in first.into_values() {
             out.push(
                 DuplicateCharge
                     .trace(v, &DuplicateCharge.follow(v, &keys))
                     .keys(),
             );
         }
+        out.sort();
+        out.dedup();
+        out
     }
-    let model = DuplicateCharge::model_of(v, None, &[]);
-    let start = (model.init(), 0u8);
-    let mut seen = HashSet::from([start.clone()]);
-    let mut queue = VecDeque::from([(start, Vec::<String>::new())]);
-    let mut first: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    let mut acts = Vec::new();
-    while let Some(((s, faults), path)) = queue.pop_front() {
-        acts.clear();
-        model.actions(&s, &mut acts);
-        acts.retain(|a| faults < model.fault_budget() || !model.is_fault(a));
-        for a in &acts {
-            let mut path = path.clone();
-            path.push(action_key(a));
-            first.entry(action_key(a)).or_insert_with(|| path.clone());
-            let next = (model.next(&s, a), faults + u8::from(model.is_fault(a)));
-            if seen.insert(next.clone()) {
-                queue.push_back((next, path));
+
+    /// What the drawing shows at the end of `trace`, as the driver prints it: the committed
+    /// payment rows, the inbox and the provider's charges (entry, key).
+    fn drawn_outcome(trace: &Trace) -> String {
+        let view = &trace.steps[trace.steps.len() - 1].view;
+        let rows = |key: &str| -> Vec<Vec<String>> {
+            let t = view.tables.iter().find(|t| t.key == key);
+            t.map(|t| t.rows.iter().filter(|r| !r.faint))
+                .into_iter()
+                .flatten()
+                .map(|r| r.cells.iter().map(|c| c.en.clone()).collect())
+                .collect()
+        };
+        let list = |v: &[String]| {
+            let q: Vec<String> = v.iter().map(|x| format!("\"{x}\"")).collect();
+            format!("[{}]", q.join(", "))
+        };
+        let mut payments = rows("payments");
+        payments.sort();
+        let payments: Vec<String> = payments.iter().map(|r| list(r)).collect();
+        let mut inbox: Vec<String> = rows("inbox").into_iter().map(|r| r[0].clone()).collect();
+        inbox.sort();
+        let charges: Vec<String> = (rows("ledger").into_iter())
+            .filter(|r| r[0].starts_with("ch_"))
+            .map(|r| list(&[r[0].clone(), r[2].clone()]))
+            .collect();
+        format!(
+            "{{\"payments\": [{}], \"inbox\": {}, \"charges\": [{}]}}",
+            payments.join(", "),
+            list(&inbox),
+            charges.join(", ")
+        )
+    }
+
+    #[test]
+    fn the_consumers_run_as_shown_and_end_as_the_model_does() {
+        use effectively_once::sim::AnyScenario;
+        use std::io::Write;
+        use std::process::{Command, Stdio};
+        let mut input = String::new();
+        let mut expected = Vec::new();
+        for (slug, file) in PROGRAMS {
+            let v = variant_index(slug);
+            for keys in consumer_runs(v) {
+                input += &format!("{file} {}\n", keys.join(" "));
+                let trace = DuplicateCharge.trace(v, &DuplicateCharge.follow(v, &keys));
+                expected.push((format!("{slug}: {}", keys.join(" ")), drawn_outcome(&trace)));
             }
         }
-    }
-    for keys in first.into_values() {
-        out.push(
-            DuplicateCharge
-                .trace(v, &DuplicateCharge.follow(v, &keys))
-                .keys(),
+        let cluster = pg::Cluster::start("duplicate-charge-python");
+        let driver = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/python/consumer_driver.py"
         );
-    }
-    out.sort();
-    out.dedup();
-    out
-}
-
-/// What the drawing shows at the end of `trace`, as the driver prints it: the committed
-/// payment rows, the inbox and the provider's charges (entry, key).
-fn drawn_outcome(trace: &Trace) -> String {
-    let view = &trace.steps[trace.steps.len() - 1].view;
-    let rows = |key: &str| -> Vec<Vec<String>> {
-        let t = view.tables.iter().find(|t| t.key == key);
-        t.map(|t| t.rows.iter().filter(|r| !r.faint))
-            .into_iter()
-            .flatten()
-            .map(|r| r.cells.iter().map(|c| c.en.clone()).collect())
-            .collect()
-    };
-    let list = |v: &[String]| {
-        let q: Vec<String> = v.iter().map(|x| format!("\"{x}\"")).collect();
-        format!("[{}]", q.join(", "))
-    };
-    let mut payments = rows("payments");
-    payments.sort();
-    let payments: Vec<String> = payments.iter().map(|r| list(r)).collect();
-    let mut inbox: Vec<String> = rows("inbox").into_iter().map(|r| r[0].clone()).collect();
-    inbox.sort();
-    let charges: Vec<String> = (rows("ledger").into_iter())
-        .filter(|r| r[0].starts_with("ch_"))
-        .map(|r| list(&[r[0].clone(), r[2].clone()]))
-        .collect();
-    format!(
-        "{{\"payments\": [{}], \"inbox\": {}, \"charges\": [{}]}}",
-        payments.join(", "),
-        list(&inbox),
-        charges.join(", ")
-    )
-}
-
-#[test]
-fn the_consumers_run_as_shown_and_end_as_the_model_does() {
-    use effectively_once::sim::AnyScenario;
-    use std::io::Write;
-    use std::process::{Command, Stdio};
-    let mut input = String::new();
-    let mut expected = Vec::new();
-    for (slug, file) in PROGRAMS {
-        let v = variant_index(slug);
-        for keys in consumer_runs(v) {
-            input += &format!("{file} {}\n", keys.join(" "));
-            let trace = DuplicateCharge.trace(v, &DuplicateCharge.follow(v, &keys));
-            expected.push((format!("{slug}: {}", keys.join(" ")), drawn_outcome(&trace)));
+        let mut child = Command::new("/usr/bin/python3")
+            .arg(driver)
+            .arg(cluster.port.to_string())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("Debian's python3 with psycopg2 (.ci/setup)");
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(input.as_bytes()).expect("write the runs");
+        drop(stdin);
+        let out = child.wait_with_output().expect("python ran");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{stderr}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let got: Vec<&str> = stdout.lines().collect();
+        assert_eq!(got.len(), expected.len(), "{stderr}");
+        for (line, (run, want)) in got.iter().zip(&expected) {
+            assert_eq!(
+                line, want,
+                "{run}: Python and PostgreSQL (left), the drawing (right)"
+            );
         }
+        assert!(expected.len() >= 3 * 5, "{} runs", expected.len());
     }
-    let cluster = pg::Cluster::start("duplicate-charge-python");
-    let driver = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/python/consumer_driver.py"
-    );
-    let mut child = Command::new("/usr/bin/python3")
-        .arg(driver)
-        .arg(cluster.port.to_string())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("Debian's python3 with psycopg2 (.ci/setup)");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(input.as_bytes()).expect("write the runs");
-    drop(stdin);
-    let out = child.wait_with_output().expect("python ran");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let got: Vec<&str> = stdout.lines().collect();
-    assert_eq!(got.len(), expected.len(), "{stderr}");
-    for (line, (run, want)) in got.iter().zip(&expected) {
-        assert_eq!(
-            line, want,
-            "{run}: Python and PostgreSQL (left), the drawing (right)"
-        );
-    }
-    assert!(expected.len() >= 3 * 5, "{} runs", expected.len());
 }

@@ -4,16 +4,14 @@
 //! the model step by step on every interleaving (tests/node/refund-cap-driver.mjs).
 
 mod common;
+// PostgreSQL and the programs run natively; the wasm32 build of the tests leaves them out.
+#[cfg(not(target_arch = "wasm32"))]
 #[path = "common/pg.rs"]
 mod pg;
 
 use common::{assert_holds_everywhere, table, verdict};
-use effectively_once::scenarios::{
-    line_of, uncommitted, Pc, RcAct, RcState, RcVariant, RefundCap, RefundCapModel,
-};
-use effectively_once::sim::{explore, replay, Bounds, Model, Status, Trace};
-use std::io::Write;
-use std::process::{Command, Stdio};
+use effectively_once::scenarios::{line_of, Pc, RcVariant, RefundCap};
+use effectively_once::sim::{explore, replay, Bounds, Status, Trace};
 
 const WITHIN_CAP: &str = "refunds within the cap";
 
@@ -161,161 +159,171 @@ fn cursors_point_at_the_awaits_and_exits_of_the_real_programs() {
 
 // ---- Fidelity against real Node ----------------------------------------------------------
 
-/// Every maximal schedule of `m`, as the choice taken at each step.
-fn all_schedules(m: &RefundCapModel) -> Vec<Vec<usize>> {
-    fn walk(m: &RefundCapModel, s: &RcState, path: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
-        let mut acts = Vec::new();
-        m.actions(s, &mut acts);
-        if acts.is_empty() {
-            out.push(path.clone());
+// Node and PostgreSQL run natively; the wasm32 build of the tests leaves them out.
+#[cfg(not(target_arch = "wasm32"))]
+mod node {
+    use super::*;
+    use effectively_once::scenarios::{uncommitted, RcAct, RcState, RefundCapModel};
+    use effectively_once::sim::Model;
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+
+    /// Every maximal schedule of `m`, as the choice taken at each step.
+    fn all_schedules(m: &RefundCapModel) -> Vec<Vec<usize>> {
+        fn walk(m: &RefundCapModel, s: &RcState, path: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+            let mut acts = Vec::new();
+            m.actions(s, &mut acts);
+            if acts.is_empty() {
+                out.push(path.clone());
+            }
+            for (k, a) in acts.iter().enumerate() {
+                path.push(k);
+                walk(m, &m.next(s, a), path, out);
+                path.pop();
+            }
         }
-        for (k, a) in acts.iter().enumerate() {
-            path.push(k);
-            walk(m, &m.next(s, a), path, out);
-            path.pop();
-        }
+        let mut out = Vec::new();
+        walk(m, &m.init(), &mut Vec::new(), &mut out);
+        out
     }
-    let mut out = Vec::new();
-    walk(m, &m.init(), &mut Vec::new(), &mut out);
-    out
-}
 
-/// The driver's line for the state after `event`.
-fn expected_line(event: &str, s: &RcState) -> String {
-    let n = s.reqs.len() as u8;
-    let name = |r: u8| ["A", "B", "C"][r as usize];
-    let pending: Vec<String> = (0..n)
-        .map(|r| {
-            let p = RefundCapModel::pending(s, r).map_or("-", |st| st.tag());
-            format!("{}:{p}", name(r))
-        })
-        .collect();
-    let results: Vec<String> = (0..n)
-        .map(|r| {
-            let x = match s.reqs[r as usize].pc {
-                Pc::Done(true) => "reserved",
-                Pc::Done(false) => "insufficient remaining",
-                _ => "-",
-            };
-            format!("{}:{x}", name(r))
-        })
-        .collect();
-    let lock = s.lock.map_or("-", name);
-    format!(
-        "{event}: pending={} reserved={} lock={lock} results={}",
-        pending.join(","),
-        committed(s),
-        results.join(",")
-    )
-}
-
-/// The reservation as other sessions see it: without the lock holder's uncommitted UPDATE.
-fn committed(s: &RcState) -> i32 {
-    s.reserved - uncommitted(s).map_or(0, |(_, amount)| amount)
-}
-
-/// One schedule as driver input, and the lines the model expects back. `pick` chooses among
-/// the enabled actions (0 = the scripted schedule).
-fn case(m: &RefundCapModel, mut pick: impl FnMut(usize) -> usize) -> (String, Vec<String>) {
-    let v = m.variant;
-    let name = |r: u8| ["A", "B", "C"][r as usize];
-    let (file, _) = v.program();
-    let mut input = format!("case {file} cap={} instances={}\n", m.cap, v.instances());
-    for r in 0..v.requests() {
-        let amount = m.amounts[r as usize];
-        input += &format!("req {} {} {amount}\n", name(r), v.instance_of(r));
-    }
-    let mut s = m.init();
-    let mut expected = Vec::new();
-    let mut acts = Vec::new();
-    loop {
-        acts.clear();
-        m.actions(&s, &mut acts);
-        if acts.is_empty() {
-            break;
-        }
-        let a = acts[pick(acts.len())];
-        let event = match a {
-            RcAct::Exec(r) => format!("exec {}", name(r)),
-            RcAct::Run(i) => {
-                let r = m.head(&s, i).expect("a ready callback");
-                let verb = if s.reqs[r as usize].pc == Pc::Queued {
-                    "start"
-                } else {
-                    "deliver"
+    /// The driver's line for the state after `event`.
+    fn expected_line(event: &str, s: &RcState) -> String {
+        let n = s.reqs.len() as u8;
+        let name = |r: u8| ["A", "B", "C"][r as usize];
+        let pending: Vec<String> = (0..n)
+            .map(|r| {
+                let p = RefundCapModel::pending(s, r).map_or("-", |st| st.tag());
+                format!("{}:{p}", name(r))
+            })
+            .collect();
+        let results: Vec<String> = (0..n)
+            .map(|r| {
+                let x = match s.reqs[r as usize].pc {
+                    Pc::Done(true) => "reserved",
+                    Pc::Done(false) => "insufficient remaining",
+                    _ => "-",
                 };
-                format!("{verb} {}", name(r))
-            }
-        };
-        s = m.next(&s, &a);
-        input += &event;
-        input.push('\n');
-        expected.push(expected_line(&event, &s));
+                format!("{}:{x}", name(r))
+            })
+            .collect();
+        let lock = s.lock.map_or("-", name);
+        format!(
+            "{event}: pending={} reserved={} lock={lock} results={}",
+            pending.join(","),
+            committed(s),
+            results.join(",")
+        )
     }
-    input += "end\n";
-    expected.push(format!("end reserved={}", s.reserved));
-    (input, expected)
-}
 
-#[test]
-fn real_node_agrees_with_the_model_on_every_schedule() {
-    let mut input = String::new();
-    let mut expected = Vec::new();
-    let mut cases = 0;
-    // The seed's numbers, then other knobs: amounts that fit the cap together, and unequal ones.
-    for knobs in [&[][..], &[150, 70, 60, 50], &[100, 30, 90, 10]] {
-        for v in RcVariant::ALL {
-            let m = RefundCap::model_with(v, knobs);
-            for schedule in all_schedules(&m) {
-                let mut choices = schedule.into_iter();
-                let (i, e) = case(&m, |_| choices.next().expect("a choice per step"));
-                input += &i;
-                expected.extend(e);
-                cases += 1;
+    /// The reservation as other sessions see it: without the lock holder's uncommitted UPDATE.
+    fn committed(s: &RcState) -> i32 {
+        s.reserved - uncommitted(s).map_or(0, |(_, amount)| amount)
+    }
+
+    /// One schedule as driver input, and the lines the model expects back. `pick` chooses among
+    /// the enabled actions (0 = the scripted schedule).
+    fn case(m: &RefundCapModel, mut pick: impl FnMut(usize) -> usize) -> (String, Vec<String>) {
+        let v = m.variant;
+        let name = |r: u8| ["A", "B", "C"][r as usize];
+        let (file, _) = v.program();
+        let mut input = format!("case {file} cap={} instances={}\n", m.cap, v.instances());
+        for r in 0..v.requests() {
+            let amount = m.amounts[r as usize];
+            input += &format!("req {} {} {amount}\n", name(r), v.instance_of(r));
+        }
+        let mut s = m.init();
+        let mut expected = Vec::new();
+        let mut acts = Vec::new();
+        loop {
+            acts.clear();
+            m.actions(&s, &mut acts);
+            if acts.is_empty() {
+                break;
+            }
+            let a = acts[pick(acts.len())];
+            let event = match a {
+                RcAct::Exec(r) => format!("exec {}", name(r)),
+                RcAct::Run(i) => {
+                    let r = m.head(&s, i).expect("a ready callback");
+                    let verb = if s.reqs[r as usize].pc == Pc::Queued {
+                        "start"
+                    } else {
+                        "deliver"
+                    };
+                    format!("{verb} {}", name(r))
+                }
+            };
+            s = m.next(&s, &a);
+            input += &event;
+            input.push('\n');
+            expected.push(expected_line(&event, &s));
+        }
+        input += "end\n";
+        expected.push(format!("end reserved={}", s.reserved));
+        (input, expected)
+    }
+
+    #[test]
+    fn real_node_agrees_with_the_model_on_every_schedule() {
+        let mut input = String::new();
+        let mut expected = Vec::new();
+        let mut cases = 0;
+        // The seed's numbers, then other knobs: amounts that fit the cap together, and unequal ones.
+        for knobs in [&[][..], &[150, 70, 60, 50], &[100, 30, 90, 10]] {
+            for v in RcVariant::ALL {
+                let m = RefundCap::model_with(v, knobs);
+                for schedule in all_schedules(&m) {
+                    let mut choices = schedule.into_iter();
+                    let (i, e) = case(&m, |_| choices.next().expect("a choice per step"));
+                    input += &i;
+                    expected.extend(e);
+                    cases += 1;
+                }
+            }
+            if knobs.is_empty() {
+                // One case per run the explorer counts (the pinned totals above).
+                assert_eq!(cases, 42 + 42 + 2 + 232 + 20 + 1760 + 264);
             }
         }
-        if knobs.is_empty() {
-            // One case per run the explorer counts (the pinned totals above).
-            assert_eq!(cases, 42 + 42 + 2 + 232 + 20 + 1760 + 264);
+        let driver = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/node/refund-cap-driver.mjs"
+        );
+        let cluster = pg::Cluster::start("refund-cap-node");
+        let mut child = Command::new("node")
+            .arg(driver)
+            .arg(cluster.port.to_string())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("node is installed (.ci/setup)");
+        child
+            .stdin
+            .take()
+            .expect("stdin")
+            .write_all(input.as_bytes())
+            .expect("write the schedules");
+        let out = child.wait_with_output().expect("node ran");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let got: Vec<&str> = stdout.lines().collect();
+        for (k, want) in expected.iter().enumerate() {
+            let line = got.get(k).copied().unwrap_or("(missing)");
+            assert_eq!(
+                line,
+                want,
+                "line {k}: Node and the model disagree\nstderr: {}",
+                String::from_utf8_lossy(&out.stderr)
+            );
         }
-    }
-    let driver = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/node/refund-cap-driver.mjs"
-    );
-    let cluster = pg::Cluster::start("refund-cap-node");
-    let mut child = Command::new("node")
-        .arg(driver)
-        .arg(cluster.port.to_string())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("node is installed (.ci/setup)");
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("write the schedules");
-    let out = child.wait_with_output().expect("node ran");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let got: Vec<&str> = stdout.lines().collect();
-    for (k, want) in expected.iter().enumerate() {
-        let line = got.get(k).copied().unwrap_or("(missing)");
-        assert_eq!(
-            line,
-            want,
-            "line {k}: Node and the model disagree\nstderr: {}",
+        assert!(
+            out.status.success(),
+            "{}",
             String::from_utf8_lossy(&out.stderr)
         );
+        assert_eq!(got.len(), expected.len());
     }
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(got.len(), expected.len());
 }
 
 /// The knobs change the story: amounts that fit the cap together never break it, in any

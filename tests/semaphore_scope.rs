@@ -358,112 +358,119 @@ fn no_program_pays_without_a_job() {
 
 // ---- The programs, run as three real instances against PostgreSQL ----------------------------
 
+// PostgreSQL and the programs run natively; the wasm32 build of the tests leaves them out.
+#[cfg(not(target_arch = "wasm32"))]
 #[path = "common/pg.rs"]
 mod pg;
 
-/// The program each variant shows (src/scenarios/semaphore_scope/js/).
-const PROGRAMS: [(&str, &str); 3] = [
-    ("per-instance-semaphore", "per-instance.js"),
-    ("shared-counter", "shared-counter.js"),
-    ("leases", "leases.js"),
-];
+#[cfg(not(target_arch = "wasm32"))]
+mod run_as_shown {
+    use super::*;
 
-/// How a run ends as the driver prints it: the most calls the channel held at once (only for
-/// a run without a crash: a crash's timing is the driver's), the jobs by status, and the
-/// shared budget's `in_flight`.
-fn outcome(most: Option<u32>, jobs: [u32; 3], budget: u32) -> String {
-    let most = most.map_or(String::new(), |m| format!("\"most_in_flight\":{m},"));
-    let [queued, running, done] = jobs;
-    format!("{{{most}\"queued\":{queued},\"running\":{running},\"done\":{done},\"budget_in_flight\":{budget}}}")
-}
-
-/// The model's end of the run that follows `keys` on variant `v`, continued to where nothing
-/// is left to do, in the driver's terms.
-fn model_outcome(v: usize, keys: &[&str], most: bool) -> String {
-    let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
-    let trace = SemaphoreScope.trace(v, &SemaphoreScope.follow(v, &keys));
-    let number = |s: &str| -> u32 {
-        s.split(|c: char| !c.is_ascii_digit())
-            .find(|w| !w.is_empty())
-            .map_or(0, |w| w.parse().unwrap())
-    };
-    let cell = |step: usize, table: &str, row: &str| -> Option<u32> {
-        let t = trace.steps[step]
-            .view
-            .tables
-            .iter()
-            .find(|t| t.key == table)?;
-        let r = t.rows.iter().find(|r| r.cells[0].en.starts_with(row))?;
-        Some(number(&r.cells[1].en))
-    };
-    let last = trace.steps.len() - 1;
-    let held = (0..=last).filter_map(|k| cell(k, "channel", "total")).max();
-    let jobs = |status: &str| -> u32 {
-        let t = trace.steps[last]
-            .view
-            .tables
-            .iter()
-            .find(|t| t.key == "jobs");
-        t.map_or(0, |t| {
-            t.rows
-                .iter()
-                .filter(|r| r.cells[0].en.starts_with(status))
-                .map(|r| number(&r.cells[1].en))
-                .sum()
-        })
-    };
-    let budget = cell(last, "channel_budget", "psp").unwrap_or(0);
-    outcome(
-        held.filter(|_| most),
-        [jobs("queued"), jobs("running"), jobs("done")],
-        budget,
-    )
-}
-
-fn node_outcome(port: u16, file: &str, plan: &str) -> String {
-    let driver = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/tests/node/semaphore-driver.mjs"
-    );
-    let out = std::process::Command::new("node")
-        .args([driver, &port.to_string(), file, plan])
-        .output()
-        .expect("node is installed (.ci/setup)");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{file} {plan}: {stderr}");
-    String::from_utf8_lossy(&out.stdout).trim().to_string()
-}
-
-/// Three instances burst through 30 jobs: 30 calls at once on one channel of 10 with a
-/// semaphore per instance, 10 with the shared budget or the leases; then a crash: the shared
-/// counter leaks the dead process's 10 and the queue never drains, the leases expire and the
-/// other 20 jobs are done. Real Node processes and PostgreSQL end where the model does.
-#[test]
-fn the_programs_run_as_three_instances_and_end_as_the_model_does() {
-    let cluster = pg::Cluster::start("semaphore-scope-node");
-    let meta = AnyScenario::meta(&SemaphoreScope);
-    let burst = [
-        "claim-0", "claim-1", "claim-2", "claim-0", "claim-1", "claim-2",
+    /// The program each variant shows (src/scenarios/semaphore_scope/js/).
+    const PROGRAMS: [(&str, &str); 3] = [
+        ("per-instance-semaphore", "per-instance.js"),
+        ("shared-counter", "shared-counter.js"),
+        ("leases", "leases.js"),
     ];
-    let crash = ["claim-0", "claim-0", "crash-0", "orphans-0", "restart-0"];
-    for (slug, file) in PROGRAMS {
-        let v = meta
-            .variants
-            .iter()
-            .position(|m| m.slug == slug)
-            .expect("a variant");
-        let got = node_outcome(cluster.port, file, "burst");
-        assert_eq!(
-            got,
-            model_outcome(v, &burst, true),
-            "{slug}, burst: Node (left), the model (right)"
+
+    /// How a run ends as the driver prints it: the most calls the channel held at once (only for
+    /// a run without a crash: a crash's timing is the driver's), the jobs by status, and the
+    /// shared budget's `in_flight`.
+    fn outcome(most: Option<u32>, jobs: [u32; 3], budget: u32) -> String {
+        let most = most.map_or(String::new(), |m| format!("\"most_in_flight\":{m},"));
+        let [queued, running, done] = jobs;
+        format!("{{{most}\"queued\":{queued},\"running\":{running},\"done\":{done},\"budget_in_flight\":{budget}}}")
+    }
+
+    /// The model's end of the run that follows `keys` on variant `v`, continued to where nothing
+    /// is left to do, in the driver's terms.
+    fn model_outcome(v: usize, keys: &[&str], most: bool) -> String {
+        let keys: Vec<String> = keys.iter().map(|k| k.to_string()).collect();
+        let trace = SemaphoreScope.trace(v, &SemaphoreScope.follow(v, &keys));
+        let number = |s: &str| -> u32 {
+            s.split(|c: char| !c.is_ascii_digit())
+                .find(|w| !w.is_empty())
+                .map_or(0, |w| w.parse().unwrap())
+        };
+        let cell = |step: usize, table: &str, row: &str| -> Option<u32> {
+            let t = trace.steps[step]
+                .view
+                .tables
+                .iter()
+                .find(|t| t.key == table)?;
+            let r = t.rows.iter().find(|r| r.cells[0].en.starts_with(row))?;
+            Some(number(&r.cells[1].en))
+        };
+        let last = trace.steps.len() - 1;
+        let held = (0..=last).filter_map(|k| cell(k, "channel", "total")).max();
+        let jobs = |status: &str| -> u32 {
+            let t = trace.steps[last]
+                .view
+                .tables
+                .iter()
+                .find(|t| t.key == "jobs");
+            t.map_or(0, |t| {
+                t.rows
+                    .iter()
+                    .filter(|r| r.cells[0].en.starts_with(status))
+                    .map(|r| number(&r.cells[1].en))
+                    .sum()
+            })
+        };
+        let budget = cell(last, "channel_budget", "psp").unwrap_or(0);
+        outcome(
+            held.filter(|_| most),
+            [jobs("queued"), jobs("running"), jobs("done")],
+            budget,
+        )
+    }
+
+    fn node_outcome(port: u16, file: &str, plan: &str) -> String {
+        let driver = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/node/semaphore-driver.mjs"
         );
-        let got = node_outcome(cluster.port, file, "crash");
-        let got = got.replace(&got[..got.find("\"queued\"").unwrap_or(1)], "{");
-        assert_eq!(
-            got,
-            model_outcome(v, &crash, false),
-            "{slug}, crash: Node (left), the model (right)"
-        );
+        let out = std::process::Command::new("node")
+            .args([driver, &port.to_string(), file, plan])
+            .output()
+            .expect("node is installed (.ci/setup)");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{file} {plan}: {stderr}");
+        String::from_utf8_lossy(&out.stdout).trim().to_string()
+    }
+
+    /// Three instances burst through 30 jobs: 30 calls at once on one channel of 10 with a
+    /// semaphore per instance, 10 with the shared budget or the leases; then a crash: the shared
+    /// counter leaks the dead process's 10 and the queue never drains, the leases expire and the
+    /// other 20 jobs are done. Real Node processes and PostgreSQL end where the model does.
+    #[test]
+    fn the_programs_run_as_three_instances_and_end_as_the_model_does() {
+        let cluster = pg::Cluster::start("semaphore-scope-node");
+        let meta = AnyScenario::meta(&SemaphoreScope);
+        let burst = [
+            "claim-0", "claim-1", "claim-2", "claim-0", "claim-1", "claim-2",
+        ];
+        let crash = ["claim-0", "claim-0", "crash-0", "orphans-0", "restart-0"];
+        for (slug, file) in PROGRAMS {
+            let v = meta
+                .variants
+                .iter()
+                .position(|m| m.slug == slug)
+                .expect("a variant");
+            let got = node_outcome(cluster.port, file, "burst");
+            assert_eq!(
+                got,
+                model_outcome(v, &burst, true),
+                "{slug}, burst: Node (left), the model (right)"
+            );
+            let got = node_outcome(cluster.port, file, "crash");
+            let got = got.replace(&got[..got.find("\"queued\"").unwrap_or(1)], "{");
+            assert_eq!(
+                got,
+                model_outcome(v, &crash, false),
+                "{slug}, crash: Node (left), the model (right)"
+            );
+        }
     }
 }
