@@ -22,6 +22,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const db = new pg.Client({ host: '127.0.0.1', port: Number(port), user: 'postgres', database: 'postgres' });
 await db.connect();
+await db.query("SET lock_timeout = '2s'; SET statement_timeout = '5s'");
 await db.query(`DROP TABLE IF EXISTS clock, jobs, channel_budget, channel_slots CASCADE;
   CREATE TABLE clock (t timestamptz NOT NULL);
   INSERT INTO clock VALUES ('2026-12-05 10:00:00+00');

@@ -14,7 +14,7 @@ const [port, program] = process.argv.slice(2);
 const db = new pg.Client({ host: '127.0.0.1', port: Number(port), user: 'postgres', database: 'postgres' });
 await db.connect();
 // The scenario's clock is `public.now()` (the driver moves it), ahead of pg_catalog's.
-await db.query("SET search_path = public, pg_catalog; SET lock_timeout = '2s'");
+await db.query("SET search_path = public, pg_catalog; SET lock_timeout = '2s'; SET statement_timeout = '5s'");
 
 const waiting = new Map(); // call id → resolve
 let calls = 0;
