@@ -263,31 +263,21 @@ const PROGRAMS: [(BpVariant, &str, u32, u32); 4] = [
 /// The numbers the driver prints every five seconds, from a run of the model.
 fn model_curve(v: BpVariant) -> Vec<[i64; 8]> {
     let m = BackpressureModel::new(v, &[]);
-    let mut s = m.init();
-    let mut out = Vec::new();
-    let mut acts = Vec::new();
-    loop {
-        acts.clear();
-        m.actions(&s, &mut acts);
-        if acts.is_empty() {
-            return out;
-        }
-        s = m.next(&s, &BpAct::Advance);
+    let step = |s: &BpState| {
         let t = &s.total;
-        out.push(
-            [
-                s.t,
-                s.queued,
-                s.oldest_age(),
-                t.arrived,
-                t.refused,
-                t.processed,
-                t.calls,
-                t.throttled,
-            ]
-            .map(i64::from),
-        );
-    }
+        [
+            s.t,
+            s.queued,
+            s.oldest_age(),
+            t.arrived,
+            t.refused,
+            t.processed,
+            t.calls,
+            t.throttled,
+        ]
+        .map(i64::from)
+    };
+    run(&m).iter().skip(1).map(step).collect()
 }
 
 /// Runs `file` in virtual time with the seed's arrivals and a channel of `channel` calls a

@@ -438,34 +438,6 @@ mod run_as_shown {
         )
     }
 
-    /// Every maximal run of variant `v` at the player's fault budget in which the service moves
-    /// whenever it can (the runs a Node process can take), as action keys.
-    fn eager_runs(v: usize) -> Vec<Vec<String>> {
-        use effectively_once::sim::{action_key, Model, Scenario};
-        let m = Cancellation::model_of(v, None, &[]);
-        let mut out = Vec::new();
-        let mut stack = vec![(m.init(), 0u8, Vec::<String>::new())];
-        while let Some((s, faults, keys)) = stack.pop() {
-            let mut acts = Vec::new();
-            m.actions(&s, &mut acts);
-            acts.retain(|a| faults < m.fault_budget() || !m.is_fault(a));
-            if acts.iter().any(service) {
-                acts.retain(service);
-            }
-            if acts.is_empty() {
-                out.push(keys);
-                continue;
-            }
-            for a in acts {
-                let mut keys = keys.clone();
-                keys.push(action_key(&a));
-                stack.push((m.next(&s, &a), faults + u8::from(m.is_fault(&a)), keys));
-            }
-        }
-        out.sort();
-        out
-    }
-
     /// How the run ends in the drawing, as the driver prints it: refund_operations' rows (a
     /// deleted one is gone), the provider's refunds by key, and (for the program that writes its
     /// own) the screen's message.
@@ -513,9 +485,9 @@ mod run_as_shown {
     /// and (for the mistake, whose program writes it) the agent's screen end as the model's do.
     #[test]
     fn the_programs_run_as_shown_and_end_as_the_model_does() {
+        use effectively_once::scenarios::CaAct;
         use effectively_once::sim::AnyScenario;
-        use std::io::Write;
-        use std::process::{Command, Stdio};
+        use effectively_once::sim::Scenario;
         let meta = AnyScenario::meta(&Cancellation);
         let mut input = String::new();
         let mut expected = Vec::new();
@@ -525,7 +497,14 @@ mod run_as_shown {
                 .iter()
                 .position(|m| m.slug == slug)
                 .expect("a variant");
-            for keys in eager_runs(v) {
+            // The runs in which the service moves whenever it can: the runs a Node process can take.
+            let model = Cancellation::model_of(v, None, &[]);
+            let eager = |acts: &mut Vec<CaAct>| {
+                if acts.iter().any(service) {
+                    acts.retain(service);
+                }
+            };
+            for keys in common::every_run(&model, eager) {
                 input += &format!("{file} {}\n", keys.join(" "));
                 let screen = slug == "cancel-means-undone";
                 expected.push((
@@ -540,23 +519,9 @@ mod run_as_shown {
             env!("CARGO_MANIFEST_DIR"),
             "/tests/node/cancellation-driver.mjs"
         );
-        let mut child = Command::new("node")
-            .arg(driver)
-            .arg(cluster.port.to_string())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("node is installed (.ci/setup)");
-        let mut stdin = child.stdin.take().expect("stdin");
-        stdin.write_all(input.as_bytes()).expect("write the runs");
-        drop(stdin);
-        let out = child.wait_with_output().expect("node ran");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{stderr}");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let got: Vec<&str> = stdout.lines().collect();
-        assert_eq!(got.len(), expected.len(), "{stderr}");
+        let port = cluster.port.to_string();
+        let got = common::driver("node", &[driver, &port], &input, "node (.ci/setup)");
+        assert_eq!(got.len(), expected.len());
         for (line, (run, screen, want)) in got.iter().zip(&expected) {
             let line = match line.find(",\"screen\"") {
                 Some(i) if !screen => format!("{}}}", &line[..i]),

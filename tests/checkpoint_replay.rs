@@ -203,30 +203,6 @@ const PROGRAMS: [(&str, &str, &str); 3] = [
     ("in-memory-saver", "graph.py", "in-memory"),
 ];
 
-/// Every maximal run of variant `v` at the player's fault budget, as action keys.
-fn every_run(v: usize) -> Vec<Vec<String>> {
-    use effectively_once::sim::{action_key, Model, Scenario};
-    let m = CheckpointReplay::model_of(v, None, &[]);
-    let mut out = Vec::new();
-    let mut stack = vec![(m.init(), 0u8, Vec::<String>::new())];
-    while let Some((s, faults, keys)) = stack.pop() {
-        let mut acts = Vec::new();
-        m.actions(&s, &mut acts);
-        acts.retain(|a| faults < m.fault_budget() || !m.is_fault(a));
-        if acts.is_empty() {
-            out.push(keys);
-            continue;
-        }
-        for a in acts {
-            let mut keys = keys.clone();
-            keys.push(action_key(&a));
-            stack.push((m.next(&s, &a), faults + u8::from(m.is_fault(&a)), keys));
-        }
-    }
-    out.sort();
-    out
-}
-
 /// The refund service's ledger at the end of the run, as the drawing shows it and the driver
 /// prints it: refund, operation id, amount.
 fn drawn_ledger(v: usize, keys: &[String]) -> String {
@@ -255,9 +231,7 @@ fn drawn_ledger(v: usize, keys: &[String]) -> String {
 /// saver starts over, one with the operation id; and the run ends by notifying.
 #[test]
 fn the_graphs_run_as_shown_under_langgraph_and_refund_as_the_model_does() {
-    use effectively_once::sim::AnyScenario;
-    use std::io::Write;
-    use std::process::{Command, Stdio};
+    use effectively_once::sim::{AnyScenario, Scenario};
     let meta = AnyScenario::meta(&CheckpointReplay);
     let mut input = String::new();
     let mut expected = Vec::new();
@@ -267,7 +241,8 @@ fn the_graphs_run_as_shown_under_langgraph_and_refund_as_the_model_does() {
             .iter()
             .position(|m| m.slug == slug)
             .expect("a variant");
-        for keys in every_run(v) {
+        let model = CheckpointReplay::model_of(v, None, &[]);
+        for keys in common::every_run(&model, |_| {}) {
             input += &format!("{file} {saver} {}\n", keys.join(" "));
             expected.push((
                 format!("{slug}: {}", keys.join(" ")),
@@ -278,22 +253,13 @@ fn the_graphs_run_as_shown_under_langgraph_and_refund_as_the_model_does() {
     // The Python with LangGraph that `.ci/setup` installs (tests/python/requirements.txt).
     let python = concat!(env!("CARGO_MANIFEST_DIR"), "/target/py/bin/python");
     let driver = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/graph_driver.py");
-    let mut child = Command::new(python)
-        .arg(driver)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("target/py with LangGraph (.ci/setup)");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(input.as_bytes()).expect("write the runs");
-    drop(stdin);
-    let out = child.wait_with_output().expect("python ran");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{stderr}");
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let got: Vec<&str> = stdout.lines().collect();
-    assert_eq!(got.len(), expected.len(), "{stderr}");
+    let got = common::driver(
+        python,
+        &[driver],
+        &input,
+        "target/py with LangGraph (.ci/setup)",
+    );
+    assert_eq!(got.len(), expected.len());
     for (line, (run, want)) in got.iter().zip(&expected) {
         assert!(
             line.starts_with(want.as_str()),

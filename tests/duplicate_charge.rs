@@ -526,8 +526,6 @@ mod run_as_shown {
     #[test]
     fn the_consumers_run_as_shown_and_end_as_the_model_does() {
         use effectively_once::sim::AnyScenario;
-        use std::io::Write;
-        use std::process::{Command, Stdio};
         let mut input = String::new();
         let mut expected = Vec::new();
         for (slug, file) in PROGRAMS {
@@ -543,23 +541,11 @@ mod run_as_shown {
             env!("CARGO_MANIFEST_DIR"),
             "/tests/python/consumer_driver.py"
         );
-        let mut child = Command::new("/usr/bin/python3")
-            .arg(driver)
-            .arg(cluster.port.to_string())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("Debian's python3 with psycopg2 (.ci/setup)");
-        let mut stdin = child.stdin.take().expect("stdin");
-        stdin.write_all(input.as_bytes()).expect("write the runs");
-        drop(stdin);
-        let out = child.wait_with_output().expect("python ran");
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert!(out.status.success(), "{stderr}");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let got: Vec<&str> = stdout.lines().collect();
-        assert_eq!(got.len(), expected.len(), "{stderr}");
+        let port = cluster.port.to_string();
+        let python = "/usr/bin/python3";
+        let installed = "Debian's python3 with psycopg2 (.ci/setup)";
+        let got = common::driver(python, &[driver, &port], &input, installed);
+        assert_eq!(got.len(), expected.len());
         for (line, (run, want)) in got.iter().zip(&expected) {
             assert_eq!(
                 line, want,

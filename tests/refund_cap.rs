@@ -165,8 +165,6 @@ mod node {
     use super::*;
     use effectively_once::scenarios::{uncommitted, RcAct, RcState, RefundCapModel};
     use effectively_once::sim::Model;
-    use std::io::Write;
-    use std::process::{Command, Stdio};
 
     /// Every maximal schedule of `m`, as the choice taken at each step.
     fn all_schedules(m: &RefundCapModel) -> Vec<Vec<usize>> {
@@ -291,37 +289,12 @@ mod node {
             "/tests/node/refund-cap-driver.mjs"
         );
         let cluster = pg::Cluster::start("refund-cap-node");
-        let mut child = Command::new("node")
-            .arg(driver)
-            .arg(cluster.port.to_string())
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .spawn()
-            .expect("node is installed (.ci/setup)");
-        child
-            .stdin
-            .take()
-            .expect("stdin")
-            .write_all(input.as_bytes())
-            .expect("write the schedules");
-        let out = child.wait_with_output().expect("node ran");
-        let stdout = String::from_utf8_lossy(&out.stdout);
-        let got: Vec<&str> = stdout.lines().collect();
+        let port = cluster.port.to_string();
+        let got = common::driver("node", &[driver, &port], &input, "node (.ci/setup)");
         for (k, want) in expected.iter().enumerate() {
-            let line = got.get(k).copied().unwrap_or("(missing)");
-            assert_eq!(
-                line,
-                want,
-                "line {k}: Node and the model disagree\nstderr: {}",
-                String::from_utf8_lossy(&out.stderr)
-            );
+            let line = got.get(k).map_or("(missing)", String::as_str);
+            assert_eq!(line, want, "line {k}: Node and the model disagree");
         }
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
         assert_eq!(got.len(), expected.len());
     }
 }

@@ -133,20 +133,13 @@ fn sql_taken(trace: &Trace) -> BTreeSet<String> {
         .collect()
 }
 
-const DUAL_WRITE: Db = Db {
-    slug: "dual-write",
-    schema: "CREATE TABLE orders (id int PRIMARY KEY, status text NOT NULL);
-             CREATE TABLE outbox (event_id text PRIMARY KEY, aggregate_id int NOT NULL,
-                                  type text NOT NULL, payload jsonb, status text NOT NULL,
-                                  created_at timestamptz NOT NULL DEFAULT clock_timestamp());",
+/// What a database has unless it says otherwise: the same schema for every variant, no world,
+/// answers or waits, each statement on its actor's session, no extra paths, no loops.
+const PLAIN: Db = Db {
+    slug: "",
+    schema: "",
     variant_schema: &[],
-    tables: &[
-        ("orders", "SELECT id::text, status FROM orders ORDER BY id"),
-        (
-            "outbox",
-            "SELECT event_id, aggregate_id::text, status FROM outbox ORDER BY event_id",
-        ),
-    ],
+    tables: &[],
     world: &[],
     counts: None,
     answer: None,
@@ -155,6 +148,23 @@ const DUAL_WRITE: Db = Db {
     shown: shown::<DualWrite>,
     waits: false,
     in_hand: &[],
+};
+
+const DUAL_WRITE: Db = Db {
+    slug: "dual-write",
+    schema: "CREATE TABLE orders (id int PRIMARY KEY, status text NOT NULL);
+             CREATE TABLE outbox (event_id text PRIMARY KEY, aggregate_id int NOT NULL,
+                                  type text NOT NULL, payload jsonb, status text NOT NULL,
+                                  created_at timestamptz NOT NULL DEFAULT clock_timestamp());",
+    tables: &[
+        ("orders", "SELECT id::text, status FROM orders ORDER BY id"),
+        (
+            "outbox",
+            "SELECT event_id, aggregate_id::text, status FROM outbox ORDER BY event_id",
+        ),
+    ],
+    shown: shown::<DualWrite>,
+    ..PLAIN
 };
 
 /// The approval's versioned proposal. `now()` is the scenario's clock (10:02 until the approval
@@ -173,7 +183,6 @@ const APPROVAL: Db = Db {
              CREATE TABLE orders (order_id text PRIMARY KEY, version int NOT NULL,
                paid numeric(12,2) NOT NULL, refunded numeric(12,2) NOT NULL);
              INSERT INTO orders VALUES ('ord-2042', 3, 1000.00, 0);",
-    variant_schema: &[],
     tables: &[
         (
             "proposals",
@@ -195,8 +204,6 @@ const APPROVAL: Db = Db {
     ],
     world: &[("expire", "UPDATE clock SET t = '10:20'")],
     counts: Some(("calls", 1)),
-    answer: None,
-    session: actor,
     paths: &[
         &["propose", "approve", "support-refund", "execute"],
         &["propose", "approve", "expire", "execute"],
@@ -210,8 +217,7 @@ const APPROVAL: Db = Db {
         ],
     ],
     shown: shown::<Approval>,
-    waits: false,
-    in_hand: &[],
+    ..PLAIN
 };
 
 /// The outbox relay's two databases in one: the order service's `orders` and `outbox`, the
@@ -225,7 +231,6 @@ const OUTBOX_RELAY: Db = Db {
                version int NOT NULL DEFAULT 0);
              INSERT INTO stock VALUES (17, 0, 0);
              CREATE TABLE processed_messages (event_id text PRIMARY KEY);",
-    variant_schema: &[],
     tables: &[
         (
             "orders",
@@ -241,14 +246,8 @@ const OUTBOX_RELAY: Db = Db {
         ),
         ("inbox", "SELECT event_id FROM processed_messages"),
     ],
-    world: &[],
-    counts: None,
-    answer: None,
-    session: actor,
-    paths: &[],
     shown: shown::<OutboxRelay>,
-    waits: false,
-    in_hand: &[],
+    ..PLAIN
 };
 
 /// Unknown outcomes: the API creates the operation by its idempotency key (the unique
@@ -281,14 +280,8 @@ const UNKNOWN_OUTCOME: Db = Db {
                     to_char(refunded, 'FM990.00') AS refunded FROM orders",
         ),
     ],
-    world: &[],
-    counts: None,
-    answer: None,
-    session: actor,
-    paths: &[],
     shown: shown::<UnknownOutcome>,
-    waits: false,
-    in_hand: &[],
+    ..PLAIN
 };
 
 /// The duplicate charge: the payment table of each variant (a payment number per delivery, or
@@ -309,7 +302,6 @@ const DUPLICATE_CHARGE: Db = Db {
              CREATE TABLE provider_report (charge_id text, idempotency_key text, order_id text);
              CREATE TABLE refund_operations (operation_id text PRIMARY KEY, charge_id text,
                amount numeric(12,2), status text NOT NULL);",
-    variant_schema: &[],
     tables: &[
         (
             "payments",
@@ -328,14 +320,8 @@ const DUPLICATE_CHARGE: Db = Db {
                FROM refund_operations",
         ),
     ],
-    world: &[],
-    counts: None,
-    answer: None,
-    session: actor,
-    paths: &[],
     shown: shown::<DuplicateCharge>,
-    waits: false,
-    in_hand: &[],
+    ..PLAIN
 };
 
 /// Cancellation: the batch's operations, written by the service as it sends, hears back,
@@ -344,20 +330,13 @@ const CANCELLATION: Db = Db {
     slug: "cancellation",
     schema: "CREATE TABLE refund_operations (operation_id text PRIMARY KEY, batch_id text NOT NULL,
                amount numeric(12,2) NOT NULL, status text NOT NULL);",
-    variant_schema: &[],
     tables: &[(
         "ops",
         "SELECT operation_id, batch_id, to_char(amount, 'FM990.00') AS amount, status
            FROM refund_operations",
     )],
-    world: &[],
-    counts: None,
-    answer: None,
-    session: actor,
-    paths: &[],
     shown: shown::<Cancellation>,
-    waits: false,
-    in_hand: &[],
+    ..PLAIN
 };
 
 /// The channel's budget, shared by the instances through `jobs`, `channel_budget` or the
@@ -378,7 +357,6 @@ const SEMAPHORE_SCOPE: Db = Db {
                expires_at timestamptz);
              INSERT INTO channel_slots SELECT g, NULL, NULL FROM generate_series(1, 10) g;
              CREATE TABLE crashed (process text PRIMARY KEY);",
-    variant_schema: &[],
     tables: &[
         (
             "jobs",
@@ -408,12 +386,7 @@ const SEMAPHORE_SCOPE: Db = Db {
         ("expire-1", LATER),
         ("expire-2", LATER),
     ],
-    counts: None,
-    answer: None,
-    session: actor,
-    paths: &[],
     shown: shown::<SemaphoreScope>,
-    waits: false,
     in_hand: &[
         (
             "UPDATE jobs SET status = 'done'",
@@ -424,6 +397,7 @@ const SEMAPHORE_SCOPE: Db = Db {
             "SELECT slot FROM channel_slots WHERE holder = $1 ORDER BY slot",
         ),
     ],
+    ..PLAIN
 };
 
 /// Instance `i + 1`'s process crashes: the one running its jobs now.
@@ -465,13 +439,11 @@ const REFUND_CAP: Db = Db {
     schema: "CREATE TABLE refunds (id int PRIMARY KEY, cap int NOT NULL, refunded int NOT NULL,
                reserved int NOT NULL);
              INSERT INTO refunds VALUES (1, 100, 0, 0);",
-    variant_schema: &[],
     tables: &[(
         "refunds",
         "SELECT id::text, cap::text, refunded::text, reserved::text,
                 (cap - refunded - reserved)::text AS remaining FROM refunds",
     )],
-    world: &[],
     counts: Some(("queries", 3)),
     answer: Some(|word, n, rows| match (word, rows.first()) {
         ("SELECT", Some(r)) => {
@@ -482,10 +454,9 @@ const REFUND_CAP: Db = Db {
         _ => "OK".to_string(),
     }),
     session: |info| info.arrows.first().map_or(info.lane, |a| a.to),
-    paths: &[],
     shown: shown::<RefundCap>,
     waits: true,
-    in_hand: &[],
+    ..PLAIN
 };
 
 /// The SQL statements of a displayed listing, in order, each as displayed.

@@ -76,3 +76,52 @@ impl Lcg {
         (self.next() % n.max(1) as u64) as usize
     }
 }
+
+/// Every maximal run of `m` within its fault budget, as action keys, sorted; `narrow` may drop
+/// some of the actions offered in a state (the runs a real program can take).
+pub fn every_run<M: Model>(m: &M, narrow: impl Fn(&mut Vec<M::Act>)) -> Vec<Vec<String>> {
+    use effectively_once::sim::action_key;
+    let mut out = Vec::new();
+    let mut stack = vec![(m.init(), 0u8, Vec::<String>::new())];
+    while let Some((s, faults, keys)) = stack.pop() {
+        let mut acts = Vec::new();
+        m.actions(&s, &mut acts);
+        acts.retain(|a| faults < m.fault_budget() || !m.is_fault(a));
+        narrow(&mut acts);
+        if acts.is_empty() {
+            out.push(keys);
+            continue;
+        }
+        for a in acts {
+            let mut keys = keys.clone();
+            keys.push(action_key(&a));
+            stack.push((m.next(&s, &a), faults + u8::from(m.is_fault(&a)), keys));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Runs a driver of the listings (`program args…`, under Node or Python) with `input` on its
+/// stdin; holds that it succeeded and returns its stdout, a line each. `installed` says what
+/// must be installed for it to start.
+pub fn driver(program: &str, args: &[&str], input: &str, installed: &str) -> Vec<String> {
+    use std::io::Write;
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(program)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect(installed);
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin.write_all(input.as_bytes()).expect("write the runs");
+    drop(stdin);
+    let out = child.wait_with_output().expect("the driver ran");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let tail: Vec<&str> = stdout.lines().rev().take(3).collect();
+    assert!(out.status.success(), "{args:?}: {stderr}\n{tail:?}");
+    stdout.lines().map(String::from).collect()
+}
