@@ -332,6 +332,17 @@ fn field_str<'j>(j: &'j Json, key: &str) -> Result<&'j str, Text> {
     }
 }
 
+/// The scenario a run file names, if it names one: the page loads it before `parse_run`.
+pub fn run_scenario(text: &str) -> Option<usize> {
+    if text.len() > MAX_BYTES {
+        return None;
+    }
+    match parse_json(text).ok()?.get("scenario")? {
+        Json::Str(slug) => scenarios::index_of(slug),
+        _ => None,
+    }
+}
+
 /// Reads a run file: the run it describes, or why it cannot be opened. Nothing is applied here;
 /// the caller changes the page only on `Ok`.
 pub fn parse_run(text: &str) -> Result<Run, Text> {
@@ -369,7 +380,12 @@ pub fn parse_run(text: &str) -> Result<Run, Text> {
             format!("没有名为“{slug}”的场景。"),
         )
     })?;
-    let s: Registered = scenarios::all()[scenario];
+    let s: Registered = scenarios::get(scenario).ok_or_else(|| {
+        refuse(
+            format!("the code of \"{slug}\" could not be loaded (offline?); try again."),
+            format!("“{slug}”的代码未能加载（离线？）；请重试。"),
+        )
+    })?;
     let meta = scenarios::meta(scenario);
     let vslug = field_str(&j, "variant")?;
     let variant = meta
@@ -659,6 +675,13 @@ mod tests {
         };
         let text = run_json(&run, &trace);
         assert_eq!(parse_run(&text), Ok(run.clone()));
+        // The page loads the file's scenario before reading the rest.
+        assert_eq!(run_scenario(&text), Some(0));
+        let other = text.replacen("\"dual-write\"", "\"refund-cap\"", 1);
+        assert_eq!(run_scenario(&other), scenarios::index_of("refund-cap"));
+        for bad in ["", "{", "{\"scenario\": 3}", "{\"scenario\": \"nope\"}"] {
+            assert_eq!(run_scenario(bad), None, "{bad:?}");
+        }
         // A step's action edited: refused, naming the step.
         assert!(text.contains("\"svc-crash\""), "steps by key: {text}");
         let edited = text.replacen("\"svc-crash\"", "\"svc-reply\"", 1);

@@ -1,6 +1,6 @@
-use effectively_once::ui::{install_panic_hook, App};
+use effectively_once::ui::{install_panic_hook, start};
 
 fn main() {
     install_panic_hook();
-    leptos::mount::mount_to_body(App);
+    start();
 }

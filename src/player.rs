@@ -138,6 +138,15 @@ pub fn reduce(c: Cursor, event: PlayerEvent) -> Cursor {
     }
 }
 
+/// Whether the link opens the home page: `home=1`, or a bare address.
+pub fn is_home(search: &str) -> bool {
+    parse_query(search)
+        .other
+        .iter()
+        .any(|(k, v)| k == "home" && v == "1")
+        || is_bare(search)
+}
+
 /// A link that names no state, only perhaps a language: the address a first visit has. It
 /// opens the home page.
 pub fn is_bare(search: &str) -> bool {
@@ -419,6 +428,11 @@ pub fn resolve(search: &str, browser_lang: Option<&str>) -> Resolved {
     }
 }
 
+/// The scenario the link `search` shows (the first when it names none or an unknown one).
+pub fn shown_scenario(search: &str) -> usize {
+    scenario_of(&parse_query(search), &mut Vec::new())
+}
+
 /// The scenario the link names (unknown: the first, with a notice).
 fn scenario_of(query: &Query, notices: &mut Vec<Text>) -> usize {
     match query.scenario.as_deref() {
@@ -487,12 +501,11 @@ fn knobs_of(meta: &ScenarioMeta, query: &Query, notices: &mut Vec<Text>) -> Vec<
 /// another): say so rather than drop it silently. Other unknown parameters (tracking tags) are
 /// left alone.
 fn foreign_knobs(meta: &ScenarioMeta, query: &Query, notices: &mut Vec<Text>) {
-    let all = scenarios::all();
     for (key, _) in &query.other {
         if meta.knobs.iter().any(|k| k.key == key) {
             continue;
         }
-        let owner = (0..all.len())
+        let owner = (0..scenarios::COUNT)
             .map(scenarios::meta)
             .find(|m| m.knobs.iter().any(|k| k.key == key));
         if let Some(owner) = owner {
@@ -513,9 +526,12 @@ fn path_of(
     query: &Query,
     notices: &mut Vec<Text>,
 ) -> (Vec<u8>, Option<usize>) {
-    let all = scenarios::all();
+    // The page loads the scenario it shows before reading the link (`main.rs`).
+    let Some(shown) = scenarios::get(scenario) else {
+        return (Vec::new(), None);
+    };
     let (mut path, error) = decode_path(query.path.as_deref().unwrap_or(""));
-    let trace = all[scenario].trace_with(variant, knobs, &path);
+    let trace = shown.trace_with(variant, knobs, &path);
     if let Some(err) = error.or(trace.error) {
         path.truncate(err.at);
         notices.push(Text::new(
@@ -530,7 +546,7 @@ fn path_of(
         ));
     }
     path.truncate(trace.given);
-    let last = all[scenario].trace_with(variant, knobs, &path).last();
+    let last = shown.trace_with(variant, knobs, &path).last();
     let step = query.step.map(|t| {
         if t > last {
             notices.push(Text::new(
@@ -919,8 +935,9 @@ mod tests {
     #[test]
     fn a_bare_address_opens_the_home_page_and_a_state_does_not() {
         for bare in ["", "?", "?lang=zh", "?utm_source=x&lang=en"] {
-            assert!(is_bare(bare), "{bare}");
+            assert!(is_bare(bare) && is_home(bare), "{bare}");
         }
+        assert!(is_home("?home=1&lang=zh") && !is_home("?home=0"));
         for state in [
             "?s=dual-write",
             "?t=3",
@@ -929,7 +946,7 @@ mod tests {
             "?v=outbox",
             "?cap=150",
         ] {
-            assert!(!is_bare(state), "{state}");
+            assert!(!is_bare(state) && !is_home(state), "{state}");
         }
     }
 

@@ -8,8 +8,40 @@ macro_rules! registry {
         $(mod $module;)*
 
         /// Every scenario, in the order the picker shows them, grouped by theme as the home
-        /// page lists them. The first is the default.
+        /// page lists them. The first is the default. Not in the page's split build, where each
+        /// scenario arrives through its loader below.
+        #[cfg(not(feature = "split"))]
         static ALL: &[Registered] = &[$(&$module::$ty),*];
+
+        /// The page's split build (feature `split`, built by Trunk and cut by
+        /// `tools/split.mjs`): each scenario's code and text sit behind a split point of their
+        /// own, so `wasm-split` moves them into a module the page fetches when the scenario is
+        /// first shown.
+        #[cfg(feature = "split")]
+        mod loaders {
+            $(pub mod $module {
+                use super::super::{LoadFailed, Registered};
+                #[wasm_split_helpers::wasm_split($module, fallible)]
+                pub fn load() -> Result<Registered, LoadFailed> {
+                    Ok(&super::super::$module::$ty)
+                }
+            })*
+        }
+
+        /// Fetches (split build) or finds the scenario at `index` (past the end: the last).
+        #[cfg(feature = "split")]
+        async fn fetch(index: usize) -> Result<Registered, LoadFailed> {
+            match SLUGS[index.min(SLUGS.len() - 1)] {
+                $($slug => loaders::$module::load().await,)*
+                _ => Err(LoadFailed),
+            }
+        }
+
+        /// Each scenario's description, by a direct call: in the split build this keeps the
+        /// descriptions (the home page's and the picker's text) in the page's own module.
+        fn metas() -> Vec<ScenarioMeta> {
+            vec![$(Scenario::meta(&$module::$ty)),*]
+        }
 
         /// The slugs of `ALL`, in the same order (a test holds them equal to each `meta()`).
         pub const SLUGS: &[&str] = &[$($slug),*];
@@ -151,15 +183,67 @@ pub fn program_checked(slug: &str) -> Option<ProgramCheck> {
     PROGRAMS_RUN.iter().find(|p| p.0 == slug).map(|p| p.1)
 }
 
+/// Every scenario (not in the page's split build: there, `load` and `get`).
+#[cfg(not(feature = "split"))]
 pub fn all() -> &'static [Registered] {
     ALL
+}
+
+/// How many scenarios there are.
+pub const COUNT: usize = SLUGS.len();
+
+/// A scenario's module could not be fetched (offline, a 404, a stale cache).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoadFailed;
+
+#[cfg(feature = "split")]
+impl From<wasm_split_helpers::SplitLoaderError> for LoadFailed {
+    fn from(_: wasm_split_helpers::SplitLoaderError) -> LoadFailed {
+        LoadFailed
+    }
+}
+
+#[cfg(feature = "split")]
+static LOADED: [OnceLock<Registered>; COUNT] = [const { OnceLock::new() }; COUNT];
+
+/// The scenario at `index` (past the end: the last) if its code is here: always, except in the
+/// page's split build before `load` has fetched it.
+pub fn get(index: usize) -> Option<Registered> {
+    let index = index.min(COUNT - 1);
+    #[cfg(feature = "split")]
+    return LOADED[index].get().copied();
+    #[cfg(not(feature = "split"))]
+    Some(ALL[index])
+}
+
+/// The scenario at `index` if its code is here, else the first that is. The page mounts only
+/// after the scenario it shows has loaded (`ui::start`) and switches only to loaded ones
+/// (`Ctx::when_loaded`), so `None` is never seen there.
+pub fn shown(index: usize) -> Option<Registered> {
+    get(index).or_else(|| (0..COUNT).find_map(get))
+}
+
+/// Makes the scenario at `index` (past the end: the last) ready for `get`: in the page's split
+/// build, fetches its module the first time (a failure is not remembered, so calling again
+/// retries); elsewhere it is already here.
+pub async fn load(index: usize) -> Result<Registered, LoadFailed> {
+    if let Some(s) = get(index) {
+        return Ok(s);
+    }
+    #[cfg(feature = "split")]
+    {
+        let s = fetch(index).await?;
+        return Ok(*LOADED[index.min(COUNT - 1)].get_or_init(|| s));
+    }
+    #[allow(unreachable_code)]
+    Err(LoadFailed)
 }
 
 /// The description of the scenario at `index` (past the end: the last), built once. `meta()`
 /// builds every string of it on each call, and the page reads it on every step.
 pub fn meta(index: usize) -> &'static ScenarioMeta {
     static METAS: OnceLock<Vec<ScenarioMeta>> = OnceLock::new();
-    let metas = METAS.get_or_init(|| ALL.iter().map(|s| s.meta()).collect());
+    let metas = METAS.get_or_init(metas);
     &metas[index.min(metas.len() - 1)]
 }
 

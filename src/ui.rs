@@ -22,4 +22,22 @@ mod tables;
 mod timeline;
 
 pub use app::App;
+
+/// Starts the page: fetches the module of the scenario the link shows (the split build; at once
+/// elsewhere), then mounts the app, which reads the link against that scenario. The home page
+/// shows no run: it mounts at once and draws each card's picture as its module arrives.
+pub fn start() {
+    let search = browser::location_search();
+    if crate::player::is_home(&search) {
+        return leptos::mount::mount_to_body(App);
+    }
+    let shown = crate::player::shown_scenario(&search);
+    // Not Leptos's spawner: mounting is what sets that one up.
+    wasm_bindgen_futures::spawn_local(async move {
+        match crate::scenarios::load(shown).await {
+            Ok(_) => leptos::mount::mount_to_body(App),
+            Err(_) => browser::show_load_failure(),
+        }
+    });
+}
 pub use browser::install_panic_hook;

@@ -64,7 +64,7 @@ pub struct Verdict {
     pub rows: Vec<super::RowRef>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Step {
     pub view: StateView,
     /// What the action leading to this step did (for step 0: the scenario's introduction).
@@ -90,6 +90,17 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// A run of one empty step: the page's safe default should no scenario's code be there
+    /// to replay (`scenarios::shown`).
+    pub fn blank() -> Trace {
+        Trace {
+            steps: vec![Step::default()],
+            path: Vec::new(),
+            given: 0,
+            error: None,
+        }
+    }
+
     /// The index of the last step.
     pub fn last(&self) -> usize {
         self.steps.len() - 1

@@ -36,6 +36,10 @@ pub struct Ctx {
     pub frac: RwSignal<f64>,
     pub trace: Memo<Trace>,
     pub notices: RwSignal<Vec<Text>>,
+    /// The scenario whose module could not be fetched, offered again by the notice's Retry.
+    pub retry: RwSignal<Option<usize>>,
+    /// Counts the switches asked for (`when_loaded`), so that only the last one applies.
+    switches: StoredValue<u32>,
     /// A second variant shown side by side on the same fault schedule.
     pub compare: RwSignal<Option<usize>>,
     /// The "break it" challenge.
@@ -64,9 +68,8 @@ pub fn use_ctx() -> Ctx {
 }
 
 impl Ctx {
-    pub fn scenario_ref(&self) -> Registered {
-        let all = scenarios::all();
-        all[self.scenario.get().min(all.len() - 1)]
+    pub fn scenario_ref(&self) -> Option<Registered> {
+        scenarios::shown(self.scenario.get())
     }
 
     /// The current scenario's description (tracked).
@@ -168,10 +171,46 @@ impl Ctx {
         self.retrace(0);
     }
 
-    pub fn set_scenario(&self, scenario: usize) {
-        if self.edit(RunEdit::Scenario(scenario)) {
-            self.retrace(0);
+    /// Shows `scenario` once its module is here, then runs `after` (which may move focus to
+    /// the redrawn controls).
+    pub fn set_scenario(&self, scenario: usize, after: impl FnOnce() + 'static) {
+        let ctx = *self;
+        self.when_loaded(scenario, move || {
+            if ctx.edit(RunEdit::Scenario(scenario)) {
+                ctx.retrace(0);
+            }
+            after();
+        });
+    }
+
+    /// Runs `then` once the scenario at `index` is here: at once if it is (always, but in the
+    /// page's split build before its module was first fetched), else when its module arrives.
+    /// A module that cannot be fetched changes nothing, and the notice offers to try again.
+    /// The last request wins: a module that arrives after a later switch applies nothing.
+    pub fn when_loaded(&self, index: usize, then: impl FnOnce() + 'static) {
+        let ticket = self.switches.get_value().wrapping_add(1);
+        self.switches.set_value(ticket);
+        if scenarios::get(index).is_some() {
+            return then();
         }
+        let ctx = *self;
+        leptos::task::spawn_local(async move {
+            let result = scenarios::load(index).await;
+            if ctx.switches.get_value() != ticket {
+                return;
+            }
+            match result {
+                Ok(_) => {
+                    ctx.retry.set(None);
+                    then()
+                }
+                Err(_) => {
+                    let title = &scenarios::meta(index).title;
+                    ctx.notices.update(|n| n.push(load_failed(title)));
+                    ctx.retry.set(Some(index));
+                }
+            }
+        });
     }
 
     /// Opens a run (an imported file): scenario, variant, knobs, path and step at once.
@@ -363,6 +402,20 @@ impl Ctx {
     }
 }
 
+/// The notice when a scenario's module cannot be fetched.
+pub fn load_failed(title: &Text) -> Text {
+    Text::new(
+        format!(
+            "“{}” could not be loaded (offline, or the site was updated). Nothing changed.",
+            title.en
+        ),
+        format!(
+            "“{}”未能加载（离线，或网站已更新）。页面没有改变。",
+            title.zh
+        ),
+    )
+}
+
 #[component]
 pub fn App() -> impl IntoView {
     let start = resolve(
@@ -376,8 +429,7 @@ pub fn App() -> impl IntoView {
     browser::set_root_class(theme.word());
     let other = crate::player::parse_query(&browser::location_search()).other;
     // The bare address (a first visit) lands on the home page, as `home=1` does.
-    let home = other.iter().any(|(k, v)| k == "home" && v == "1")
-        || crate::player::is_bare(&browser::location_search());
+    let home = crate::player::is_home(&browser::location_search());
     // An audience window (`audience=<id>`, opened by a presenter).
     let following = other
         .iter()
@@ -390,8 +442,9 @@ pub fn App() -> impl IntoView {
     let path = RwSignal::new(path0);
     let knobs = RwSignal::new(knobs0);
     let trace = Memo::new(move |_| {
-        let all = scenarios::all();
-        let s = all[scenario.get().min(all.len() - 1)];
+        let Some(s) = scenarios::shown(scenario.get()) else {
+            return Trace::blank();
+        };
         knobs.with(|k| s.trace_with(variant.get(), k, &path.get()))
     });
     let last = trace.with_untracked(|t| t.last());
@@ -409,6 +462,8 @@ pub fn App() -> impl IntoView {
         frac: RwSignal::new(1.0),
         trace,
         notices: RwSignal::new(notices0),
+        retry: RwSignal::new(None),
+        switches: StoredValue::new(0),
         compare,
         breaking: RwSignal::new(breaking0),
         knobs,
@@ -456,7 +511,8 @@ pub fn App() -> impl IntoView {
             return;
         }
         restoring.set_value(true);
-        ctx.open(resolve(&search, None));
+        let shown = crate::player::shown_scenario(&search);
+        ctx.when_loaded(shown, move || ctx.open(resolve(&search, None)));
     });
     Effect::new(move |_| {
         let l = lang.get();

@@ -152,6 +152,10 @@ fn follow(ctx: Ctx, p: Presenter, predict: Option<usize>, query: &str, run: &mut
         return;
     }
     *run = same;
-    ctx.open(resolve(query, None));
-    p.predict.set(predict);
+    let query = query.to_string();
+    let shown = crate::player::shown_scenario(&query);
+    ctx.when_loaded(shown, move || {
+        ctx.open(resolve(&query, None));
+        p.predict.set(predict);
+    });
 }

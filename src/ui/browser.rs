@@ -265,6 +265,29 @@ pub fn install_panic_hook() {
     }));
 }
 
+/// In place of the loading shell, when the module of the scenario the link shows could not be
+/// fetched: what happened and a way to try again (reloading fetches it anew).
+pub fn show_load_failure() {
+    use crate::ui::dom::Node;
+    let Some(shell) = document().get_element_by_id("shell") else {
+        return;
+    };
+    let screen = Node::el("div")
+        .attr("class", "notice")
+        .attr("role", "alert")
+        .child(Node::el("p").text(
+            "This scenario could not be loaded: the network is off, or the site was just updated. \
+             这个场景未能加载：网络已断开，或网站刚刚更新。",
+        ))
+        .child(
+            Node::el("a")
+                .attr("class", "btn primary")
+                .attr("href", "")
+                .text("Try again · 重试"),
+        );
+    crate::ui::dom::mount(&shell, &[Node::el("h1").text("Effectively Once"), screen]);
+}
+
 /// Offers `text` as a file download named `name`. False if the browser refused.
 pub fn download(name: &str, mime: &str, text: &str) -> bool {
     let parts = js_sys::Array::of1(&JsValue::from_str(text));

@@ -57,6 +57,8 @@ pub enum Cmd {
     // The page's panels.
     Watch,
     Dismiss,
+    /// Fetch again the scenario whose module could not be fetched (`Ctx::retry`).
+    LoadRetry,
     More,
     Choice(u8),
     Restart,
@@ -71,7 +73,10 @@ pub enum Cmd {
     ExploreFix,
     ExploreCompare,
     ExploreCancel,
-    ExploreShow { variant: usize, path: String },
+    ExploreShow {
+        variant: usize,
+        path: String,
+    },
     // The dialogs.
     EmbedCopy,
     EmbedClose,
@@ -79,8 +84,14 @@ pub enum Cmd {
     EmbedTheme(Theme),
     Export(Format),
     ExportClose,
-    QuizAnswer { id: String, choice: u8 },
-    QuizPoint { id: String, bit: u8 },
+    QuizAnswer {
+        id: String,
+        choice: u8,
+    },
+    QuizPoint {
+        id: String,
+        bit: u8,
+    },
     QuizClose,
     QuizReset,
     QuizRetry,
@@ -94,7 +105,7 @@ pub enum Cmd {
 }
 
 /// The commands without an argument, with their words.
-const WORDS: [(&str, Cmd); 32] = [
+const WORDS: [(&str, Cmd); 33] = [
     ("variant-menu", Cmd::VariantMenu),
     ("break", Cmd::Break),
     ("embed", Cmd::Embed),
@@ -105,6 +116,7 @@ const WORDS: [(&str, Cmd); 32] = [
     ("more-toggle", Cmd::MoreToggle),
     ("watch", Cmd::Watch),
     ("dismiss", Cmd::Dismiss),
+    ("load-retry", Cmd::LoadRetry),
     ("more", Cmd::More),
     ("restart", Cmd::Restart),
     ("knob-reset", Cmd::KnobReset),

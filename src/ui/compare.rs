@@ -19,7 +19,7 @@ pub fn Compare() -> impl IntoView {
     let other = Memo::new(move |_| {
         let c = ctx.compare.get()?;
         let keys = ctx.trace.with(Trace::keys);
-        let scenario = ctx.scenario_ref();
+        let scenario = ctx.scenario_ref()?;
         let knobs = ctx.knobs.get();
         let path = scenario.follow_with(c, &knobs, &keys);
         Some(scenario.trace_with(c, &knobs, &path))

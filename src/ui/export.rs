@@ -8,7 +8,7 @@ use super::browser;
 use super::cmd::{Cmd, Format};
 use super::dom::{drawn, markup, Node};
 use super::timeline;
-use crate::export::{markdown, mermaid, parse_run, run_json, Run};
+use crate::export::{markdown, mermaid, parse_run, run_json, run_scenario, Run};
 use crate::sim::{Lang, Text};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
@@ -146,6 +146,15 @@ fn export(ctx: Ctx, format: Format) {
 /// Opens a run file's text: the run on success; otherwise the reason, shown in the dialog and
 /// as a notice, and nothing changes.
 pub fn import_text(ctx: Ctx, error: RwSignal<Option<Text>>, text: &str) {
+    // The file's scenario first (the split build fetches its module), then the whole file.
+    let Some(scenario) = run_scenario(text) else {
+        return open_text(ctx, error, text);
+    };
+    let text = text.to_string();
+    ctx.when_loaded(scenario, move || open_text(ctx, error, &text));
+}
+
+fn open_text(ctx: Ctx, error: RwSignal<Option<Text>>, text: &str) {
     match parse_run(text) {
         Ok(run) => {
             error.set(None);

@@ -4,7 +4,7 @@
 
 use super::app::use_ctx;
 use super::cmd::Cmd;
-use super::dom::{drawn, Node};
+use super::dom::{patched, Node};
 use super::timeline;
 use crate::scenarios;
 use crate::sim::Lang;
@@ -15,8 +15,15 @@ const THUMB_W: i32 = 520;
 
 /// A scenario's failure moment as a small picture: its first failing variant's canonical path
 /// at the step where it breaks (the first variant's run to its end if none fails).
+/// Until the scenario's module has arrived (the page's split build fetches them after the home
+/// page is drawn), an empty frame of the same size.
 fn thumbnail(index: usize, lang: Lang) -> Node {
-    let s = scenarios::all()[index];
+    let Some(s) = scenarios::get(index) else {
+        return Node::svg("svg")
+            .attr("class", "thumb")
+            .attr("viewBox", format!("0 0 {THUMB_W} 160"))
+            .attr("aria-hidden", "true");
+    };
     let meta = scenarios::meta(index);
     let failing = meta
         .variants
@@ -52,10 +59,30 @@ pub fn Home() -> impl IntoView {
             }
         }
     };
+    // Each thumbnail once per language: the page is redrawn as each scenario's module arrives.
+    let arrived = RwSignal::new(0);
+    let thumbs = StoredValue::new_local(vec![None::<(Lang, Node)>; scenarios::COUNT]);
+    let thumb = move |i: usize, lang: Lang| {
+        thumbs.update_value(|t| {
+            if t[i].as_ref().is_none_or(|(l, _)| *l != lang) && scenarios::get(i).is_some() {
+                t[i] = Some((lang, thumbnail(i, lang)));
+            }
+        });
+        thumbs
+            .with_value(|t| t[i].as_ref().map(|(_, n)| n.clone()))
+            .unwrap_or_else(|| thumbnail(i, lang))
+    };
+    leptos::task::spawn_local(async move {
+        for i in 0..scenarios::COUNT {
+            if scenarios::get(i).is_none() && scenarios::load(i).await.is_ok() {
+                arrived.update(|n| *n += 1);
+            }
+        }
+    });
     let draw = move || {
         let (lang, t) = (ctx.lang.get(), ctx.t());
-        let all = scenarios::all();
-        let metas: Vec<_> = (0..all.len()).map(scenarios::meta).collect();
+        arrived.track();
+        let metas: Vec<_> = (0..scenarios::COUNT).map(scenarios::meta).collect();
         let mut themes: Vec<&str> = Vec::new();
         for m in &metas {
             if !themes.contains(&m.theme.en.as_str()) {
@@ -112,7 +139,7 @@ pub fn Home() -> impl IntoView {
                         Node::el("a")
                             .attr("class", "card scenario-card")
                             .attr("href", format!("?s={}&lang={}", m.slug, lang.code()))
-                            .child(thumbnail(i, lang))
+                            .child(thumb(i, lang))
                             .child(Node::el("h3").text(m.title.get(lang)))
                             .child(Node::el("p").text(m.summary.get(lang)))
                             .child(Node::el("span").attr("class", "muted").text(format!(
@@ -159,5 +186,5 @@ pub fn Home() -> impl IntoView {
         );
         out
     };
-    view! { <main class="home" on:click=on_click>{drawn("home-inner", draw)}</main> }
+    view! { <main class="home" on:click=on_click>{patched("home-inner", draw)}</main> }
 }

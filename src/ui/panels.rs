@@ -24,6 +24,8 @@ pub fn Header() -> impl IntoView {
     let open = RwSignal::new(false);
     let draw = move || {
         let (lang, scenario, variant) = (ctx.lang.get(), ctx.scenario.get(), ctx.variant.get());
+        // A switch whose module did not arrive: the picker shows the scenario still shown.
+        ctx.retry.track();
         header(
             lang,
             ctx.t(),
@@ -88,9 +90,8 @@ pub fn Header() -> impl IntoView {
             return;
         }
         if let Ok(i) = value {
-            ctx.set_scenario(i);
             // The header is redrawn for the new scenario: keep the keyboard on the picker.
-            browser::focus_after_render(".top select");
+            ctx.set_scenario(i, || browser::focus_after_render(".top select"));
         }
     };
     // Arrow keys move between the variant radios, as in any radio group.
@@ -139,7 +140,7 @@ pub fn header(
         .child(Node::el("p").attr("class", "tagline").text(t.tagline));
     // Named on its own: a phone's one-row header hides the visible label.
     let mut select = Node::el("select").attr("aria-label", t.scenario);
-    for i in 0..scenarios::all().len() {
+    for i in 0..scenarios::COUNT {
         let mut option = Node::el("option").attr("value", i);
         if i == scenario {
             option = option.attr("selected", "");
@@ -158,7 +159,7 @@ pub fn header(
         .attr("class", "segmented")
         .attr("role", "radiogroup")
         .attr("aria-label", t.variant);
-    let meta = scenarios::meta(scenario.min(scenarios::all().len() - 1));
+    let meta = scenarios::meta(scenario);
     for (i, v) in meta.variants.iter().enumerate() {
         let (checked, tabindex) = if i == variant {
             ("true", 0)
@@ -301,18 +302,28 @@ pub fn Notices() -> impl IntoView {
     let ctx = use_ctx();
     let draw = move || {
         let (lang, t) = (ctx.lang.get(), ctx.t());
-        ctx.notices.with(|n| notices(n, lang, t))
+        let retry = ctx.retry.get().is_some();
+        ctx.notices.with(|n| notices(n, retry, lang, t))
     };
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        if Cmd::of(&ev) == Some(Cmd::Dismiss) {
+    let on_click = move |ev: leptos::ev::MouseEvent| match Cmd::of(&ev) {
+        Some(Cmd::Dismiss) => {
             ctx.notices.set(Vec::new());
+            ctx.retry.set(None);
         }
+        Some(Cmd::LoadRetry) => {
+            ctx.notices.set(Vec::new());
+            if let Some(i) = ctx.retry.get_untracked() {
+                ctx.set_scenario(i, || {});
+            }
+        }
+        _ => {}
     };
     view! { <div on:click=on_click>{drawn("notices", draw)}</div> }
 }
 
-/// What was wrong with the link (or a file), and a way to dismiss it; nothing when all is well.
-pub fn notices(notices: &[Text], lang: Lang, t: &Ui) -> Vec<Node> {
+/// What was wrong with the link (or a file), and a way to dismiss it (and to fetch again a
+/// scenario whose module did not arrive); nothing when all is well.
+pub fn notices(notices: &[Text], retry: bool, lang: Lang, t: &Ui) -> Vec<Node> {
     if notices.is_empty() {
         return Vec::new();
     }
@@ -320,12 +331,15 @@ pub fn notices(notices: &[Text], lang: Lang, t: &Ui) -> Vec<Node> {
     for n in notices {
         ul.push(Node::el("li").text(n.get(lang)));
     }
-    vec![Node::el("div")
+    let mut notice = Node::el("div")
         .attr("class", "notice")
         .attr("role", "alert")
         .child(Node::el("strong").text(t.notice))
-        .child(ul)
-        .child(button("btn").cmd(Cmd::Dismiss).text(t.dismiss))]
+        .child(ul);
+    if retry {
+        notice.push(button("btn primary").cmd(Cmd::LoadRetry).text(t.try_again));
+    }
+    vec![notice.child(button("btn").cmd(Cmd::Dismiss).text(t.dismiss))]
 }
 
 #[component]

@@ -11,6 +11,8 @@ test('home lists every scenario by theme, opens one, and starts the quiz', async
   const cards = page.locator('.scenario-card');
   await expect(cards).toHaveCount(11);
   await expect(page.locator('.scenario-card svg.thumb .mark').first()).toBeAttached();
+  // Each card's picture is drawn when its scenario's module arrives.
+  await expect(page.locator('.scenario-card svg.thumb:not(:empty)')).toHaveCount(11);
   await expect(page.locator('.counter')).toBeHidden();
   await page.getByRole('button', { name: 'Start the quiz' }).click();
   const quiz = page.getByRole('dialog', { name: 'Interview questions' });
@@ -24,6 +26,8 @@ test('home lists every scenario by theme, opens one, and starts the quiz', async
   // Back home from the player's title; Chinese too.
   await page.getByRole('link', { name: 'Effectively Once' }).click();
   await expect(page).toHaveURL(/home=1/);
+  // (Leaving before every picture has arrived would abort their fetches.)
+  await expect(page.locator('.scenario-card svg.thumb:not(:empty)')).toHaveCount(11);
   await page.getByRole('link', { name: '中文' }).click();
   await expect(page.getByRole('heading', { level: 2 }).first()).toHaveText('双写与消息');
   expectNoConsoleErrors(problems);
@@ -34,6 +38,8 @@ test('home on a phone: one column, nothing wider than the screen, in both langua
   for (const lang of ['en', 'zh']) {
     await page.goto(`?home=1&lang=${lang}`);
     await expect(page.locator('.scenario-card')).toHaveCount(11);
+    // Each card's picture is drawn when its scenario's module arrives.
+    await expect(page.locator('.scenario-card svg.thumb:not(:empty)')).toHaveCount(11);
     // The embed snippet's long line scrolls inside its own box, not the page.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
     const boxes = await page.locator('.scenario-card').evaluateAll((cs) => cs.map((c) => c.getBoundingClientRect()));

@@ -6,6 +6,9 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+// First the page's wasm is cut into modules (debug builds too: the uncut page cannot load).
+await import('./split.mjs');
+
 const dir = process.env.TRUNK_STAGING_DIR;
 if (!dir || process.env.TRUNK_PROFILE !== 'release') process.exit(0);
 
@@ -19,8 +22,8 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
   // The page's glue is an ES module with an integrity hash in index.html; the explorer
   // worker's glue is a classic script (wasm-bindgen --target no-modules, loaded by
   // importScripts) whose global `wasm_bindgen` must keep its name; register-sw.js is a classic
-  // script too.
-  const module = html.includes(before);
+  // script too. The split modules' loader (split.mjs) is an ES module imported by the glue.
+  const module = html.includes(before) || /^split-[0-9a-f]+\.js$/.test(file);
   const out = await minify(code.toString('utf8'), { module, compress: true, mangle: true });
   if (!out.code) throw new Error(`terser produced nothing for ${file}`);
   if (!module && !/^(explorer(_loader)?|register-sw)\.js$/.test(file)) {

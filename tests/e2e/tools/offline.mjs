@@ -14,7 +14,7 @@ if (!dir || process.env.TRUNK_PROFILE !== 'release') process.exit(0);
 
 const wanted = (f) =>
   f === 'index.html' || f === 'manifest.webmanifest' || f === 'favicon.svg' ||
-  /^icon-\d+\.png$/.test(f) || (/\.(js|wasm|css|json)$/.test(f) && f !== 'sw.js');
+  /^icon-\d+\.png$/.test(f) || (/\.(js|wasm|css|json|bin)$/.test(f) && f !== 'sw.js');
 const files = readdirSync(dir).filter(wanted).sort();
 const hash = createHash('sha256');
 for (const f of files) hash.update(f).update(readFileSync(join(dir, f)));

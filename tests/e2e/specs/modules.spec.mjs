@@ -1,0 +1,48 @@
+// Scenarios load on demand (tests/e2e/tools/split.mjs): a link fetches the page and the shown
+// scenario's modules only, and a module that does not arrive leaves a notice with "Try again",
+// never a blank stage, and changes nothing.
+import { test, expect, waitForApp } from './helpers.mjs';
+
+const module = (name) => new RegExp(`/split_${name}-[0-9a-f]{16}\\.wasm$`);
+
+test('a link fetches its own scenario and no other', async ({ page }) => {
+  const fetched = [];
+  page.on('request', (r) => {
+    const m = /\/split_(\w+)-[0-9a-f]{16}\.wasm$/.exec(r.url());
+    if (m) fetched.push(m[1]);
+  });
+  await page.goto('?s=refund-cap&lang=en');
+  await waitForApp(page);
+  await expect(page).toHaveTitle(/Refund cap/);
+  expect(fetched).toEqual(['refund_cap']);
+});
+
+test('a link whose module fails: a notice and Try again, which then opens it', async ({ page }) => {
+  let fail = true;
+  await page.route(module('refund_cap'), (route) => (fail ? route.abort() : route.continue()));
+  await page.goto('?s=refund-cap&lang=en');
+  const alert = page.getByRole('alert');
+  await expect(alert).toContainText('could not be loaded');
+  fail = false;
+  await alert.getByRole('link', { name: /Try again/ }).click();
+  await waitForApp(page);
+  await expect(page).toHaveTitle(/Refund cap/);
+  await expect(page.locator('.counter')).toHaveText(/Step 0 of \d+/);
+});
+
+test('switching to a scenario whose module fails changes nothing; Try again switches', async ({ page }) => {
+  let fail = true;
+  await page.route(module('semaphore_scope'), (route) => (fail ? route.abort() : route.continue()));
+  await page.goto('?s=dual-write&lang=en');
+  await waitForApp(page);
+  const picker = page.getByRole('combobox', { name: 'Scenario' });
+  await picker.selectOption('4'); // semaphore-scope, the fifth in the registry
+  const notice = page.locator('.notice');
+  await expect(notice).toContainText('could not be loaded');
+  await expect(page).toHaveTitle(/Dual write/);
+  await expect(picker.locator('option:checked')).toHaveText(/Dual write/);
+  fail = false;
+  await notice.getByRole('button', { name: 'Try again' }).click();
+  await expect(page).toHaveTitle(/Semaphore scope/);
+  await expect(page.locator('.notice')).toHaveCount(0);
+});

@@ -1,0 +1,134 @@
+// Run first by the post_build hook minify-js.mjs: cuts the page's wasm into the page's own
+// module and one module per scenario, fetched when the scenario is first shown (issue 25).
+//
+// Trunk builds the page with feature `split` (index.html): every scenario sits behind a
+// `#[wasm_split]` loader (src/scenarios.rs), and build.rs links the wasm with its relocations
+// kept. Trunk cannot run the cut itself (trunk-rs/trunk#1022), so this step does what Trunk's
+// own wasm-bindgen and wasm-opt steps would have done, on the cut modules:
+//   wasm-split-cli → wasm-bindgen --keep-lld-exports (the chunks import the function table)
+//   → wasm-opt -Oz on every module → names with the build's content hash → index.html.
+// Trunk's own (uncut) output for the page is then removed from the staging directory.
+import { createHash } from 'node:crypto';
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const dir = process.env.TRUNK_STAGING_DIR;
+if (!dir) process.exit(0);
+const release = process.env.TRUNK_PROFILE === 'release';
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const NAME = 'effectively-once';
+const input = join(root, 'target/wasm32-unknown-unknown', release ? 'release' : 'debug', `${NAME}.wasm`);
+const work = join(root, 'target/split');
+
+/** What each scenario's loader fetches, from wasm-split's (unminified) loader: { page: [files],
+ *  scenarios: { slug: [files] } }, names as in dist (read by size-check.mjs). */
+function manifest(text) {
+  const file = (stem) => named(stem, '.wasm');
+  const chunks = new Map([...text.matchAll(/const (__chunk_\d+) = makeLoad\([^]*?"\.\/(chunk_\d+)\.wasm"/g)]
+    .map((m) => [m[1], m[2]]));
+  const scenarios = {};
+  for (const m of text.matchAll(/__wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\([^]*?"\.\/(split_\w+)\.wasm"[^]*?, \[([^\]]*)\]\)\)/g)) {
+    const deps = m[3].split(',').map((d) => d.trim()).filter(Boolean);
+    if (deps.some((d) => !chunks.has(d))) throw new Error(`unknown chunk in ${m[1]}'s loader`);
+    scenarios[m[1].replace(/_/g, '-')] = [file(m[2]), ...(deps.length ? [named('chunks', '.bin')] : [])];
+  }
+  const page = ['index.html', named(NAME, '.js'), named(NAME, '_bg.wasm'), named('split', '.js')];
+  return { build: id, page, scenarios };
+}
+
+const run = (cmd, args) => execFileSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'] });
+const sri = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
+
+const wasm = readFileSync(input);
+if (!wasm.includes(Buffer.from('reloc.CODE'))) {
+  throw new Error(`${input} has no relocations: was it built with feature "split" (build.rs)?`);
+}
+rmSync(work, { recursive: true, force: true });
+mkdirSync(join(work, 'bg'), { recursive: true });
+run('wasm-split-cli', [input, work, '--out-name', NAME]);
+run('wasm-bindgen', ['--target', 'web', '--keep-lld-exports', '--no-typescript',
+  '--out-dir', join(work, 'bg'), '--out-name', NAME, join(work, `${NAME}.wasm`)]);
+
+// Every module: the page's (after wasm-bindgen) and the split ones (scenarios, shared chunks).
+const modules = [join(work, 'bg', `${NAME}_bg.wasm`),
+  ...readdirSync(work).filter((f) => f.endsWith('.wasm') && f !== `${NAME}.wasm`).map((f) => join(work, f))];
+if (release) {
+  for (const m of modules) run('wasm-opt', ['-Oz', '--strip-debug', '--strip-producers', m, '-o', m]);
+}
+
+// One hash over everything this step writes: any change renames every file, so a page can
+// never meet a module of another build (the HTTP cache and the service worker key on names).
+const hash = createHash('sha256');
+const glue = readFileSync(join(work, 'bg', `${NAME}.js`), 'utf8');
+const loader = readFileSync(join(work, '__wasm_split.js'), 'utf8');
+for (const m of modules) hash.update(readFileSync(m));
+hash.update(glue).update(loader);
+const id = hash.digest('hex').slice(0, 16);
+
+const named = (stem, ext) => `${stem}-${id}${ext}`;
+const out = new Map(); // file name in dist → bytes
+// The scenarios' own modules keep a file each. The shared chunks (code two or more scenarios
+// use and the page does not: 17–44 of under 1 KiB per scenario) go into one file, fetched once
+// and compressed as a whole (a third of their separate size); each is still instantiated only
+// when a scenario that needs it loads, and at most once (wasm-split's memoised loaders).
+let split = loader.replace(`"./${NAME}.js"`, `"./${named(NAME, '.js')}"`);
+const stem = (m) => m.slice(m.lastIndexOf('/') + 1, -'.wasm'.length);
+const chunks = modules.slice(1).filter((m) => /^chunk_\d+$/.test(stem(m)));
+const offsets = {};
+let at = 0;
+for (const m of chunks) {
+  const bytes = readFileSync(m);
+  offsets[stem(m)] = [at, bytes.length];
+  at += bytes.length;
+}
+const CHUNKS = named('chunks', '.bin');
+out.set(CHUNKS, Buffer.concat(chunks.map((m) => readFileSync(m))));
+const block = /(const __chunk_\d+ = makeLoad\(\(\) => \{\s*const src = )fetch\(new URL\("\.\/(chunk_\d+)\.wasm", import\.meta\.url\)\);([^]*?)WebAssembly\.instantiateStreaming\(src, imports\)/g;
+let n = 0;
+split = split.replace(block, (_, head, name, mid) => {
+  n += 1;
+  return `${head}chunkBytes("${name}");${mid}WebAssembly.instantiate(await src, imports)`;
+});
+if (n !== chunks.length) throw new Error(`rewrote ${n} of ${chunks.length} chunk loaders in __wasm_split.js`);
+split += `
+const CHUNKS = ${JSON.stringify(offsets)};
+let chunkFile;
+function chunkBytes(name) {
+  chunkFile ??= fetch(new URL("./${CHUNKS}", import.meta.url)).then((r) => {
+    if (!r.ok) throw new Error(\`\${r.status} \${r.url}\`);
+    return r.arrayBuffer();
+  });
+  const file = chunkFile;
+  file.catch(() => { if (chunkFile === file) chunkFile = undefined; });
+  const [at, length] = CHUNKS[name];
+  return file.then((b) => new Uint8Array(b, at, length));
+}
+`;
+for (const m of modules.slice(1).filter((m) => !chunks.includes(m))) {
+  if (!split.includes(`"./${stem(m)}.wasm"`)) throw new Error(`__wasm_split.js never fetches ${stem(m)}.wasm`);
+  split = split.replace(`"./${stem(m)}.wasm"`, `"./${named(stem(m), '.wasm')}"`);
+  out.set(named(stem(m), '.wasm'), readFileSync(m));
+}
+out.set(named('split', '.js'), Buffer.from(split));
+// Only the glue's `import … from`: its imports object keeps the module name the wasm imports.
+const from = (name) => `from "./${name}"`;
+out.set(named(NAME, '.js'), Buffer.from(glue.split(from('__wasm_split.js')).join(from(named('split', '.js')))));
+out.set(named(NAME, '_bg.wasm'), readFileSync(modules[0]));
+
+// index.html: Trunk's page glue and wasm (their names and integrity hashes) → ours.
+const htmlPath = join(dir, 'index.html');
+let html = readFileSync(htmlPath, 'utf8');
+const trunks = readdirSync(dir).filter((f) => f.startsWith(`${NAME}-`) && /(_bg\.wasm|\.js)$/.test(f));
+for (const old of trunks) {
+  const ours = old.endsWith('_bg.wasm') ? named(NAME, '_bg.wasm') : named(NAME, '.js');
+  html = html.split(sri(readFileSync(join(dir, old)))).join(sri(out.get(ours)));
+  html = html.split(old).join(ours);
+  rmSync(join(dir, old));
+}
+if (trunks.length !== 2) throw new Error(`expected Trunk's page glue and wasm, found ${trunks.join(', ')}`);
+for (const [f, bytes] of out) writeFileSync(join(dir, f), bytes);
+writeFileSync(join(work, 'manifest.json'), JSON.stringify(manifest(loader), null, 1));
+writeFileSync(htmlPath, html);
+console.log(`split: the page, ${out.size - 4} scenario modules and ${chunks.length} shared chunks in one file (build ${id})`);
