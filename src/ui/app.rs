@@ -194,8 +194,14 @@ impl Ctx {
             return then();
         }
         let ctx = *self;
+        // Said while the module is on its way (a slow network may take a second or more).
+        let loading = ctx.t().loading;
+        ctx.status.set(Some(loading));
         leptos::task::spawn_local(async move {
             let result = scenarios::load(index).await;
+            if ctx.status.get_untracked() == Some(loading) {
+                ctx.status.set(None);
+            }
             if ctx.switches.get_value() != ticket {
                 return;
             }
