@@ -462,16 +462,13 @@ fn variant_of(meta: &ScenarioMeta, query: &Query, notices: &mut Vec<Text>) -> us
             .iter()
             .position(|v| v.slug == slug)
             .unwrap_or_else(|| {
-                notices.push(Text::new(
-                    format!(
-                        "There is no variant '{slug}'; showing {}.",
-                        meta.variants[0].name.en
-                    ),
-                    format!(
-                        "没有名为“{slug}”的方案；改为显示{}。",
-                        meta.variants[0].name.zh
-                    ),
-                ));
+                // (A scenario's card, on the home page, has no variants to name.)
+                if let Some(first) = meta.variants.first() {
+                    notices.push(Text::new(
+                        format!("There is no variant '{slug}'; showing {}.", first.name.en),
+                        format!("没有名为“{slug}”的方案；改为显示{}。", first.name.zh),
+                    ));
+                }
                 0
             }),
     }

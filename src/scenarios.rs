@@ -37,8 +37,9 @@ macro_rules! registry {
             }
         }
 
-        /// Each scenario's description, by a direct call: in the split build this keeps the
-        /// descriptions (the home page's and the picker's text) in the page's own module.
+        /// Each scenario's description, by a direct call (the split build reads each from
+        /// its loaded scenario, and `CARDS` before that).
+        #[cfg(not(feature = "split"))]
         fn metas() -> Vec<ScenarioMeta> {
             vec![$(Scenario::meta(&$module::$ty)),*]
         }
@@ -114,7 +115,7 @@ pub use unknown_outcome::{
     UoAct, UoState, UoVariant,
 };
 
-use crate::sim::{AnyScenario, Bounds, Notes, Report, Scenario, ScenarioMeta};
+use crate::sim::{AnyScenario, Bounds, Knob, Notes, Report, Scenario, ScenarioMeta, Text};
 use std::sync::OnceLock;
 
 /// A registered scenario. Scenarios are stateless descriptions, so they can live in statics.
@@ -241,10 +242,77 @@ pub async fn load(index: usize) -> Result<Registered, LoadFailed> {
 
 /// The description of the scenario at `index` (past the end: the last), built once. `meta()`
 /// builds every string of it on each call, and the page reads it on every step.
+/// In the page's split build, until the scenario's module is here: its card (title, summary,
+/// theme, knob keys), with no variants.
 pub fn meta(index: usize) -> &'static ScenarioMeta {
-    static METAS: OnceLock<Vec<ScenarioMeta>> = OnceLock::new();
-    let metas = METAS.get_or_init(metas);
-    &metas[index.min(metas.len() - 1)]
+    let index = index.min(COUNT - 1);
+    #[cfg(feature = "split")]
+    {
+        static FULL: [OnceLock<ScenarioMeta>; COUNT] = [const { OnceLock::new() }; COUNT];
+        static CARD: OnceLock<Vec<ScenarioMeta>> = OnceLock::new();
+        if let Some(s) = get(index) {
+            return FULL[index].get_or_init(|| s.meta());
+        }
+        &CARD.get_or_init(|| CARDS.iter().map(Card::meta).collect())[index]
+    }
+    #[cfg(not(feature = "split"))]
+    {
+        static METAS: OnceLock<Vec<ScenarioMeta>> = OnceLock::new();
+        &METAS.get_or_init(metas)[index]
+    }
+}
+
+/// What the home page and the picker show of a scenario before its code is here: the page's
+/// split build keeps each `meta()` in its scenario's module. Written into `scenarios/cards.rs`
+/// from the metas (`UPDATE_CONTENT=1 cargo test --test content`; that test holds them equal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Card {
+    pub slug: &'static str,
+    pub theme: [&'static str; 2],
+    pub title: [&'static str; 2],
+    pub summary: [&'static str; 2],
+    pub variants: usize,
+    /// The knobs' URL keys (a link may carry another scenario's knob: the page names it).
+    pub knobs: &'static [&'static str],
+}
+
+mod cards;
+pub use cards::CARDS;
+
+impl Card {
+    /// The card as a description with no variants, its knobs by key only.
+    #[cfg_attr(not(feature = "split"), allow(dead_code))]
+    fn meta(&self) -> ScenarioMeta {
+        let text = |t: [&str; 2]| Text::new(t[0], t[1]);
+        ScenarioMeta {
+            slug: self.slug,
+            theme: text(self.theme),
+            title: text(self.title),
+            summary: text(self.summary),
+            variants: Vec::new(),
+            knobs: self.knobs.iter().map(|k| Knob::keyed(k)).collect(),
+            moves_heading: None,
+        }
+    }
+
+    /// The Rust source of `scenarios/cards.rs`, from the scenarios' metas.
+    pub fn source() -> String {
+        let pair = |t: &Text| format!("[{:?}, {:?}]", t.en, t.zh);
+        let mut out = String::from(
+            "//! Generated from each scenario's `meta()` by `UPDATE_CONTENT=1 cargo test --test content`.\n\
+             use super::Card;\n\npub static CARDS: [Card; 11] = [\n",
+        )
+        .replace("11", &COUNT.to_string());
+        for i in 0..COUNT {
+            let m = meta(i);
+            let keys: Vec<String> = m.knobs.iter().map(|k| format!("{:?}", k.key)).collect();
+            out += &format!(
+                "    Card {{\n        slug: {:?},\n        theme: {},\n        title: {},\n        summary: {},\n        variants: {},\n        knobs: &[{}],\n    }},\n",
+                m.slug, pair(&m.theme), pair(&m.title), pair(&m.summary), m.variants.len(), keys.join(", ")
+            );
+        }
+        out + "];\n"
+    }
 }
 
 /// The index of the scenario with this slug, if there is one.

@@ -150,6 +150,19 @@ impl KnobOption {
 }
 
 impl Knob {
+    /// A knob known by its URL key only (a scenario's card, before its code is here).
+    pub fn keyed(key: &'static str) -> Knob {
+        Knob {
+            key,
+            name: Text::same(key),
+            default: 0,
+            min: 0,
+            max: 0,
+            step: 1,
+            options: Vec::new(),
+        }
+    }
+
     /// `value` as a link writes it: the option's word for a knob with options, the number
     /// otherwise (and for an index that names no option).
     pub fn word(&self, value: u32) -> String {

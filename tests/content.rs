@@ -1,4 +1,5 @@
-//! The text the page fetches on demand: `public/quiz.json` and `public/notes.json` are what
+//! The text the page fetches on demand: `public/quiz.json` and `public/notes.json` (and the
+//! scenarios' cards the page carries, `src/scenarios/cards.rs`) are what
 //! `content` renders from the Rust sources (rewrite them with `UPDATE_CONTENT=1 cargo test
 //! --test content`), they read back to the same values, and a damaged file is refused with a
 //! reason rather than read.
@@ -9,9 +10,7 @@ use effectively_once::scenarios;
 use std::path::Path;
 
 fn check(file: &str, rendered: &str) {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("public")
-        .join(file);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(file);
     if std::env::var_os("UPDATE_CONTENT").is_some() {
         std::fs::write(&path, rendered).expect("write");
         return;
@@ -19,14 +18,15 @@ fn check(file: &str, rendered: &str) {
     let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         on_disk == rendered,
-        "public/{file} is not what the sources render; run `UPDATE_CONTENT=1 cargo test --test content`"
+        "{file} is not what the sources render; run `UPDATE_CONTENT=1 cargo test --test content`"
     );
 }
 
 #[test]
 fn the_files_are_what_the_sources_render() {
-    check("quiz.json", &quiz_json(&questions()));
-    check("notes.json", &notes_json());
+    check("public/quiz.json", &quiz_json(&questions()));
+    check("public/notes.json", &notes_json());
+    check("src/scenarios/cards.rs", &scenarios::Card::source());
 }
 
 #[test]

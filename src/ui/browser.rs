@@ -174,6 +174,17 @@ pub fn focus_after_render(selector: impl Into<String>) {
     });
 }
 
+/// Like [`focus_after_render`], but in the microtask after the redraw (Leptos runs its effects
+/// in microtasks queued before this one), not a frame later: a key pressed in between would
+/// land on the body. For the scenario picker, whose switch may wait for a module.
+pub fn focus_after_redraw(selector: &'static str) {
+    wasm_bindgen_futures::spawn_local(async move {
+        if let Some(el) = document().query_selector(selector).ok().flatten() {
+            focus_quietly(&el);
+        }
+    });
+}
+
 fn focus_quietly(el: &web_sys::Element) {
     let Ok(html) = el.clone().dyn_into::<web_sys::HtmlElement>() else {
         return;

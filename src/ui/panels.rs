@@ -91,7 +91,7 @@ pub fn Header() -> impl IntoView {
         }
         if let Ok(i) = value {
             // The header is redrawn for the new scenario: keep the keyboard on the picker.
-            ctx.set_scenario(i, || browser::focus_after_render(".top select"));
+            ctx.set_scenario(i, || browser::focus_after_redraw(".top select"));
         }
     };
     // Arrow keys move between the variant radios, as in any radio group.
