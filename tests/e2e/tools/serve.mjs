@@ -19,8 +19,9 @@ const types = {
   '.png': 'image/png',
   '.json': 'application/json',
   '.webmanifest': 'application/manifest+json',
+  '.bin': 'application/octet-stream', // the scenarios' shared chunks (split.mjs)
 };
-const compressible = new Set(['.html', '.js', '.mjs', '.css', '.wasm', '.svg', '.json', '.webmanifest']);
+const compressible = new Set(['.html', '.js', '.mjs', '.css', '.wasm', '.svg', '.json', '.webmanifest', '.bin']);
 const gzipped = new Map(); // path -> { mtime, body }
 
 createServer(async (req, res) => {
