@@ -388,16 +388,12 @@ pub fn parse_run(text: &str) -> Result<Run, Text> {
     })?;
     let meta = scenarios::meta(scenario);
     let vslug = field_str(&j, "variant")?;
-    let variant = meta
-        .variants
-        .iter()
-        .position(|v| v.slug == vslug)
-        .ok_or_else(|| {
-            refuse(
-                format!("the scenario has no variant \"{vslug}\"."),
-                format!("这个场景没有名为“{vslug}”的方案。"),
-            )
-        })?;
+    let variant = meta.variant_index(vslug).ok_or_else(|| {
+        refuse(
+            format!("the scenario has no variant \"{vslug}\"."),
+            format!("这个场景没有名为“{vslug}”的方案。"),
+        )
+    })?;
     let mut knobs = meta.default_knobs();
     match j.get("knobs") {
         None => {}

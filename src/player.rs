@@ -457,20 +457,16 @@ fn scenario_of(query: &Query, notices: &mut Vec<Text>) -> usize {
 fn variant_of(meta: &ScenarioMeta, query: &Query, notices: &mut Vec<Text>) -> usize {
     match query.variant.as_deref() {
         None | Some("") => 0,
-        Some(slug) => meta
-            .variants
-            .iter()
-            .position(|v| v.slug == slug)
-            .unwrap_or_else(|| {
-                // (A scenario's card, on the home page, has no variants to name.)
-                if let Some(first) = meta.variants.first() {
-                    notices.push(Text::new(
-                        format!("There is no variant '{slug}'; showing {}.", first.name.en),
-                        format!("没有名为“{slug}”的方案；改为显示{}。", first.name.zh),
-                    ));
-                }
-                0
-            }),
+        Some(slug) => meta.variant_index(slug).unwrap_or_else(|| {
+            // (A scenario's card, on the home page, has no variants to name.)
+            if let Some(first) = meta.variants.first() {
+                notices.push(Text::new(
+                    format!("There is no variant '{slug}'; showing {}.", first.name.en),
+                    format!("没有名为“{slug}”的方案；改为显示{}。", first.name.zh),
+                ));
+            }
+            0
+        }),
     }
 }
 
@@ -568,7 +564,7 @@ fn compare_of(
     match query.compare.as_deref() {
         None | Some("") => None,
         Some(slug) => {
-            let found = meta.variants.iter().position(|v| v.slug == slug);
+            let found = meta.variant_index(slug);
             if found.is_none() || found == Some(variant) {
                 notices.push(Text::new(
                     format!(

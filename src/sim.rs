@@ -192,6 +192,11 @@ impl ScenarioMeta {
     pub fn default_knobs(&self) -> Vec<u32> {
         self.knobs.iter().map(|k| k.default).collect()
     }
+
+    /// The index of the variant with this slug (a link's `v=`, a run file, a program's name).
+    pub fn variant_index(&self, slug: &str) -> Option<usize> {
+        self.variants.iter().position(|v| v.slug == slug)
+    }
 }
 
 /// A scenario: what it is about, and the model of each of its variants. Everything else (the

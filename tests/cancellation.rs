@@ -492,11 +492,7 @@ mod run_as_shown {
         let mut input = String::new();
         let mut expected = Vec::new();
         for (slug, file) in PROGRAMS {
-            let v = meta
-                .variants
-                .iter()
-                .position(|m| m.slug == slug)
-                .expect("a variant");
+            let v = meta.variant_index(slug).expect("a variant");
             // The runs in which the service moves whenever it can: the runs a Node process can take.
             let model = Cancellation::model_of(v, None, &[]);
             let eager = |acts: &mut Vec<CaAct>| {

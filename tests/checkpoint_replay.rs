@@ -236,11 +236,7 @@ fn the_graphs_run_as_shown_under_langgraph_and_refund_as_the_model_does() {
     let mut input = String::new();
     let mut expected = Vec::new();
     for (slug, file, saver) in PROGRAMS {
-        let v = meta
-            .variants
-            .iter()
-            .position(|m| m.slug == slug)
-            .expect("a variant");
+        let v = meta.variant_index(slug).expect("a variant");
         let model = CheckpointReplay::model_of(v, None, &[]);
         for keys in common::every_run(&model, |_| {}) {
             input += &format!("{file} {saver} {}\n", keys.join(" "));

@@ -426,10 +426,7 @@ mod run_as_shown {
     fn variant_index(slug: &str) -> usize {
         use effectively_once::sim::Scenario;
         let meta = DuplicateCharge.meta();
-        meta.variants
-            .iter()
-            .position(|m| m.slug == slug)
-            .expect("a variant")
+        meta.variant_index(slug).expect("a variant")
     }
 
     /// The program each variant shows (src/scenarios/duplicate_charge/).

@@ -453,11 +453,7 @@ mod run_as_shown {
         ];
         let crash = ["claim-0", "claim-0", "crash-0", "orphans-0", "restart-0"];
         for (slug, file) in PROGRAMS {
-            let v = meta
-                .variants
-                .iter()
-                .position(|m| m.slug == slug)
-                .expect("a variant");
+            let v = meta.variant_index(slug).expect("a variant");
             let got = node_outcome(cluster.port, file, "burst");
             assert_eq!(
                 got,

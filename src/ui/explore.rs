@@ -215,7 +215,7 @@ impl Explore {
 /// The index of the variant that fixes `variant`, if it is a mistake.
 pub fn fix_of(meta: &ScenarioMeta, variant: usize) -> Option<usize> {
     let slug = meta.variants.get(variant)?.fixed_by?;
-    meta.variants.iter().position(|v| v.slug == slug)
+    meta.variant_index(slug)
 }
 
 #[component]
