@@ -253,7 +253,7 @@ pub fn meta(index: usize) -> &'static ScenarioMeta {
         if let Some(s) = get(index) {
             return FULL[index].get_or_init(|| s.meta());
         }
-        &CARD.get_or_init(|| CARDS.iter().map(Card::meta).collect())[index]
+        &CARD.get_or_init(|| (0..COUNT).map(|i| card(i).meta()).collect())[index]
     }
     #[cfg(not(feature = "split"))]
     {
@@ -279,6 +279,20 @@ pub struct Card {
 mod cards;
 pub use cards::CARDS;
 
+/// The card of the scenario at `index`: a scenario just added, whose card is not written yet
+/// (`tests/content.rs` fails until it is), is named by its slug.
+pub fn card(index: usize) -> Card {
+    let slug = SLUGS[index.min(COUNT - 1)];
+    CARDS.get(index).copied().unwrap_or(Card {
+        slug,
+        theme: [slug; 2],
+        title: [slug; 2],
+        summary: ["", ""],
+        variants: 0,
+        knobs: &[],
+    })
+}
+
 impl Card {
     /// The card as a description with no variants, its knobs by key only.
     #[cfg_attr(not(feature = "split"), allow(dead_code))]
@@ -300,9 +314,8 @@ impl Card {
         let pair = |t: &Text| format!("[{:?}, {:?}]", t.en, t.zh);
         let mut out = String::from(
             "//! Generated from each scenario's `meta()` by `UPDATE_CONTENT=1 cargo test --test content`.\n\
-             use super::Card;\n\npub static CARDS: [Card; 11] = [\n",
-        )
-        .replace("11", &COUNT.to_string());
+             use super::Card;\n\npub const CARDS: &[Card] = &[\n",
+        );
         for i in 0..COUNT {
             let m = meta(i);
             let keys: Vec<String> = m.knobs.iter().map(|k| format!("{:?}", k.key)).collect();

@@ -1,7 +1,7 @@
 //! Generated from each scenario's `meta()` by `UPDATE_CONTENT=1 cargo test --test content`.
 use super::Card;
 
-pub static CARDS: [Card; 11] = [
+pub const CARDS: &[Card] = &[
     Card {
         slug: "dual-write",
         theme: ["Dual writes and messaging", "双写与消息"],

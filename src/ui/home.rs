@@ -144,7 +144,7 @@ pub fn Home() -> impl IntoView {
                             .child(Node::el("p").text(m.summary.get(lang)))
                             .child(Node::el("span").attr("class", "muted").text(format!(
                                 "{} {}",
-                                scenarios::CARDS[i].variants,
+                                scenarios::card(i).variants,
                                 t.home_variants
                             ))),
                     ),
