@@ -1,6 +1,6 @@
-//! The notes' quiz: seven multiple-choice questions with their explanations, eight short-answer
-//! questions with their scoring points (the notes' own, the outbox rubric, the order API's
-//! self-test) and ten interview questions in full, in Chinese (as in the notes) and English, each
+//! The notes' quiz: nine multiple-choice questions (the two on dead letters are ours) with
+//! their explanations, eight short-answer questions with their scoring points (the notes' own,
+//! the outbox rubric, the order API's self-test) and ten interview questions in full, in Chinese (as in the notes) and English, each
 //! with a "show me" link to the scenario state that demonstrates the answer. Pure data; progress is
 //! kept by the page (`ui::quiz`) as a short string this module parses without trusting it.
 
@@ -153,6 +153,40 @@ pub fn questions() -> Vec<Question> {
             explanation: t("B. (400 − 240) × 60 s = 9,600 queued. After the peak new orders keep arriving, so the queue drains at the net 240 − 80 = 160/s: 60 s, not 9,600 ÷ 240 = 40 s (A). C counts every arrival as backlog; D: 48 slots × 1 / 0.2 s = 240/s is an upper bound that connections and channel limits only lower. Meanwhile the oldest order waits 40 s while the API answers in milliseconds: watch the oldest message's age, not the queue length.",
                            "正确答案：B。(400 − 240) × 60 秒 = 9,600 条积压。高峰后新订单还在进入，所以按净速率 240 − 80 = 每秒 160 消化：要 60 秒，而不是 9,600 ÷ 240 = 40 秒（A）。C 把所有到达都算成积压；D：48 个槽位 × 1 / 0.2 秒 = 每秒 240 只是上限，连接数和通道限流只会拉低它。与此同时最老的订单已等了 40 秒，而 API 几毫秒就应答：要看最老消息年龄，而不是队列长度。"),
             show: "?s=backpressure&v=unbounded-queue&t=12".into(),
+        },
+        Question {
+            id: "c8".into(),
+            prompt: t("A payment consumer meets m-2, a message in a schema it cannot read, at the head of its partition. What should it do?",
+                      "支付消费者在分区队头遇到 m-2，一条它读不懂的 schema 的消息。它该怎么做？"),
+            kind: Kind::Choice {
+                options: [
+                    t("Retry it in place with exponential backoff until it succeeds", "原地指数退避重试，直到成功"),
+                    t("Log the error and acknowledge it, so the partition moves on", "记录错误日志并确认，让分区继续前进"),
+                    t("Park it in a dead-letter store with its reason, attempts and owner, alert on its age, then acknowledge it", "连同原因、尝试次数和负责人写入死信存储，按停放时长告警，然后再确认"),
+                    t("Re-publish it at the back of the partition and take the next message", "把它重新发布到分区末尾，先处理下一条"),
+                ],
+                answer: 2,
+            },
+            explanation: t("C. An unreadable schema is not a transient error: retrying in place (A) blocks the partition behind it for ever, and re-publishing (D) retries it for ever at the back. Logging and acknowledging (B) loses it: a log line has no owner and cannot be replayed. Retry only what may recover (a 503), at most a few attempts counting the first; park the rest with a record someone owns.",
+                           "正确答案：C。读不懂的 schema 不是暂时性错误：原地重试（A）会让后面的消息永远堵着，重新发布（D）等于在队尾永远重试。记日志后确认（B）会丢消息：日志没有负责人，也不能重放。只重试可能恢复的错误（如 503），次数有上限且包含首次；其余的带着记录停放，由人负责。"),
+            show: "?s=dead-letter&v=dead-letter&t=2".into(),
+        },
+        Question {
+            id: "c9".into(),
+            prompt: t("The consumer is fixed and reads schema v3 now. The on-call engineer wants to replay every dead letter. What must the replay do?",
+                      "消费者修好了，现在能读 schema v3。值班工程师想把所有死信都重放一遍。重放必须做什么？"),
+            kind: Kind::Choice {
+                options: [
+                    t("Nothing more: the messages were valid when they were published", "不需要额外处理：消息发布时是有效的"),
+                    t("Re-check each command against the order's current state, its payments and how long the operation stays valid, and refuse a stale one", "按订单当前状态、已有支付和操作有效期逐条核对，拒绝过期命令"),
+                    t("Replay each under a new message id, so the inbox does not skip it", "用新的消息标识重放，免得收件箱把它跳过"),
+                    t("Replay them twice to be sure each one went through", "重放两次，确保每条都执行了"),
+                ],
+                answer: 1,
+            },
+            explanation: t("B. A parked command was right when it was written; the world moved on while it waited. A cancelled order's old charge must be refused, and a command another replay already carried out must not run again. A new message id (C) only hides a second replay from an inbox of message ids.",
+                           "正确答案：B。停放的命令写下时是对的，但等待期间情况变了。已取消订单的旧扣款命令必须拒绝，另一次重放已完成的命令也不能再执行。换新的消息标识（C）只会让按消息标识去重的收件箱看不出第二次重放。"),
+            show: "?s=dead-letter&v=blind-replay&p=000100&t=6".into(),
         },
         Question {
             id: "s1".into(),
@@ -425,7 +459,7 @@ mod tests {
     #[test]
     fn the_interview_answers_are_whole_and_the_quiz_is_complete() {
         let qs = questions();
-        assert!(qs.len() >= 25, "{}", qs.len());
+        assert!(qs.len() >= 27, "{}", qs.len());
         let text = |id: &str| {
             let q = qs.iter().find(|q| q.id == id).expect(id);
             let mut all = vec![&q.prompt, &q.explanation];

@@ -94,6 +94,10 @@ pub use cancellation::{
     OpStatus as CaStatus, Screen as CaScreen, Wait as CaWait,
 };
 pub use checkpoint_replay::{CheckpointReplay, CrAct, CrState, CrVariant};
+pub use dead_letter::{
+    DeadLetter, DeadLetterModel, DlAct, DlState, DlVariant, OrderStatus as DlOrder,
+    Parked as DlParked,
+};
 pub use dual_write::{DualWrite, DualWriteModel, DwAct, DwVariant};
 pub use duplicate_charge::{
     DcAct, DcState, DcVariant, DuplicateCharge, DuplicateChargeModel, Key as DcKey,
@@ -132,6 +136,7 @@ registry! {
     "unknown-outcome" => unknown_outcome::UnknownOutcome,
     "cancellation" => cancellation::Cancellation,
     "checkpoint-replay" => checkpoint_replay::CheckpointReplay,
+    "dead-letter" => dead_letter::DeadLetter,
     "approval" => approval::Approval,
 }
 

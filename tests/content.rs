@@ -78,7 +78,12 @@ fn a_damaged_file_is_refused_with_the_reason() {
             "is malformed",
         ),
         (
-            quiz[..quiz.len() / 2].to_string(),
+            // Cut in half, at a character's boundary (the text is two languages).
+            quiz[..(0..=quiz.len() / 2)
+                .rev()
+                .find(|&i| quiz.is_char_boundary(i))
+                .unwrap_or(0)]
+                .to_string(),
             "The quiz could not be read: ",
         ),
     ];

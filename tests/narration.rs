@@ -4,7 +4,7 @@
 //! The explorer proves the models; this walks the same graph through their presentation.
 
 use effectively_once::scenarios::{
-    Approval, Backpressure, Cancellation, CheckpointReplay, DualWrite, DuplicateCharge,
+    Approval, Backpressure, Cancellation, CheckpointReplay, DeadLetter, DualWrite, DuplicateCharge,
     OutboxRelay, RefundCap, RetryLayers, SemaphoreScope, UnknownOutcome,
 };
 use effectively_once::sim::kit::Variants;
@@ -108,6 +108,10 @@ fn cancellation_speaks_in_every_state() {
 #[test]
 fn checkpoint_replay_speaks_in_every_state() {
     every_variant(CheckpointReplay);
+}
+#[test]
+fn dead_letter_speaks_in_every_state() {
+    every_variant(DeadLetter);
 }
 #[test]
 fn approval_speaks_in_every_state() {

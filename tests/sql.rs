@@ -14,7 +14,7 @@ mod pg;
 
 use effectively_once::scenarios;
 use effectively_once::scenarios::{
-    Approval, Backpressure, Cancellation, CheckpointReplay, DualWrite, DuplicateCharge,
+    Approval, Backpressure, Cancellation, CheckpointReplay, DeadLetter, DualWrite, DuplicateCharge,
     OutboxRelay, RefundCap, RetryLayers, SemaphoreScope, UnknownOutcome,
 };
 use effectively_once::sim::{
@@ -416,7 +416,35 @@ const LATER: &str = "UPDATE clock SET t = t + interval '31 seconds';
      WHERE holder NOT IN (SELECT process FROM crashed)";
 
 /// Every scenario whose steps show SQL, replayed (the others show none: a test holds it).
-const DBS: [&Db; 8] = [
+/// The dead letters' database: the orders, the payments the consumer records, and the parked
+/// messages. Every step is one transaction or one statement, so no session waits.
+const DEAD_LETTER: Db = Db {
+    slug: "dead-letter",
+    schema: "CREATE TABLE orders (id text PRIMARY KEY, status text NOT NULL);
+             INSERT INTO orders VALUES ('ord-1701', 'PENDING'), ('ord-1702', 'PENDING'),
+                                       ('ord-1703', 'PENDING');
+             CREATE TABLE payments (order_id text NOT NULL REFERENCES orders,
+               charge_id text PRIMARY KEY, message_id text NOT NULL);
+             CREATE TABLE dead_letters (message_id text PRIMARY KEY, order_id text NOT NULL,
+               reason text NOT NULL, attempts int NOT NULL, owner text NOT NULL,
+               status text NOT NULL, replays int NOT NULL);",
+    tables: &[
+        ("orders", "SELECT id, status FROM orders"),
+        (
+            "payments",
+            "SELECT order_id, charge_id, message_id FROM payments",
+        ),
+        (
+            "dead_letters",
+            "SELECT message_id, order_id, reason, attempts::text AS attempts, owner, status,
+                    replays::text AS replays FROM dead_letters",
+        ),
+    ],
+    shown: shown::<DeadLetter>,
+    ..PLAIN
+};
+
+const DBS: [&Db; 9] = [
     &DUAL_WRITE,
     &OUTBOX_RELAY,
     &REFUND_CAP,
@@ -425,6 +453,7 @@ const DBS: [&Db; 8] = [
     &DUPLICATE_CHARGE,
     &CANCELLATION,
     &SEMAPHORE_SCOPE,
+    &DEAD_LETTER,
 ];
 
 /// The step's actor: its lane.

@@ -83,6 +83,14 @@ pub const CARDS: &[Card] = &[
         knobs: &[],
     },
     Card {
+        slug: "dead-letter",
+        theme: ["Retries, timeouts and recovery", "重试、超时与恢复"],
+        title: ["Dead letters: give up with a record, replay with a check", "死信：放弃要留记录，重放要先核对"],
+        summary: ["Retrying a poison message for ever stops the partition; giving up without a record loses it; replaying it blindly charges a cancelled order.", "永远重试毒消息会堵死分区；放弃而不留记录会丢消息；盲目重放会给已取消的订单扣款。"],
+        variants: 5,
+        knobs: &[],
+    },
+    Card {
         slug: "approval",
         theme: ["Agents and human approval", "Agent 与人工审批"],
         title: ["Human approval: approve a proposal, not a chat message", "人工审批：批准提案，而不是一句聊天"],

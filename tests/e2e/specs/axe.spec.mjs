@@ -26,7 +26,7 @@ for (const s of states) {
     if (s.width) await page.setViewportSize({ width: s.width, height: s.height });
     await page.goto(s.q);
     if (s.home) {
-      await expect(page.locator('.scenario-card')).toHaveCount(11);
+      await expect(page.locator('.scenario-card')).toHaveCount(12);
     } else if (s.audience) {
       await waitForApp(page);
       await expect(page.locator('.present-bar')).toContainText('Audience view');
@@ -73,6 +73,7 @@ const variants = [
   ...['new-charge-per-delivery', 'message-id-dedup', 'stable-intent'].map((v) => ['duplicate-charge', v, 'p=000002&t=10']),
   ...['cancel-means-undone', 'cancel-then-ask-once', 'cancel-then-reconcile'].map((v) => ['cancellation', v, 'p=0000001&t=8']),
   ...['approve-chat-text', 'approve-versioned-proposal'].map((v) => ['approval', v, 'p=002&t=4']),
+  ...['retry-forever', 'log-and-drop', 'dead-letter', 'blind-replay', 'checked-replay'].map((v) => ['dead-letter', v, 't=3']),
   ...['per-instance-semaphore', 'shared-counter', 'leases'].map((v) => ['semaphore-scope', v, 'p=002&t=4']),
 ];
 // One page per variant: the language is switched with its button and the colour scheme by

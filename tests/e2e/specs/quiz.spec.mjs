@@ -25,31 +25,31 @@ test('answers, explanations, self-scored points, and progress kept across a relo
   await expect(q2).toContainText('✗ Not quite — the answer is C.');
   await expect(q2.locator('.opt.right')).toContainText('C. ');
   await expect(q2.locator('.opt.wrong')).toContainText('A. Assume a node');
-  const s1 = dialog.getByRole('region', { name: /^8\. An operation is PROCESSING/ });
+  const s1 = dialog.getByRole('region', { name: /^10\. An operation is PROCESSING/ });
   await s1.getByText('Answer first, then show the model answer').click();
   await s1.getByLabel(/Reuses the stable identity/).click();
-  await expect(dialog.getByRole('status')).toHaveText('Multiple choice answered 2/7 · right 1 · short-answer points 1/32 · follow-ups ready 0/10');
+  await expect(dialog.getByRole('status')).toHaveText('Multiple choice answered 2/9 · right 1 · short-answer points 1/32 · follow-ups ready 0/10');
   await page.reload();
   await waitForApp(page);
   await page.getByRole('button', { name: 'Quiz', exact: true }).click();
   dialog = page.getByRole('dialog', { name: 'Interview questions' });
-  await expect(dialog.getByRole('status')).toHaveText('Multiple choice answered 2/7 · right 1 · short-answer points 1/32 · follow-ups ready 0/10');
+  await expect(dialog.getByRole('status')).toHaveText('Multiple choice answered 2/9 · right 1 · short-answer points 1/32 · follow-ups ready 0/10');
   // An interview follow-up: the model answer, the follow-ups, what not to say.
-  const ag20 = dialog.getByRole('region', { name: /^17\. AG20/ });
+  const ag20 = dialog.getByRole('region', { name: /^19\. AG20/ });
   await ag20.getByText('Answer first, then show the model answer').click();
   await expect(ag20).toContainText('Mark it UNKNOWN, not failed');
   await expect(ag20).toContainText('“Retry three times on a timeout.”');
   await ag20.getByLabel('I could answer this aloud').click();
   await expect(dialog.getByRole('status')).toContainText('follow-ups ready 1/10');
   await dialog.getByRole('button', { name: 'Reset progress' }).click();
-  await expect(dialog.getByRole('status')).toHaveText('Multiple choice answered 0/7 · right 0 · short-answer points 0/32 · follow-ups ready 0/10');
+  await expect(dialog.getByRole('status')).toHaveText('Multiple choice answered 0/9 · right 0 · short-answer points 0/32 · follow-ups ready 0/10');
   expectNoConsoleErrors(problems);
 });
 
 test('garbled or throwing storage: the quiz still works and says progress is not kept', async ({ page, problems }) => {
   await page.addInitScript(() => localStorage.setItem('effectively-once.quiz.v1', 'c1=9999,<script>,zz=1,c2=2'));
   let dialog = await openQuiz(page);
-  await expect(dialog.getByRole('status')).toHaveText('Multiple choice answered 1/7 · right 1 · short-answer points 0/32 · follow-ups ready 0/10');
+  await expect(dialog.getByRole('status')).toHaveText('Multiple choice answered 1/9 · right 1 · short-answer points 0/32 · follow-ups ready 0/10');
   await page.addInitScript(() => {
     Storage.prototype.getItem = () => { throw new Error('blocked'); };
     Storage.prototype.setItem = () => { throw new Error('QuotaExceededError'); };
@@ -66,7 +66,7 @@ test('every "show me" opens a valid state, in the quiz language', async ({ page,
   // "Show me" comes with the answer: answer every multiple-choice question first.
   for (const group of await dialog.locator('fieldset').all()) await group.locator('input').first().check();
   const hrefs = await page.locator('#quiz-dialog a').evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-  expect(hrefs).toHaveLength(25);
+  expect(hrefs).toHaveLength(27);
   for (const href of hrefs) {
     expect(href).toContain('lang=zh');
     await page.goto(href);
