@@ -282,7 +282,7 @@ pub fn questions() -> Vec<Question> {
             },
             explanation: t("Accepted is not done. A publish acknowledgement means the broker holds the message; the order succeeds only when stock is reserved and payment confirmed, which consumers do later and may fail, retry or refuse. The client gets the order id and a status URL and follows the order, and the operator watches the oldest message's age: an API that answers in 200 ms can hide orders that wait 40 s.",
                            "受理不等于完成。发布确认说明消息代理拿到了消息；只有库存已预留、支付已确认，订单才算成功，而这些由消费者稍后完成，可能失败、重试或被拒绝。客户端拿到订单标识和查询地址去跟踪订单，运维盯着最老消息年龄：200 毫秒应答的 API 背后，订单可能等了 40 秒。"),
-            show: "?s=backpressure&v=unbounded-queue&t=20".into(),
+            show: "?s=order-api&v=accept-202&p=002&t=3".into(),
         },
         Question {
             id: "s7".into(),

@@ -102,6 +102,7 @@ pub use dual_write::{DualWrite, DualWriteModel, DwAct, DwVariant};
 pub use duplicate_charge::{
     DcAct, DcState, DcVariant, DuplicateCharge, DuplicateChargeModel, Key as DcKey,
 };
+pub use order_api::{OaAct, OaState, OaVariant, OrderApi, OrderApiModel, Reply as OaReply};
 pub use outbox_relay::{OrAct, OrVariant, OutboxRelay, OutboxRelayModel};
 pub use refund_cap::{
     line_of, uncommitted, Answer, Pc, RcAct, RcState, RcVariant, RefundCap, RefundCapModel, Stmt,
@@ -129,6 +130,7 @@ registry! {
     "dual-write" => dual_write::DualWrite,
     "outbox-relay" => outbox_relay::OutboxRelay,
     "duplicate-charge" => duplicate_charge::DuplicateCharge,
+    "order-api" => order_api::OrderApi,
     "refund-cap" => refund_cap::RefundCap,
     "semaphore-scope" => semaphore_scope::SemaphoreScope,
     "backpressure" => backpressure::Backpressure,

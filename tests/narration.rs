@@ -5,7 +5,7 @@
 
 use effectively_once::scenarios::{
     Approval, Backpressure, Cancellation, CheckpointReplay, DeadLetter, DualWrite, DuplicateCharge,
-    OutboxRelay, RefundCap, RetryLayers, SemaphoreScope, UnknownOutcome,
+    OrderApi, OutboxRelay, RefundCap, RetryLayers, SemaphoreScope, UnknownOutcome,
 };
 use effectively_once::sim::kit::Variants;
 use effectively_once::sim::{Present, Scenario, Text};
@@ -112,6 +112,10 @@ fn checkpoint_replay_speaks_in_every_state() {
 #[test]
 fn dead_letter_speaks_in_every_state() {
     every_variant(DeadLetter);
+}
+#[test]
+fn order_api_speaks_in_every_state() {
+    every_variant(OrderApi);
 }
 #[test]
 fn approval_speaks_in_every_state() {

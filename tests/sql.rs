@@ -15,7 +15,7 @@ mod pg;
 use effectively_once::scenarios;
 use effectively_once::scenarios::{
     Approval, Backpressure, Cancellation, CheckpointReplay, DeadLetter, DualWrite, DuplicateCharge,
-    OutboxRelay, RefundCap, RetryLayers, SemaphoreScope, UnknownOutcome,
+    OrderApi, OutboxRelay, RefundCap, RetryLayers, SemaphoreScope, UnknownOutcome,
 };
 use effectively_once::sim::{
     action_key, decode_path, MarkKind, Model, Present, Scenario, StepInfo, Trace,
@@ -444,7 +444,23 @@ const DEAD_LETTER: Db = Db {
     ..PLAIN
 };
 
-const DBS: [&Db; 9] = [
+/// The order API's database: orders (with the request key where the variant has one) and the
+/// outbox. The request key is unique; a variant without one never writes it.
+const ORDER_API: Db = Db {
+    slug: "order-api",
+    schema: "CREATE TABLE orders (order_id text PRIMARY KEY, request_key text UNIQUE,
+               cart text NOT NULL, status text NOT NULL);
+             CREATE TABLE outbox (event_id text PRIMARY KEY, order_id text NOT NULL REFERENCES orders,
+               status text NOT NULL);",
+    tables: &[
+        ("orders", "SELECT order_id, request_key, cart, status FROM orders"),
+        ("outbox", "SELECT event_id, order_id, status FROM outbox"),
+    ],
+    shown: shown::<OrderApi>,
+    ..PLAIN
+};
+
+const DBS: [&Db; 10] = [
     &DUAL_WRITE,
     &OUTBOX_RELAY,
     &REFUND_CAP,
@@ -454,6 +470,7 @@ const DBS: [&Db; 9] = [
     &CANCELLATION,
     &SEMAPHORE_SCOPE,
     &DEAD_LETTER,
+    &ORDER_API,
 ];
 
 /// The step's actor: its lane.

@@ -27,6 +27,14 @@ pub const CARDS: &[Card] = &[
         knobs: &[],
     },
     Card {
+        slug: "order-api",
+        theme: ["Dual writes and messaging", "双写与消息"],
+        title: ["The order API: accept fast, finish later, never create twice", "下单 API：快速受理、异步完成、绝不重复创建"],
+        summary: ["Waiting for the order inside the request times out and doubles it; a 202 without a request key doubles it too; a key, a 202 and a status URL do not.", "在请求里等订单做完会超时并重复下单；没有请求键的 202 同样会重复；请求键、202 加状态地址则不会。"],
+        variants: 3,
+        knobs: &[],
+    },
+    Card {
         slug: "refund-cap",
         theme: ["Concurrency", "并发"],
         title: ["Refund cap: await interleaving in Node", "退款上限：Node 中 await 的交错"],

@@ -26,7 +26,7 @@ for (const s of states) {
     if (s.width) await page.setViewportSize({ width: s.width, height: s.height });
     await page.goto(s.q);
     if (s.home) {
-      await expect(page.locator('.scenario-card')).toHaveCount(12);
+      await expect(page.locator('.scenario-card')).toHaveCount(13);
     } else if (s.audience) {
       await waitForApp(page);
       await expect(page.locator('.present-bar')).toContainText('Audience view');
@@ -74,6 +74,7 @@ const variants = [
   ...['cancel-means-undone', 'cancel-then-ask-once', 'cancel-then-reconcile'].map((v) => ['cancellation', v, 'p=0000001&t=8']),
   ...['approve-chat-text', 'approve-versioned-proposal'].map((v) => ['approval', v, 'p=002&t=4']),
   ...['retry-forever', 'log-and-drop', 'dead-letter', 'blind-replay', 'checked-replay'].map((v) => ['dead-letter', v, 't=3']),
+  ...['sync-wait', 'no-request-key', 'accept-202'].map((v) => ['order-api', v, 't=2']),
   ...['per-instance-semaphore', 'shared-counter', 'leases'].map((v) => ['semaphore-scope', v, 'p=002&t=4']),
 ];
 // One page per variant: the language is switched with its button and the colour scheme by

@@ -173,6 +173,7 @@ const FAILURES = [
   ['backpressure', 'throttled-channel', '0', /400 calls to the payment channel in one second, against the 120 it accepts/],
   ['approval', 'approve-chat-text', '0020', /approved 80\.00, the agent refunded 800\.00/],
   ['dead-letter', 'retry-forever', '0000000', /6 attempts on one message against a cap of 3/],
+  ['order-api', 'no-request-key', '100', /2 orders created for the one the client meant/],
 ];
 test('every scenario has a figure named with its numbers that shows the failure', async ({ page, problems }) => {
   test.setTimeout(60_000);

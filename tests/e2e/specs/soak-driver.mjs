@@ -29,7 +29,7 @@ export async function sample(page, cdp) {
  */
 export async function soak(page, { ms, everyMs, onSample = () => {} }) {
   const cdp = await page.context().newCDPSession(page);
-  const scenarios = ['dual-write', 'outbox-relay', 'duplicate-charge', 'refund-cap', 'semaphore-scope', 'backpressure', 'retry-layers', 'unknown-outcome', 'cancellation', 'checkpoint-replay', 'dead-letter', 'approval'];
+  const scenarios = ['dual-write', 'outbox-relay', 'duplicate-charge', 'order-api', 'refund-cap', 'semaphore-scope', 'backpressure', 'retry-layers', 'unknown-outcome', 'cancellation', 'checkpoint-replay', 'dead-letter', 'approval'];
   let seed = 20261203;
   const next = (n) => {
     seed = (seed * 1103515245 + 12345) % 2147483648;
