@@ -354,7 +354,7 @@ pub fn questions() -> Vec<Question> {
                 avoid: t("A never-persisted while loop per request, trusting the load balancer to recover it.", "每个用户请求开一个永不落盘的 while 循环，并认为负载均衡能负责恢复。"),
             },
             explanation: t("Separate accepting the request from running the long task: create a run, return its id, let workers claim work from a durable queue or table; keep state, events and tool results in durable storage; clients follow by polling or an event stream. Give runs tenant quotas, concurrency limits, deadlines and a cancellation state. Concurrent workers must not each run a job just because they read RUNNING: claim, renew and complete with a versioned protocol. A stale worker that comes back must not overwrite newer state; a lease coordinates execution but cannot by itself stop a request the worker already sent, so external writes still rely on stable business identity and downstream idempotency.", "把请求接入与长任务执行分离：创建 run 后返回标识，由 worker 从持久任务队列或数据库领取工作；状态、事件和工具操作结果保存到持久存储，客户端用查询或事件流跟踪。为运行设置租户配额、并发限额、deadline 和取消状态。并发 worker 不能仅凭“读到状态是 RUNNING”都执行，需要带版本的领取/续租/完成协议。过期 worker 恢复后不得覆盖新状态；租约能协调执行，但不能单独阻止它已发到外部的请求，外部写仍靠稳定业务身份与下游幂等。"),
-            show: "?s=cancellation&v=cancel-then-reconcile&p=0000001&t=8".into(),
+            show: "?s=lease-fencing&v=fenced&p=0100011&t=7".into(),
         },
         Question {
             id: "ag30".into(),
@@ -414,7 +414,7 @@ pub fn questions() -> Vec<Question> {
                 avoid: t("“An exactly-once MQ means never charging twice.” “Messages are ordered, so no state checks are needed.”", "“用了 exactly-once MQ，所以绝不会重复扣款”“消息有序所以不需要状态校验”。"),
             },
             explanation: t("State the scope: Kafka orders per partition; its transactions coordinate Kafka's own outputs and offsets, not arbitrary payment or database side effects, which still need commit boundaries, deduplication, idempotency or reconciliation. Don't rely on arrival order alone: events carry event_id, aggregate_id and a version, and a state machine allows legal transitions; duplicates do not apply twice, stale events do not roll state back, and a version gap means looking up the authoritative state or waiting, as the business requires — never simply dropping every late message.", "必须说清范围。Kafka 的顺序通常以分区为单位；其事务能力可以协调 Kafka 内部的输出与 offset，但外部支付/数据库副作用不会自动获得同样保证。业务处理不要只依赖到达顺序：事件带 event_id、aggregate_id 和版本号，按状态机允许合法转移。重复不重复生效，旧事件不把状态倒退；发现版本缺口时按业务选择补查权威状态或等待，不能简单丢弃所有晚到消息。"),
-            show: "?s=outbox-relay&v=skip-locked&t=13".into(),
+            show: "?s=event-order&v=version-guard&p=200&t=3".into(),
         },
     ]
 }

@@ -102,6 +102,10 @@ pub use dual_write::{DualWrite, DualWriteModel, DwAct, DwVariant};
 pub use duplicate_charge::{
     DcAct, DcState, DcVariant, DuplicateCharge, DuplicateChargeModel, Key as DcKey,
 };
+pub use event_order::{
+    EoAct, EoState, EoVariant, EventOrder, EventOrderModel, Outcome as EoOutcome,
+};
+pub use lease_fencing::{LeaseFencing, LeaseFencingModel, LfAct, LfState, LfVariant};
 pub use order_api::{OaAct, OaState, OaVariant, OrderApi, OrderApiModel, Reply as OaReply};
 pub use outbox_relay::{OrAct, OrVariant, OutboxRelay, OutboxRelayModel};
 pub use refund_cap::{
@@ -131,8 +135,10 @@ registry! {
     "outbox-relay" => outbox_relay::OutboxRelay,
     "duplicate-charge" => duplicate_charge::DuplicateCharge,
     "order-api" => order_api::OrderApi,
+    "event-order" => event_order::EventOrder,
     "refund-cap" => refund_cap::RefundCap,
     "semaphore-scope" => semaphore_scope::SemaphoreScope,
+    "lease-fencing" => lease_fencing::LeaseFencing,
     "backpressure" => backpressure::Backpressure,
     "retry-layers" => retry_layers::RetryLayers,
     "unknown-outcome" => unknown_outcome::UnknownOutcome,

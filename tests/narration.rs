@@ -5,7 +5,8 @@
 
 use effectively_once::scenarios::{
     Approval, Backpressure, Cancellation, CheckpointReplay, DeadLetter, DualWrite, DuplicateCharge,
-    OrderApi, OutboxRelay, RefundCap, RetryLayers, SemaphoreScope, UnknownOutcome,
+    EventOrder, LeaseFencing, OrderApi, OutboxRelay, RefundCap, RetryLayers, SemaphoreScope,
+    UnknownOutcome,
 };
 use effectively_once::sim::kit::Variants;
 use effectively_once::sim::{Present, Scenario, Text};
@@ -116,6 +117,14 @@ fn dead_letter_speaks_in_every_state() {
 #[test]
 fn order_api_speaks_in_every_state() {
     every_variant(OrderApi);
+}
+#[test]
+fn lease_fencing_speaks_in_every_state() {
+    every_variant(LeaseFencing);
+}
+#[test]
+fn event_order_speaks_in_every_state() {
+    every_variant(EventOrder);
 }
 #[test]
 fn approval_speaks_in_every_state() {

@@ -15,7 +15,8 @@ mod pg;
 use effectively_once::scenarios;
 use effectively_once::scenarios::{
     Approval, Backpressure, Cancellation, CheckpointReplay, DeadLetter, DualWrite, DuplicateCharge,
-    OrderApi, OutboxRelay, RefundCap, RetryLayers, SemaphoreScope, UnknownOutcome,
+    EventOrder, LeaseFencing, OrderApi, OutboxRelay, RefundCap, RetryLayers, SemaphoreScope,
+    UnknownOutcome,
 };
 use effectively_once::sim::{
     action_key, decode_path, MarkKind, Model, Present, Scenario, StepInfo, Trace,
@@ -460,7 +461,43 @@ const ORDER_API: Db = Db {
     ..PLAIN
 };
 
-const DBS: [&Db; 10] = [
+/// The run with its lease. `now()` is the scenario's clock: the lease runs out when the world
+/// moves it 31 s on (a `public.now()` ahead of `pg_catalog`, as for the approval).
+const LEASE_FENCING: Db = Db {
+    slug: "lease-fencing",
+    schema: "CREATE TABLE clock (t timestamptz NOT NULL); INSERT INTO clock VALUES ('2026-12-05 10:00:00+00');
+             CREATE FUNCTION public.now() RETURNS timestamptz LANGUAGE sql STABLE
+               AS 'SELECT t FROM public.clock';
+             CREATE TABLE runs (run_id text PRIMARY KEY, status text NOT NULL, holder text,
+               lease_version int NOT NULL, lease_until timestamptz, completed_by text);
+             INSERT INTO runs VALUES ('r-7', 'PENDING', NULL, 0, NULL, NULL);",
+    tables: &[(
+        "runs",
+        "SELECT run_id, status, coalesce(holder, '—') AS holder, lease_version::text AS lease_version,
+                coalesce(completed_by, '—') AS completed_by FROM runs",
+    )],
+    world: &[("expire", "UPDATE clock SET t = t + interval '31 seconds'")],
+    shown: shown::<LeaseFencing>,
+    ..PLAIN
+};
+
+/// The payment row the webhooks keep: its status, version and the money it records.
+const EVENT_ORDER: Db = Db {
+    slug: "event-order",
+    schema: "CREATE TABLE payments (payment_id text PRIMARY KEY, status text NOT NULL,
+               version int NOT NULL, paid numeric(12,2) NOT NULL, refunded numeric(12,2) NOT NULL);
+             INSERT INTO payments VALUES ('pay-1701', 'PENDING', 1, 0, 0);",
+    tables: &[(
+        "payments",
+        "SELECT payment_id, status, version::text AS version,
+                to_char(paid, 'FM999,990.00') AS paid, to_char(refunded, 'FM999,990.00') AS refunded
+           FROM payments",
+    )],
+    shown: shown::<EventOrder>,
+    ..PLAIN
+};
+
+const DBS: [&Db; 12] = [
     &DUAL_WRITE,
     &OUTBOX_RELAY,
     &REFUND_CAP,
@@ -471,6 +508,8 @@ const DBS: [&Db; 10] = [
     &SEMAPHORE_SCOPE,
     &DEAD_LETTER,
     &ORDER_API,
+    &LEASE_FENCING,
+    &EVENT_ORDER,
 ];
 
 /// The step's actor: its lane.

@@ -35,6 +35,14 @@ pub const CARDS: &[Card] = &[
         knobs: &[],
     },
     Card {
+        slug: "event-order",
+        theme: ["Dual writes and messaging", "双写与消息"],
+        title: ["Events are a state machine: late, twice, out of order", "事件是状态机：晚到、重复、乱序"],
+        summary: ["The order of arrival is not the order of events: a late event takes a status back, a duplicate counts twice, a gap loses a payment.", "到达顺序不是事件顺序：晚到的事件让状态倒退，重复的事件被记两次，缺口让一笔支付丢失。"],
+        variants: 3,
+        knobs: &[],
+    },
+    Card {
         slug: "refund-cap",
         theme: ["Concurrency", "并发"],
         title: ["Refund cap: await interleaving in Node", "退款上限：Node 中 await 的交错"],
@@ -49,6 +57,14 @@ pub const CARDS: &[Card] = &[
         summary: ["Three instances, each with a semaphore of 10, put 30 calls on a channel that takes 10; a shared budget needs to survive a crash.", "三个实例各有一个大小为 10 的信号量，却让只能承受 10 个的通道收到 30 个调用；共享预算还得扛得住崩溃。"],
         variants: 3,
         knobs: &["instances", "local"],
+    },
+    Card {
+        slug: "lease-fencing",
+        theme: ["Concurrency", "并发"],
+        title: ["Leases and fencing: a stale worker wakes up", "租约与防护令牌：过期的 worker 醒来了"],
+        summary: ["A lease decides who works; a fencing token stops a stale write; neither can recall a refund already sent — an idempotency key can.", "租约决定谁来干活；防护令牌挡住过期的写入；两者都收不回已经发出的退款——幂等键可以。"],
+        variants: 3,
+        knobs: &[],
     },
     Card {
         slug: "backpressure",

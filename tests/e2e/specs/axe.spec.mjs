@@ -26,7 +26,7 @@ for (const s of states) {
     if (s.width) await page.setViewportSize({ width: s.width, height: s.height });
     await page.goto(s.q);
     if (s.home) {
-      await expect(page.locator('.scenario-card')).toHaveCount(13);
+      await expect(page.locator('.scenario-card')).toHaveCount(15);
     } else if (s.audience) {
       await waitForApp(page);
       await expect(page.locator('.present-bar')).toContainText('Audience view');
@@ -75,6 +75,8 @@ const variants = [
   ...['approve-chat-text', 'approve-versioned-proposal'].map((v) => ['approval', v, 'p=002&t=4']),
   ...['retry-forever', 'log-and-drop', 'dead-letter', 'blind-replay', 'checked-replay'].map((v) => ['dead-letter', v, 't=3']),
   ...['sync-wait', 'no-request-key', 'accept-202'].map((v) => ['order-api', v, 't=2']),
+  ...['no-fencing', 'fenced', 'fenced-with-key'].map((v) => ['lease-fencing', v, 'p=01&t=3']),
+  ...['last-write-wins', 'version-guard', 'state-machine'].map((v) => ['event-order', v, 'p=200&t=3']),
   ...['per-instance-semaphore', 'shared-counter', 'leases'].map((v) => ['semaphore-scope', v, 'p=002&t=4']),
 ];
 // One page per variant: the language is switched with its button and the colour scheme by

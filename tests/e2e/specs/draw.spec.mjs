@@ -174,6 +174,8 @@ const FAILURES = [
   ['approval', 'approve-chat-text', '0020', /approved 80\.00, the agent refunded 800\.00/],
   ['dead-letter', 'retry-forever', '0000000', /6 attempts on one message against a cap of 3/],
   ['order-api', 'no-request-key', '100', /2 orders created for the one the client meant/],
+  ['lease-fencing', 'fenced', '0100011', /2 refunds executed for the one run r-7 meant/],
+  ['event-order', 'version-guard', '200', /we record 0\.00 paid and 80\.00 refunded; the provider has 100\.00 and 80\.00/],
 ];
 test('every scenario has a figure named with its numbers that shows the failure', async ({ page, problems }) => {
   test.setTimeout(60_000);

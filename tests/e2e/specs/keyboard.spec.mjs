@@ -29,8 +29,8 @@ test('a whole scenario, keyboard only, with focus always visible', async ({ page
 
   // The scenario picker: arrows change the selection.
   await tabTo(page, /^Scenario/);
-  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowDown');
-  await expect(page.getByRole('combobox', { name: 'Scenario' })).toHaveValue('4');
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('combobox', { name: 'Scenario' })).toHaveValue('5');
   await expect(page).toHaveURL(/s=refund-cap/);
   // The variant radios: arrows move the choice; the focus follows it.
   await tabTo(page, /^Read, await, write/);

@@ -2,6 +2,7 @@
 // a given time, sampling once per interval: wasm memory, JS heap after a forced GC, DOM nodes,
 // console errors. Shared by specs/soak.spec.mjs (one minute, in the suite) and tools/soak.mjs
 // (ten minutes, by hand).
+import { expect } from '@playwright/test';
 
 /** Installs the wasm-memory probe; call before `page.goto`. */
 export async function probe(page) {
@@ -29,7 +30,14 @@ export async function sample(page, cdp) {
  */
 export async function soak(page, { ms, everyMs, onSample = () => {} }) {
   const cdp = await page.context().newCDPSession(page);
-  const scenarios = ['dual-write', 'outbox-relay', 'duplicate-charge', 'order-api', 'refund-cap', 'semaphore-scope', 'backpressure', 'retry-layers', 'unknown-outcome', 'cancellation', 'checkpoint-replay', 'dead-letter', 'approval'];
+  // Every scenario once first, so that each module is loaded before the samples that count.
+  const picker = page.getByRole('combobox', { name: 'Scenario' });
+  const scenarios = await picker.locator('option').count();
+  for (let i = 0; i < scenarios; i++) {
+    await picker.selectOption({ index: i });
+    // The picker shows a scenario once its module is here.
+    await expect(picker).toHaveValue(String(i), { timeout: 15_000 });
+  }
   let seed = 20261203;
   const next = (n) => {
     seed = (seed * 1103515245 + 12345) % 2147483648;
@@ -49,7 +57,7 @@ export async function soak(page, { ms, everyMs, onSample = () => {} }) {
     }
     const kind = next(10);
     if (kind < 2) {
-      await page.getByRole('combobox', { name: 'Scenario' }).selectOption({ index: next(scenarios.length) });
+      await picker.selectOption({ index: next(scenarios) });
     } else if (kind < 4) {
       const radios = page.getByRole('radiogroup', { name: 'Variant' }).getByRole('radio');
       const n = await radios.count();

@@ -1,5 +1,5 @@
 // One minute of autoplay, faults, scheduler moves and scenario switches: no console error, and
-// after a 20-second warm-up (every scenario visited) the wasm memory stays flat (≤ 256 KiB of
+// after every scenario has been visited and a 20-second warm-up, the wasm memory stays flat (≤ 256 KiB of
 // growth: freed memory is reused, nothing accumulates) and the DOM does not grow without bound.
 // The ten-minute version with a report per minute is tools/soak.mjs (BENCHMARKS.md).
 import { test, expect, expectNoConsoleErrors, waitForApp } from './helpers.mjs';
