@@ -4,11 +4,11 @@
 // Checks: the *_bg.wasm, its JS glue and the CSS exist; the wasm has no "name" custom section
 // (debug names: +40 % gzip); each entry point's gzip (zlib level 9) within its ceiling: the page
 // alone (wasm + js + css + the split modules' loader; SIZE_BUDGET_KB, 228 KiB) and the page with
-// each scenario's modules, as a `?s=` or `embed=1` link fetches them (LINK_BUDGET_KB, 270 KiB;
+// each scenario's modules, as a `?s=` or `embed=1` link fetches them (LINK_BUDGET_KB, 274 KiB;
 // which files, from target/split/manifest.json, written by tools/split.mjs). The goals are
 // 100/120 KiB (issue 25); the ceilings hold the line, each change recorded in BENCHMARKS.md.
 // The explorer's Web Worker (explorer_bg.wasm, explorer.js, explorer_loader.js) is fetched only
-// when someone explores: held to its own budget (WORKER_BUDGET_KB, 84 KiB; it carries every
+// when someone explores: held to its own budget (WORKER_BUDGET_KB, 90 KiB; it carries every
 // scenario's model, ~3 KiB each, until it is split per scenario as the page is); so are quiz.json
 // and notes.json, text fetched when first needed. Writes <repo>/target/size-report.json. Exit
 // code 1 if any check fails.
@@ -20,9 +20,9 @@ import { constants, gzipSync } from 'node:zlib';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const distDir = resolve(process.argv[2] ?? join(root, 'dist'));
 const budgetKB = Number(process.env.SIZE_BUDGET_KB ?? 228);
-const workerBudgetKB = Number(process.env.WORKER_BUDGET_KB ?? 84);
+const workerBudgetKB = Number(process.env.WORKER_BUDGET_KB ?? 90);
 const budget = budgetKB * 1024;
-const linkBudgetKB = Number(process.env.LINK_BUDGET_KB ?? 270);
+const linkBudgetKB = Number(process.env.LINK_BUDGET_KB ?? 274);
 const linkBudget = linkBudgetKB * 1024;
 
 const checks = [];

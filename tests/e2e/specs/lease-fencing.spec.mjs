@@ -14,9 +14,9 @@ const rows = async (page, title) => {
 };
 const invariant = (page, name) => page.getByRole('region', { name: /^(Invariants|不变量)$/ }).locator('li', { hasText: name });
 
-/** Takes the moves named, in order, from the current step. */
+/** Takes the moves named, in order, from the current step (a button's name ends with its key). */
 async function take(page, names) {
-  for (const name of names) await page.getByRole('button', { name, exact: true }).click();
+  for (const name of names) await page.getByRole('button', { name: new RegExp(`^${escape(name)}`) }).click();
 }
 
 const STALE_EN = ['Pause worker A (GC)', '30 s pass: the lease expires', 'Worker B claims r-7', 'Worker B sends the refund',
