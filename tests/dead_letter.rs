@@ -6,21 +6,14 @@
 
 mod common;
 
-use common::{assert_holds_everywhere, by_labels, table, verdict};
-use effectively_once::scenarios::{self, DeadLetter, DlVariant};
-use effectively_once::sim::{decode_path, explore, replay, Bounds, FigureBody, Status};
+use common::{assert_holds_everywhere, by_labels, explored, table, verdict};
+use effectively_once::scenarios::{DeadLetter, DlVariant};
+use effectively_once::sim::{decode_path, replay, Bounds, FigureBody, Status};
 
 const DRAINS: &str = "the queue keeps draining";
 const RECORDED: &str = "no message disappears without a record";
 const FRESH: &str = "no stale command executes";
 const ONCE: &str = "no order is charged twice";
-
-fn bounds() -> Bounds {
-    Bounds {
-        max_depth: 64,
-        max_states: 1_000_000,
-    }
-}
 
 #[test]
 fn without_a_fault_the_bounded_consumers_drain_and_park_m2() {
@@ -169,16 +162,8 @@ fn exploration_proves_the_fixes_and_finds_each_mistake() {
     let mut states = Vec::new();
     for v in DlVariant::ALL {
         for budget in [2, 3] {
-            let r = explore(&DeadLetter::model(v, budget), bounds());
-            assert!(
-                !r.truncated && !r.cyclic,
-                "{v:?} {} {} {}",
-                r.states,
-                r.truncated,
-                r.cyclic
-            );
-            states.push(r.states);
-            let broken: Vec<bool> = r.invariants.iter().map(|i| i.violating_runs > 0).collect();
+            let (n, broken) = explored(&DeadLetter::model(v, budget));
+            states.push(n);
             let want = match v {
                 DlVariant::RetryForever => [true, false, false, false],
                 DlVariant::LogAndDrop => [false, true, false, false],
@@ -194,31 +179,13 @@ fn exploration_proves_the_fixes_and_finds_each_mistake() {
         "distinct states, budgets 2 and 3, pinned"
     );
     for budget in [2, 3] {
-        assert_holds_everywhere(&DeadLetter::model(DlVariant::DeadLetter, budget), bounds());
+        assert_holds_everywhere(
+            &DeadLetter::model(DlVariant::DeadLetter, budget),
+            Bounds::default(),
+        );
         assert_holds_everywhere(
             &DeadLetter::model(DlVariant::CheckedReplay, budget),
-            bounds(),
+            Bounds::default(),
         );
-    }
-}
-
-/// Each mistake's "Watch it fail" path is as short as the explorer's shortest counterexample.
-#[test]
-fn each_mistake_fails_on_its_shortest_path() {
-    let i = scenarios::index_of("dead-letter").unwrap();
-    let meta = scenarios::all()[i].meta();
-    for (v, m) in meta.variants.iter().enumerate() {
-        let Some(fails) = m.fails else { continue };
-        let r = explore(
-            &DeadLetter::model(DlVariant::ALL[v], m.fault_budget),
-            bounds(),
-        );
-        let shortest = r
-            .invariants
-            .iter()
-            .filter_map(|x| x.counterexample.as_ref().map(Vec::len))
-            .min()
-            .unwrap();
-        assert_eq!(decode_path(fails).0.len(), shortest, "{}", m.slug);
     }
 }

@@ -6,20 +6,13 @@
 
 mod common;
 
-use common::{assert_holds_everywhere, table, verdict};
-use effectively_once::scenarios::{self, EoVariant, EventOrder};
-use effectively_once::sim::{decode_path, explore, replay, Bounds, Status};
+use common::{assert_holds_everywhere, explored, table, verdict};
+use effectively_once::scenarios::{EoVariant, EventOrder};
+use effectively_once::sim::{decode_path, replay, Bounds, Status};
 
 const BACK: &str = "the status never goes back";
 const ONCE: &str = "each effect counted once";
 const BOOKS: &str = "the books match the provider";
-
-fn bounds() -> Bounds {
-    Bounds {
-        max_depth: 64,
-        max_states: 1_000_000,
-    }
-}
 
 fn run(v: EoVariant, path: &str) -> effectively_once::sim::Trace {
     replay(&EventOrder::model(v, 2), &decode_path(path).0)
@@ -81,10 +74,8 @@ fn exploration_proves_the_state_machine_and_finds_each_mistake() {
     let mut states = Vec::new();
     for v in EoVariant::ALL {
         for budget in [2, 3] {
-            let r = explore(&EventOrder::model(v, budget), bounds());
-            assert!(!r.truncated && !r.cyclic, "{v:?}");
-            states.push(r.states);
-            let broken: Vec<bool> = r.invariants.iter().map(|i| i.violating_runs > 0).collect();
+            let (n, broken) = explored(&EventOrder::model(v, budget));
+            states.push(n);
             let want = match v {
                 EoVariant::LastWriteWins => [true, true, true],
                 EoVariant::VersionGuard => [false, false, true],
@@ -101,28 +92,7 @@ fn exploration_proves_the_state_machine_and_finds_each_mistake() {
     for budget in [2, 3] {
         assert_holds_everywhere(
             &EventOrder::model(EoVariant::StateMachine, budget),
-            bounds(),
+            Bounds::default(),
         );
-    }
-}
-
-/// Each mistake's "Watch it fail" path is as short as the explorer's shortest counterexample.
-#[test]
-fn each_mistake_fails_on_its_shortest_path() {
-    let i = scenarios::index_of("event-order").unwrap();
-    let meta = scenarios::all()[i].meta();
-    for (v, m) in meta.variants.iter().enumerate() {
-        let Some(fails) = m.fails else { continue };
-        let r = explore(
-            &EventOrder::model(EoVariant::ALL[v], m.fault_budget),
-            bounds(),
-        );
-        let shortest = r
-            .invariants
-            .iter()
-            .filter_map(|x| x.counterexample.as_ref().map(Vec::len))
-            .min()
-            .unwrap();
-        assert_eq!(decode_path(fails).0.len(), shortest, "{}", m.slug);
     }
 }

@@ -5,9 +5,9 @@
 
 mod common;
 
-use common::{assert_holds_everywhere, by_labels, table, verdict};
-use effectively_once::scenarios::{self, LeaseFencing, LfVariant};
-use effectively_once::sim::{decode_path, explore, replay, Bounds, Status};
+use common::{assert_holds_everywhere, by_labels, explored, table, verdict};
+use effectively_once::scenarios::{LeaseFencing, LfVariant};
+use effectively_once::sim::{replay, Bounds, Status};
 
 const ONCE: &str = "one refund per run";
 const FENCED: &str = "a stale worker never overwrites";
@@ -24,13 +24,6 @@ const STALE: [&str; 9] = [
     "Worker A sends the refund",
     "Worker A writes COMPLETED",
 ];
-
-fn bounds() -> Bounds {
-    Bounds {
-        max_depth: 64,
-        max_states: 1_000_000,
-    }
-}
 
 fn stale_run(v: LfVariant) -> effectively_once::sim::Trace {
     let m = LeaseFencing::model(v, 2);
@@ -98,10 +91,8 @@ fn exploration_proves_the_key_and_finds_each_mistake() {
     let mut states = Vec::new();
     for v in LfVariant::ALL {
         for budget in [2, 3] {
-            let r = explore(&LeaseFencing::model(v, budget), bounds());
-            assert!(!r.truncated && !r.cyclic, "{v:?}");
-            states.push(r.states);
-            let broken: Vec<bool> = r.invariants.iter().map(|i| i.violating_runs > 0).collect();
+            let (n, broken) = explored(&LeaseFencing::model(v, budget));
+            states.push(n);
             let want = match v {
                 LfVariant::NoFencing => [true, true],
                 LfVariant::Fenced => [true, false],
@@ -118,28 +109,7 @@ fn exploration_proves_the_key_and_finds_each_mistake() {
     for budget in [2, 3] {
         assert_holds_everywhere(
             &LeaseFencing::model(LfVariant::FencedWithKey, budget),
-            bounds(),
+            Bounds::default(),
         );
-    }
-}
-
-/// Each mistake's "Watch it fail" path is as short as the explorer's shortest counterexample.
-#[test]
-fn each_mistake_fails_on_its_shortest_path() {
-    let i = scenarios::index_of("lease-fencing").unwrap();
-    let meta = scenarios::all()[i].meta();
-    for (v, m) in meta.variants.iter().enumerate() {
-        let Some(fails) = m.fails else { continue };
-        let r = explore(
-            &LeaseFencing::model(LfVariant::ALL[v], m.fault_budget),
-            bounds(),
-        );
-        let shortest = r
-            .invariants
-            .iter()
-            .filter_map(|x| x.counterexample.as_ref().map(Vec::len))
-            .min()
-            .unwrap();
-        assert_eq!(decode_path(fails).0.len(), shortest, "{}", m.slug);
     }
 }

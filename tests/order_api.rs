@@ -6,20 +6,13 @@
 
 mod common;
 
-use common::{assert_holds_everywhere, by_labels, table, verdict};
-use effectively_once::scenarios::{self, OaVariant, OrderApi};
-use effectively_once::sim::{decode_path, explore, replay, Bounds, Status};
+use common::{assert_holds_everywhere, by_labels, explored, table, verdict};
+use effectively_once::scenarios::{OaVariant, OrderApi};
+use effectively_once::sim::{replay, Bounds, Status};
 
 const ONE: &str = "one order per request";
 const FAST: &str = "accepted within 300 ms";
 const LEARNS: &str = "the client learns the outcome";
-
-fn bounds() -> Bounds {
-    Bounds {
-        max_depth: 64,
-        max_states: 1_000_000,
-    }
-}
 
 #[test]
 fn accepting_by_key_answers_in_40_ms_and_completes_within_5_s() {
@@ -99,10 +92,8 @@ fn exploration_proves_the_key_and_finds_each_mistake() {
     let mut states = Vec::new();
     for v in OaVariant::ALL {
         for budget in [2, 3] {
-            let r = explore(&OrderApi::model(v, budget), bounds());
-            assert!(!r.truncated && !r.cyclic, "{v:?}");
-            states.push(r.states);
-            let broken: Vec<bool> = r.invariants.iter().map(|i| i.violating_runs > 0).collect();
+            let (n, broken) = explored(&OrderApi::model(v, budget));
+            states.push(n);
             let want = match v {
                 OaVariant::SyncWait => [true, true, true],
                 OaVariant::NoRequestKey => [true, false, true],
@@ -117,27 +108,9 @@ fn exploration_proves_the_key_and_finds_each_mistake() {
         "distinct states, budgets 2 and 3, pinned"
     );
     for budget in [2, 3] {
-        assert_holds_everywhere(&OrderApi::model(OaVariant::Accept202, budget), bounds());
-    }
-}
-
-/// Each mistake's "Watch it fail" path is as short as the explorer's shortest counterexample.
-#[test]
-fn each_mistake_fails_on_its_shortest_path() {
-    let i = scenarios::index_of("order-api").unwrap();
-    let meta = scenarios::all()[i].meta();
-    for (v, m) in meta.variants.iter().enumerate() {
-        let Some(fails) = m.fails else { continue };
-        let r = explore(
-            &OrderApi::model(OaVariant::ALL[v], m.fault_budget),
-            bounds(),
+        assert_holds_everywhere(
+            &OrderApi::model(OaVariant::Accept202, budget),
+            Bounds::default(),
         );
-        let shortest = r
-            .invariants
-            .iter()
-            .filter_map(|x| x.counterexample.as_ref().map(Vec::len))
-            .min()
-            .unwrap();
-        assert_eq!(decode_path(fails).0.len(), shortest, "{}", m.slug);
     }
 }

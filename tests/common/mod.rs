@@ -61,6 +61,15 @@ pub fn assert_holds_everywhere<M: Model>(model: &M, bounds: Bounds) {
     }
 }
 
+/// Explores `model` completely (default bounds; a cut-short or cyclic graph fails) and returns
+/// its number of distinct states and, per invariant in order, whether any run breaks it.
+pub fn explored<M: Model>(model: &M) -> (usize, Vec<bool>) {
+    let report = explore(model, Bounds::default());
+    assert!(!report.truncated && !report.cyclic, "explored completely");
+    let broken = report.invariants.iter().map(|i| i.violating_runs > 0);
+    (report.states, broken.collect())
+}
+
 /// A small deterministic generator for the fuzz tests (no dependency, same sequence everywhere).
 pub struct Lcg(pub u64);
 
