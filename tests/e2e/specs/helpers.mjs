@@ -86,6 +86,22 @@ export function cellTexts(table, rows = 'tbody tr') {
   })));
 }
 
+/**
+ * The rows of the state table captioned exactly `title`, as arrays of cell texts (the "(none)"
+ * row of an empty table and a table's lost rows left out).
+ */
+export async function tableRows(page, title) {
+  const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  const t = page.locator('.tables figure', { has: page.locator('.tbl-title', { hasText: exact }) });
+  await expect(t).toHaveCount(1);
+  return cellTexts(t, 'tbody tr:not(.empty-row):not(.lost-row)');
+}
+
+/** The invariant named `name` in the Invariants region, in either language. */
+export function invariantItem(page, name) {
+  return page.getByRole('region', { name: /^(Invariants|不变量)$/ }).locator('li', { hasText: name });
+}
+
 /** `test` with a `problems` fixture that records page problems from before the first navigation. */
 export const test = base.extend({
   problems: async ({ page }, use) => {
