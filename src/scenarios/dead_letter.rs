@@ -179,23 +179,15 @@ impl DlState {
         self.dead.iter().position(|d| d.of == of)
     }
 
-    /// Messages no longer in the partition with nothing that records them: not charged (a
-    /// `payments` row), not parked, not refused by a replay's check.
-    pub fn unrecorded(&self) -> &[Msg] {
-        &self.dropped
+    /// Whether charge `i` is for an order an earlier charge already took money for.
+    pub fn repeats(&self, i: usize) -> bool {
+        let of = self.charges[i].msg.of;
+        self.charges[..i].iter().any(|c| c.msg.of == of)
     }
 
     /// Charges of one order beyond its first.
     pub fn extra_charges(&self) -> u32 {
-        (0..3u8)
-            .map(|o| {
-                self.charges
-                    .iter()
-                    .filter(|c| c.msg.of == o)
-                    .count()
-                    .saturating_sub(1) as u32
-            })
-            .sum()
+        (0..self.charges.len()).filter(|&i| self.repeats(i)).count() as u32
     }
 }
 
@@ -446,13 +438,8 @@ impl Model for DeadLetterModel {
                 ),
                 check: twice,
                 rows: |s| {
-                    let again = |i: usize| {
-                        s.charges[..i]
-                            .iter()
-                            .any(|c| c.msg.of == s.charges[i].msg.of)
-                    };
                     (0..s.charges.len())
-                        .filter(|&i| again(i))
+                        .filter(|&i| s.repeats(i))
                         .map(|i| ("ledger", format!("ch-{i}")))
                         .collect()
                 },
@@ -477,7 +464,7 @@ fn stuck(s: &DlState) -> Option<Text> {
 }
 
 fn lost(s: &DlState) -> Option<Text> {
-    let m = s.unrecorded().first()?;
+    let m = s.dropped.first()?;
     let name = m.name();
     Some(Text::new(
         format!("{name} was acknowledged with only a log line: it is gone from the partition, and nothing records it to replay from."),
@@ -495,11 +482,7 @@ fn stale(s: &DlState) -> Option<Text> {
 }
 
 fn twice(s: &DlState) -> Option<Text> {
-    let i = (1..s.charges.len()).find(|&i| {
-        s.charges[..i]
-            .iter()
-            .any(|c| c.msg.of == s.charges[i].msg.of)
-    })?;
+    let i = (1..s.charges.len()).find(|&i| s.repeats(i))?;
     let o = s.charges[i].msg.order();
     Some(Text::new(
         format!("The provider charged {o} twice: two replays of one parked command each charged."),
@@ -582,7 +565,7 @@ fn figure(v: DlVariant, s: &DlState) -> Figure {
         unit: Unit::Count,
     };
     let (rows, shows) = if v == DlVariant::LogAndDrop {
-        let lost = s.unrecorded().len() as u32;
+        let lost = s.dropped.len() as u32;
         (
             vec![row(
                 "messages gone without a record",
@@ -604,7 +587,7 @@ fn figure(v: DlVariant, s: &DlState) -> Figure {
             vec![2, 3],
         )
     };
-    let lost = s.unrecorded().len();
+    let lost = s.dropped.len();
     Figure {
         title: Text::new("Meant against happened", "应有与实有"),
         name: Text::new(

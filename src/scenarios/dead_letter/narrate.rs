@@ -281,11 +281,11 @@ impl Cx<'_> {
     }
 
     fn charge(&self, info: &mut StepInfo) {
-        let Cx { m, b, s, h, name } = self;
+        let Cx { m, s, h, name, .. } = self;
         let o = h.order();
         let ch = s.charges.len();
         let Some(c) = s.charges.last() else { return };
-        let again = b.charges.iter().any(|p| p.msg.of == h.of);
+        let again = s.repeats(ch - 1);
         let check = if m.variant == DlVariant::CheckedReplay && h.replay > 0 {
             format!("BEGIN;\nSELECT status FROM orders WHERE id = '{o}' FOR UPDATE;  -- 1 row: PENDING\nSELECT charge_id FROM payments WHERE order_id = '{o}';  -- 0 rows\n")
         } else {

@@ -205,8 +205,7 @@ fn ledger(s: &DlState) -> TableView {
     ];
     tv.empty = t("(no charge)", "（没有扣款）");
     for (i, c) in s.charges.iter().enumerate() {
-        let again = s.charges[..i].iter().any(|p| p.msg.of == c.msg.of);
-        let note = match (c.stale, again) {
+        let note = match (c.stale, s.repeats(i)) {
             (true, _) => t("order was cancelled", "订单已取消"),
             (_, true) => t("second charge", "第二笔扣款"),
             _ => Text::default(),
