@@ -120,8 +120,8 @@ pub use semaphore_scope::{
     Inst as SsInst, SemaphoreScope, SemaphoreScopeModel, Slot as SsSlot, SsAct, SsState, SsVariant,
 };
 pub use unknown_outcome::{
-    Answer as UoAnswer, Op, Reply, ReqPc, Status as OpStatus, UnknownOutcome, UnknownOutcomeModel,
-    UoAct, UoState, UoVariant,
+    Answer as UoAnswer, Op, Outcome as UoOutcome, Reply, ReqPc, Status as OpStatus, UnknownOutcome,
+    UnknownOutcomeModel, UoAct, UoState, UoVariant,
 };
 
 use crate::sim::{AnyScenario, Bounds, Knob, Notes, Report, Scenario, ScenarioMeta, Text};

@@ -7,7 +7,9 @@ mod common;
 
 use common::{assert_holds_everywhere, by_labels, table, verdict};
 use effectively_once::scenarios::{UnknownOutcome, UoVariant};
-use effectively_once::sim::{explore, replay, Bounds, Status};
+use effectively_once::scenarios::{UoOutcome as Outcome, UoState};
+use effectively_once::sim::{explore, replay, Bounds, Model, Status};
+use std::collections::{BTreeSet, HashSet};
 
 const REFUNDABLE: &str = "refunded ≤ refundable";
 const ONCE: &str = "at most one refund per operation";
@@ -205,12 +207,16 @@ fn exploration_proves_the_safe_variants_and_breaks_the_others() {
     for (v, _, _, bad) in &got {
         let safe = matches!(
             v,
-            UoVariant::UnknownSameKey | UoVariant::UniqueConstraint | UoVariant::ChangedParameters
+            UoVariant::UnknownSameKey
+                | UoVariant::ReconcileFirst
+                | UoVariant::UniqueConstraint
+                | UoVariant::ChangedParameters
         );
         assert_eq!(bad.iter().all(|&b| b == 0), safe, "{v:?}: {bad:?}");
     }
     for v in [
         UoVariant::UnknownSameKey,
+        UoVariant::ReconcileFirst,
         UoVariant::UniqueConstraint,
         UoVariant::ChangedParameters,
     ] {
@@ -218,12 +224,17 @@ fn exploration_proves_the_safe_variants_and_breaks_the_others() {
     }
     let naive = &got[0].3;
     assert!(naive[0] > 0 && naive[1] > 0 && naive[2] > 0, "{naive:?}");
-    let twice = &got[4].3;
+    let expired = &got[4].3;
+    assert!(expired[0] > 0 && expired[1] > 0, "key-expired: {expired:?}");
+    // A 400 to the retry under a pruned key is about a new request: it releases a reservation
+    // the provider had already refunded.
+    assert!(expired[2] > 0, "key-expired: {expired:?}");
+    let twice = &got[8].3;
     assert!(twice[3] > 0, "check-then-insert: two operations");
     let states: Vec<usize> = got.iter().map(|g| g.2).collect();
     assert_eq!(
         states,
-        [105, 204, 268, 542, 7852, 22908, 1069, 2165, 1069, 2165],
+        [253, 656, 633, 2365, 364, 2134, 162, 789, 13930, 56914, 1177, 2485, 1177, 2485],
         "distinct states per (variant, budget 2 and 3), pinned"
     );
 }
@@ -347,4 +358,175 @@ fn the_sql_shown_makes_the_change_drawn() {
         "{settle}"
     );
     assert!(settle.contains("-- UPDATE 1"), "{settle}");
+}
+
+/// The late retry job: the provider refunded, the worker timed out, and the day passed.
+const A_DAY_LATER: [&str; 6] = [
+    "API: A's INSERT and reserve",
+    "Worker: claim op-1",
+    "Worker: send the refund",
+    "Provider slow: the worker times out first",
+    "Provider: process the request (op-1)",
+    "A day passes: the provider prunes old keys",
+];
+
+/// After the provider prunes the key (Stripe keeps one at least 24 hours), the same key is a
+/// new request: the second refund carries the very same key.
+#[test]
+fn a_key_a_day_old_is_a_new_request() {
+    let m = UnknownOutcome::model(UoVariant::KeyExpired, 2);
+    let path = by_labels(&m, &A_DAY_LATER);
+    let t = replay(&m, &path);
+    let ledger = table(&t, path.len(), "ledger");
+    assert_eq!(ledger, [["re_1", "op-1", "80.00", "key pruned after 24 h"]]);
+    let last = t.last();
+    let ledger = table(&t, last, "ledger");
+    assert_eq!(ledger.len(), 2, "{ledger:?}");
+    assert!(
+        ledger.iter().all(|r| r[1] == "op-1"),
+        "the same key: {ledger:?}"
+    );
+    assert_eq!(verdict(&t, last, ONCE).status, Status::Violated);
+    assert_eq!(verdict(&t, last, REFUNDABLE).status, Status::Violated);
+    let retry = t
+        .steps
+        .iter()
+        .find(|s| s.info.title.en == "retry op-1, same key");
+    let said = &retry.expect("the retry").info.narration;
+    assert!(
+        said.en.contains("pruned") && said.zh.contains("清除"),
+        "{said:?}"
+    );
+}
+
+/// Reconcile-first looks the refund up instead: it finds re_1 and settles without sending;
+/// when the lookup cannot tell, a person decides and the reservation stays.
+#[test]
+fn reconcile_first_looks_the_refund_up_and_escalates_when_it_cannot_tell() {
+    let m = UnknownOutcome::model(UoVariant::ReconcileFirst, 2);
+    let t = replay(&m, &by_labels(&m, &A_DAY_LATER));
+    let last = t.last();
+    assert_eq!(table(&t, last, "ledger").len(), 1);
+    assert_eq!(table(&t, last, "ops")[0][3], "SUCCEEDED");
+    assert_eq!(table(&t, last, "orders")[0][2..], ["0.00", "80.00"]);
+    let look = t.steps.iter().find(|s| s.info.title.en == "look op-1 up");
+    let code = look
+        .expect("a lookup")
+        .info
+        .code
+        .clone()
+        .unwrap_or_default();
+    assert!(code.starts_with("GET /v1/refunds?charge=ch_1701"), "{code}");
+    let mut labels = A_DAY_LATER.to_vec();
+    labels.push("The lookup is inconclusive (503)");
+    let path = by_labels(&m, &labels);
+    let t = replay(&m, &path);
+    let at = path.len();
+    assert_eq!(
+        table(&t, at, "ops")[0][3],
+        "NEEDS_REVIEW (a person decides)"
+    );
+    assert_eq!(
+        table(&t, at, "orders")[0][2],
+        "80.00",
+        "the reservation stays"
+    );
+    for name in ALL {
+        assert_eq!(verdict(&t, at, name).status, Status::Holds, "{name}");
+    }
+    // The provider's late callback is the evidence the person waits for: it settles the refund.
+    let last = t.last();
+    assert_eq!(t.steps[last].info.title.en, "callback for op-1");
+    assert_eq!(table(&t, last, "ops")[0][3], "SUCCEEDED");
+    assert_eq!(table(&t, last, "orders")[0][2..], ["0.00", "80.00"]);
+}
+
+/// Every state the model can reach with two faults, as (state, faults spent).
+fn reachable(v: UoVariant) -> Vec<UoState> {
+    let m = UnknownOutcome::model(v, 2);
+    let mut seen = HashSet::new();
+    let mut todo = vec![(m.init(), 0u8)];
+    let mut out = Vec::new();
+    while let Some((s, spent)) = todo.pop() {
+        if !seen.insert((s.clone(), spent)) {
+            continue;
+        }
+        let mut acts = Vec::new();
+        m.actions(&s, &mut acts);
+        for a in acts {
+            let spent = spent + u8::from(m.is_fault(&a));
+            if spent <= m.fault_budget() {
+                todo.push((m.next(&s, &a), spent));
+            }
+        }
+        out.push(s);
+    }
+    out
+}
+
+/// The four things a send can end in all occur, in the fixes as in the mistakes; and no
+/// variant but the naive one ever sends a second key for its operation.
+#[test]
+fn never_sent_refused_succeeded_and_unknown_all_occur() {
+    for v in [
+        UoVariant::MarkFailedNewKey,
+        UoVariant::UnknownSameKey,
+        UoVariant::KeyExpired,
+        UoVariant::ReconcileFirst,
+    ] {
+        let states = reachable(v);
+        let seen: BTreeSet<Outcome> = states
+            .iter()
+            .flat_map(|s| s.log.iter().map(|l| l.2))
+            .collect();
+        assert_eq!(seen.len(), 4, "{v:?}: {seen:?}");
+        let keys: BTreeSet<u8> = states
+            .iter()
+            .flat_map(|s| s.ledger.iter().map(|c| c.1))
+            .collect();
+        let one_key = v != UoVariant::MarkFailedNewKey;
+        assert_eq!(keys.len() == 1, one_key, "{v:?}: attempts {keys:?}");
+    }
+}
+
+/// A 400 is definite: FAILED and released, and every invariant holds; a refused connection
+/// never sent anything: the operation is sent again under its key.
+#[test]
+fn a_definite_answer_settles_it_without_asking() {
+    let m = UnknownOutcome::model(UoVariant::UnknownSameKey, 2);
+    let labels = [
+        "API: A's INSERT and reserve",
+        "Worker: claim op-1",
+        "Worker: send the refund",
+        "Provider refuses (400: charge disputed)",
+        "Worker: read the answer",
+    ];
+    let t = replay(&m, &by_labels(&m, &labels));
+    let at = labels.len();
+    assert_eq!(table(&t, at, "ops")[0][3], "FAILED");
+    assert_eq!(table(&t, at, "orders")[0][2..], ["0.00", "0.00"]);
+    assert_eq!(
+        table(&t, at, "log"),
+        [["#1", "op-1", "definitely refused (400)"]]
+    );
+    for name in ALL {
+        assert_eq!(verdict(&t, t.last(), name).status, Status::Holds, "{name}");
+    }
+    let labels = [
+        "API: A's INSERT and reserve",
+        "Worker: claim op-1",
+        "Connection refused: the request never leaves",
+    ];
+    let t = replay(&m, &by_labels(&m, &labels));
+    assert_eq!(table(&t, 3, "ops")[0][3], "PENDING");
+    let last = t.last();
+    assert_eq!(table(&t, last, "ledger").len(), 1);
+    let log = table(&t, last, "log");
+    assert_eq!(
+        log,
+        [
+            ["#1", "op-1", "never sent"],
+            ["#2", "op-1", "known success (200)"]
+        ]
+    );
 }

@@ -24,6 +24,19 @@
 //! two refunds. `unique-constraint` (`INSERT … ON CONFLICT (idempotency_key) DO NOTHING`)
 //! creates one and returns it to both; `changed-parameters` shows the same key arriving with
 //! another amount: rejected with 409, never silently rewritten.
+//!
+//! **The key's lifetime.** A key is a contract for as long as the provider keeps it: Stripe
+//! keeps one at least 24 hours, then may prune it. In `key-expired` the same-key worker's retry
+//! job runs a day later, when "the same key" is a new request: a second refund.
+//! `reconcile-first` does not trust a key that old: it looks the refund up at the provider
+//! first (the refund carries the operation id), resends under the same key only when no refund
+//! exists a day later, and pages a person when the lookup is inconclusive. It never mints a new
+//! key.
+//!
+//! **Four outcomes.** A send ends in one of four things the worker can know: never sent (the
+//! connection was refused), definitely refused (a 4xx), a known success, or unknown (no answer
+//! in time, a crash, a 409 while the first request runs). Only the first two let it act
+//! without asking the provider.
 
 use crate::sim::kit::Variants;
 use crate::sim::{
@@ -40,6 +53,8 @@ pub const AMOUNT: i32 = 80;
 pub const CHANGED: i32 = 50;
 /// Downstream attempts (new keys) or same-key retries per operation before a human is paged.
 const MAX_TRIES: u8 = 3;
+/// How long the provider keeps an idempotency key at least (Stripe API v1).
+pub const KEY_HOURS: u32 = 24;
 const API: usize = 0;
 const WORKER: usize = 1;
 const DB: usize = 2;
@@ -49,15 +64,19 @@ const PSP: usize = 3;
 pub enum UoVariant {
     MarkFailedNewKey,
     UnknownSameKey,
+    KeyExpired,
+    ReconcileFirst,
     CheckThenInsert,
     UniqueConstraint,
     ChangedParameters,
 }
 
 impl UoVariant {
-    pub const ALL: [UoVariant; 5] = [
+    pub const ALL: [UoVariant; 7] = [
         UoVariant::MarkFailedNewKey,
         UoVariant::UnknownSameKey,
+        UoVariant::KeyExpired,
+        UoVariant::ReconcileFirst,
         UoVariant::CheckThenInsert,
         UoVariant::UniqueConstraint,
         UoVariant::ChangedParameters,
@@ -66,7 +85,10 @@ impl UoVariant {
     /// The amounts of the client's requests (one, or the same key twice at once).
     pub fn requests(self) -> &'static [i32] {
         match self {
-            UoVariant::MarkFailedNewKey | UoVariant::UnknownSameKey => &[AMOUNT],
+            UoVariant::MarkFailedNewKey
+            | UoVariant::UnknownSameKey
+            | UoVariant::KeyExpired
+            | UoVariant::ReconcileFirst => &[AMOUNT],
             UoVariant::CheckThenInsert | UoVariant::UniqueConstraint => &[AMOUNT, AMOUNT],
             UoVariant::ChangedParameters => &[AMOUNT, CHANGED],
         }
@@ -75,6 +97,19 @@ impl UoVariant {
     /// A timeout is a failure: release, retry under a new key; callbacks are applied blindly.
     fn naive(self) -> bool {
         self == UoVariant::MarkFailedNewKey
+    }
+
+    /// The retry job runs a day after the timeout (a nightly batch, a worker down overnight):
+    /// by then the provider may have pruned the key.
+    pub fn late(self) -> bool {
+        matches!(self, UoVariant::KeyExpired | UoVariant::ReconcileFirst)
+    }
+
+    /// One request, one operation: the variants about what a send can end in, where the
+    /// provider may refuse and a connection may fail before anything is sent. (The racing
+    /// variants are about creating the operation.)
+    fn single(self) -> bool {
+        self.requests().len() == 1
     }
 }
 
@@ -89,6 +124,8 @@ pub enum Status {
     Succeeded,
     Failed,
     Unknown,
+    /// The lookup could not settle it: a person decides; the reservation stays.
+    Review,
 }
 
 impl Status {
@@ -99,6 +136,7 @@ impl Status {
             Status::Succeeded => "SUCCEEDED",
             Status::Failed => "FAILED",
             Status::Unknown => "UNKNOWN",
+            Status::Review => "NEEDS_REVIEW",
         }
     }
 }
@@ -112,6 +150,8 @@ pub struct Op {
     /// Same-key retries sent.
     pub tries: u8,
     pub version: u8,
+    /// Its key was last sent before the day passed: the provider may have pruned it.
+    pub old_key: bool,
 }
 
 /// What the API answered a client request.
@@ -143,6 +183,21 @@ pub enum Answer {
     Replayed,
     /// 409: a request with this key is still being processed.
     InProgress,
+    /// 400: the provider will not refund this charge (it is disputed), now or on a retry.
+    Refused,
+}
+
+/// What the worker can know about one send: the four cases the notes tell apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Outcome {
+    /// The connection was refused: nothing reached the provider.
+    NeverSent,
+    /// A 4xx: the provider will not do it.
+    Refused,
+    /// A 200: it is done (or was, and the saved result was replayed).
+    Succeeded,
+    /// No answer in time, a crash, or a 409: it may or may not happen.
+    Unknown,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -168,6 +223,13 @@ pub struct UoState {
     pub answers: Vec<(u8, u8, Answer)>,
     /// Callbacks (webhooks) on their way to the API: the operation they report.
     pub callbacks: Vec<u8>,
+    /// A day has passed (late variants): the provider has pruned the keys of its first `n`
+    /// refunds.
+    pub day_later: Option<u8>,
+    /// The provider refuses every refund of the charge (a dispute opened).
+    pub disputed: bool,
+    /// The worker's log of sends: operation, attempt, what it learned.
+    pub log: Vec<(u8, u8, Outcome)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -196,6 +258,17 @@ pub enum UoAct {
     LoseAnswer,
     Crash,
     CallbackTwice,
+    /// Late variants: a day passes before the retry job runs; keys older than 24 h are pruned.
+    DayPasses,
+    /// Reconcile-first: ask the provider for a refund carrying the operation id.
+    Lookup(u8),
+    // Faults of the one-request variants.
+    /// The provider answers 400: the charge is disputed.
+    Refuse,
+    /// The connection is refused before the request leaves.
+    ConnectFails,
+    /// The lookup cannot settle it (the provider's API answers 503).
+    LookupFails(u8),
 }
 
 pub struct UnknownOutcomeModel {
@@ -229,8 +302,11 @@ impl UnknownOutcomeModel {
         s.job == Some((o, Stage::Sent))
     }
 
-    fn executed(s: &UoState, o: u8, a: u8) -> bool {
-        s.ledger.iter().any(|&(x, y, _)| x == o && y == a)
+    /// The provider holds a saved result for operation `o`'s attempt `a`: it refunded under
+    /// that key, and did not prune the key when the day passed.
+    fn remembered(s: &UoState, o: u8, a: u8) -> bool {
+        let pruned = s.day_later.unwrap_or(0) as usize;
+        (s.ledger.iter().skip(pruned)).any(|&(x, y, _)| x == o && y == a)
     }
 
     /// The op the worker has sent and not yet heard back from, and whether its request is
@@ -265,14 +341,15 @@ impl UnknownOutcomeModel {
     /// The worker's or the callback's success: SUCCEEDED, refunded, reservation consumed.
     /// The naive handler only skips an operation already SUCCEEDED (`WHERE status <>
     /// 'SUCCEEDED'`), so a late callback revives a FAILED one; the fixed one only moves
-    /// PROCESSING or UNKNOWN (`WHERE status IN (…)`: 0 rows otherwise).
+    /// PROCESSING, UNKNOWN or NEEDS_REVIEW (`WHERE status IN (…)`: 0 rows otherwise).
     fn succeed(&self, s: &mut UoState, o: u8) -> bool {
         let naive = self.variant.naive();
         let op = &mut s.ops[o as usize];
         let applies = if naive {
             op.status != Status::Succeeded
         } else {
-            matches!(op.status, Status::Processing | Status::Unknown)
+            // A person reviewing it is waiting for exactly this evidence.
+            matches!(op.status, Status::Processing | Status::Unknown | Status::Review)
         };
         if applies {
             if op.status != Status::Failed {
@@ -283,6 +360,17 @@ impl UnknownOutcomeModel {
             s.refunded += op.amount;
         }
         applies
+    }
+
+    /// A definite refusal: FAILED and the reservation released, safely — the provider will
+    /// not refund, now or later. Guarded like a success: only PROCESSING or UNKNOWN moves.
+    fn refused(&self, s: &mut UoState, o: u8) {
+        let op = &mut s.ops[o as usize];
+        if matches!(op.status, Status::Processing | Status::Unknown) {
+            op.status = Status::Failed;
+            op.version += 1;
+            s.reserved -= op.amount;
+        }
     }
 }
 
@@ -308,6 +396,7 @@ impl UnknownOutcomeModel {
                     attempt: 1,
                     tries: 0,
                     version: 1,
+                    old_key: false,
                 });
                 s.reserved += amount;
             }
@@ -317,6 +406,7 @@ impl UnknownOutcomeModel {
     fn on_reconcile(&self, s: &mut UoState, o: u8) {
             let op = &mut s.ops[o as usize];
             op.tries += 1;
+            op.old_key = false;
             let call = (o, op.attempt, op.amount);
             s.job = Some((o, Stage::Sent));
             if s.queue.iter().any(|&(x, y, _)| x == o && y == call.1) {
@@ -329,8 +419,10 @@ impl UnknownOutcomeModel {
 
     fn on_execute(&self, s: &mut UoState) {
             let (o, at, amount) = s.queue.remove(0);
-            let answer = if Self::executed(s, o, at) {
+            let answer = if Self::remembered(s, o, at) {
                 Answer::Replayed
+            } else if s.disputed {
+                Answer::Refused
             } else {
                 s.ledger.push((o, at, amount));
                 s.callbacks.push(o);
@@ -347,12 +439,21 @@ impl UnknownOutcomeModel {
                 let a = s.ops[o as usize].attempt;
                 if let Some(i) = s.answers.iter().position(|&(x, y, _)| x == o && y == a) {
                     let (_, _, answer) = s.answers.remove(i);
-                    match answer {
+                    let outcome = match answer {
                         Answer::Refunded | Answer::Replayed => {
                             self.succeed(s, o);
+                            Outcome::Succeeded
                         }
-                        Answer::InProgress => self.give_up_waiting(s, o),
-                    }
+                        Answer::InProgress => {
+                            self.give_up_waiting(s, o);
+                            Outcome::Unknown
+                        }
+                        Answer::Refused => {
+                            self.refused(s, o);
+                            Outcome::Refused
+                        }
+                    };
+                    s.log.push((o, a, outcome));
                 }
                 s.job = None;
             }
@@ -363,10 +464,48 @@ impl UnknownOutcomeModel {
             // Recovery: an operation left PROCESSING was sent or about to be: its outcome is
             // whatever a timeout would make it.
             for o in 0..s.ops.len() as u8 {
-                if s.ops[o as usize].status == Status::Processing {
+                let op = s.ops[o as usize];
+                if op.status == Status::Processing {
                     self.give_up_waiting(s, o);
+                    s.log.push((o, op.attempt, Outcome::Unknown));
                 }
             }
+    }
+
+    /// The connection fails before the request leaves: never sent. The naive worker takes it
+    /// for a failure like any other (harmless here: nothing went out); the others send again.
+    fn on_connect_fails(&self, s: &mut UoState) {
+        if let Some((o, _)) = given(s.job, "a claimed operation") {
+            if self.variant.naive() {
+                self.give_up_waiting(s, o);
+            } else {
+                let op = &mut s.ops[o as usize];
+                op.status = Status::Pending;
+                op.version += 1;
+            }
+            s.log.push((o, s.ops[o as usize].attempt, Outcome::NeverSent));
+            s.job = None;
+        }
+    }
+
+    /// A day passes: every key sent so far is at least 24 hours old, and the provider has
+    /// pruned the keys of the refunds it executed.
+    fn on_day_passes(s: &mut UoState) {
+        s.day_later = Some(s.ledger.len() as u8);
+        s.ops.iter_mut().for_each(|op| op.old_key = true);
+    }
+
+    /// The refund list is the provider's ledger, kept for good (unlike keys): a refund carrying
+    /// the operation id settles it; none a day after the send means it never ran and never
+    /// will, so the operation is sent again, under the same key.
+    fn on_lookup(&self, s: &mut UoState, o: u8) {
+        if s.ledger.iter().any(|c| c.0 == o) {
+            self.succeed(s, o);
+        } else {
+            let op = &mut s.ops[o as usize];
+            op.status = Status::Pending;
+            op.version += 1;
+        }
     }
 }
 
@@ -374,7 +513,7 @@ impl UnknownOutcomeModel {
 impl UnknownOutcomeModel {
     /// A live worker with no job claims a pending operation, else reconciles an unknown one,
     /// else requeues a failed one; with a job, it sends, receives, or times out.
-    fn worker_step(s: &UoState) -> Option<UoAct> {
+    fn worker_step(&self, s: &UoState) -> Option<UoAct> {
         match s.job {
             None => {
                 if let Some(o) = s.ops.iter().position(|op| op.status == Status::Pending) {
@@ -384,7 +523,7 @@ impl UnknownOutcomeModel {
                     .iter()
                     .position(|op| op.status == Status::Unknown && op.tries < MAX_TRIES)
                 {
-                    return Some(UoAct::Reconcile(o as u8));
+                    return self.reconcile(s, o as u8);
                 } else if let Some(o) = s
                     .ops
                     .iter()
@@ -406,6 +545,25 @@ impl UnknownOutcomeModel {
         }
         None
     }
+
+    /// How an unknown operation is settled: the same key at once; in the late variants only
+    /// after the day has passed, and in `reconcile-first` by a lookup when the key is that old.
+    fn reconcile(&self, s: &UoState, o: u8) -> Option<UoAct> {
+        if self.variant.late() && s.day_later.is_none() {
+            None
+        } else if self.variant == UoVariant::ReconcileFirst && s.ops[o as usize].old_key {
+            Some(UoAct::Lookup(o))
+        } else {
+            Some(UoAct::Reconcile(o))
+        }
+    }
+
+    /// The late variants' clock: the day passes while an operation waits UNKNOWN and nothing
+    /// is in flight (by then the provider has executed or dropped what it had).
+    fn day_can_pass(&self, s: &UoState) -> bool {
+        let waiting = s.ops.iter().any(|op| op.status == Status::Unknown);
+        self.variant.late() && s.day_later.is_none() && waiting && s.queue.is_empty() && s.job.is_none()
+    }
 }
 
 impl Model for UnknownOutcomeModel {
@@ -424,6 +582,9 @@ impl Model for UnknownOutcomeModel {
             ledger: Vec::new(),
             answers: Vec::new(),
             callbacks: Vec::new(),
+            day_later: None,
+            disputed: false,
+            log: Vec::new(),
         }
     }
 
@@ -450,10 +611,14 @@ impl Model for UnknownOutcomeModel {
         if !s.queue.is_empty() {
             out.push(UoAct::Execute);
         }
-        if s.worker_up {
-            out.extend(Self::worker_step(s));
+        let step = if s.worker_up {
+            self.worker_step(s)
         } else {
-            out.push(UoAct::Restart);
+            Some(UoAct::Restart)
+        };
+        out.extend(step);
+        if self.day_can_pass(s) {
+            out.push(UoAct::DayPasses);
         }
         if !s.callbacks.is_empty() {
             out.push(UoAct::Callback);
@@ -470,12 +635,19 @@ impl Model for UnknownOutcomeModel {
         if !s.callbacks.is_empty() {
             out.push(UoAct::CallbackTwice);
         }
+        self.single_faults(s, step, out);
     }
 
     fn is_fault(&self, a: &UoAct) -> bool {
         matches!(
             a,
-            UoAct::LoseAnswer | UoAct::SlowTimeout | UoAct::Crash | UoAct::CallbackTwice
+            UoAct::LoseAnswer
+                | UoAct::SlowTimeout
+                | UoAct::Crash
+                | UoAct::CallbackTwice
+                | UoAct::Refuse
+                | UoAct::ConnectFails
+                | UoAct::LookupFails(_)
         )
     }
 
@@ -499,7 +671,8 @@ impl Model for UnknownOutcomeModel {
             }
             UoAct::Send => {
                 if let Some((o, _)) = given(s.job, "a claimed operation") {
-                    let op = s.ops[o as usize];
+                    let op = &mut s.ops[o as usize];
+                    op.old_key = false;
                     s.queue.push((o, op.attempt, op.amount));
                     s.job = Some((o, Stage::Sent));
                 }
@@ -517,6 +690,7 @@ impl Model for UnknownOutcomeModel {
             UoAct::Timeout | UoAct::SlowTimeout => {
                 if let Some((o, _)) = given(Self::in_flight(&s), "a call in flight") {
                     self.give_up_waiting(&mut s, o);
+                    s.log.push((o, s.ops[o as usize].attempt, Outcome::Unknown));
                     s.job = None;
                 }
             }
@@ -537,6 +711,18 @@ impl Model for UnknownOutcomeModel {
                 s.answers.clear();
             }
             UoAct::Restart => self.on_restart(&mut s),
+            UoAct::DayPasses => Self::on_day_passes(&mut s),
+            UoAct::Lookup(o) => self.on_lookup(&mut s, o),
+            UoAct::Refuse => {
+                s.disputed = true;
+                self.on_execute(&mut s);
+            }
+            UoAct::ConnectFails => self.on_connect_fails(&mut s),
+            UoAct::LookupFails(o) => {
+                let op = &mut s.ops[o as usize];
+                op.status = Status::Review;
+                op.version += 1;
+            }
         }
         s
     }
@@ -597,6 +783,25 @@ impl Model for UnknownOutcomeModel {
     }
 }
 
+impl UnknownOutcomeModel {
+    /// The faults of the one-request variants: the provider refuses what it would execute; the
+    /// connection fails before a claimed request leaves; a lookup cannot settle it.
+    fn single_faults(&self, s: &UoState, step: Option<UoAct>, out: &mut Vec<UoAct>) {
+        if !self.variant.single() {
+            return;
+        }
+        if !s.queue.is_empty() && !s.disputed {
+            out.push(UoAct::Refuse);
+        }
+        if s.worker_up && matches!(s.job, Some((_, Stage::Claimed))) {
+            out.push(UoAct::ConnectFails);
+        }
+        if let Some(UoAct::Lookup(o)) = step {
+            out.push(UoAct::LookupFails(o));
+        }
+    }
+}
+
 impl Present for UnknownOutcomeModel {
     fn label(&self, s: &UoState, a: &UoAct) -> Text {
         match *a {
@@ -646,6 +851,26 @@ impl Present for UnknownOutcomeModel {
                 "让 Worker 崩溃（已发送，未保存）",
             ),
             UoAct::CallbackTwice => Text::new("Deliver the callback twice", "回调投递两次"),
+            UoAct::DayPasses => Text::new(
+                "A day passes: the provider prunes old keys",
+                "过了一天：支付方清除旧键",
+            ),
+            UoAct::Lookup(o) => Text::new(
+                format!("Worker: look {} up at the provider", op_id(o)),
+                format!("Worker：在支付方查询 {}", op_id(o)),
+            ),
+            UoAct::Refuse => Text::new(
+                "Provider refuses (400: charge disputed)",
+                "支付方拒绝（400：扣款有争议）",
+            ),
+            UoAct::ConnectFails => Text::new(
+                "Connection refused: the request never leaves",
+                "连接被拒：请求没发出去",
+            ),
+            UoAct::LookupFails(_) => Text::new(
+                "The lookup is inconclusive (503)",
+                "查询无法确认（503）",
+            ),
         }
     }
 
@@ -674,6 +899,7 @@ impl Present for UnknownOutcomeModel {
             self.ops_table(s),
             self.order_table(s),
             self.worker_table(s),
+            self.log_table(s),
             self.ledger_table(s),
             self.wire_table(s),
         ];
@@ -817,7 +1043,9 @@ fn released_too_early(s: &UoState) -> Option<Text> {
     s.ops.iter().enumerate().find_map(|(o, op)| {
         let o = o as u8;
         let refunded = s.ledger.iter().any(|c| c.0 == o);
-        let pending = s.queue.iter().any(|c| c.0 == o);
+        // A request still queued can yet be refunded, unless the charge is disputed: then the
+        // provider refuses it too.
+        let pending = !s.disputed && s.queue.iter().any(|c| c.0 == o);
         (op.status == Status::Failed && (refunded || pending)).then(|| {
             let id = op_id(o);
             let (en, zh) = if refunded {
@@ -904,6 +1132,7 @@ impl UnknownOutcomeModel {
         for (o, op) in s.ops.iter().enumerate() {
             let status = match op.status {
                 Status::Unknown => Text::new("UNKNOWN (reconciling)", "UNKNOWN（对账中）"),
+                Status::Review => Text::new("NEEDS_REVIEW (a person decides)", "NEEDS_REVIEW（人工处理）"),
                 st => Text::same(st.sql()),
             };
             t.rows.push(RowView::new(
@@ -968,17 +1197,46 @@ impl UnknownOutcomeModel {
             Text::new("amount", "金额"),
             Text::new("saved result", "保存的结果"),
         ];
-        t.empty = Text::new("(no refund)", "（没有退款）");
+        t.empty = if s.disputed {
+            Text::new("(no refund: the charge is disputed)", "（没有退款：扣款有争议）")
+        } else {
+            Text::new("(no refund)", "（没有退款）")
+        };
+        let pruned = s.day_later.unwrap_or(0) as usize;
         for (i, &(o, at, amount)) in s.ledger.iter().enumerate() {
+            let saved = if i < pruned {
+                Text::new(format!("key pruned after {KEY_HOURS} h"), format!("{KEY_HOURS} 小时后键已清除"))
+            } else {
+                Text::new("succeeded", "成功")
+            };
             t.rows.push(RowView::new(
                 format!("re-{i}"),
                 vec![
                     Text::same(format!("re_{}", i + 1)),
                     Text::same(self.downstream_key(o, at)),
                     Text::same(money(amount)),
-                    Text::new("succeeded", "成功"),
+                    saved,
                 ],
             ));
+        }
+        t
+    }
+
+    /// The worker's log: what each send ended in, as one of the four things it can know.
+    fn log_table(&self, s: &UoState) -> TableView {
+        let title = Text::new("Worker log: what each send ended in", "Worker 日志：每次发送的结果");
+        let mut t = TableView::memory("log", title, WORKER);
+        t.columns = vec![Text::new("send", "发送"), Text::new("key", "键"), Text::new("outcome", "结果")];
+        t.empty = Text::new("(no send has ended yet)", "（还没有发送结束）");
+        for (i, &(o, at, outcome)) in s.log.iter().enumerate() {
+            let what = match outcome {
+                Outcome::NeverSent => Text::new("never sent", "没发出去"),
+                Outcome::Refused => Text::new("definitely refused (400)", "确定拒绝（400）"),
+                Outcome::Succeeded => Text::new("known success (200)", "已知成功（200）"),
+                Outcome::Unknown => Text::new("unknown: it may still happen", "结果未知：可能仍会执行"),
+            };
+            let key = Text::same(self.downstream_key(o, at));
+            t.rows.push(RowView::new(format!("l-{i}"), vec![Text::same(format!("#{}", i + 1)), key, what]));
         }
         t
     }
@@ -1004,6 +1262,7 @@ impl UnknownOutcomeModel {
                 Answer::Refunded => Text::new("200 refunded", "200 已退款"),
                 Answer::Replayed => Text::new("200 refunded (replayed)", "200 已退款（重放）"),
                 Answer::InProgress => Text::new("409 in progress", "409 处理中"),
+                Answer::Refused => Text::new("400 charge disputed", "400 扣款有争议"),
             };
             t.rows.push(RowView::new(
                 format!("a-{i}"),
@@ -1061,6 +1320,16 @@ impl Scenario for UnknownOutcome {
                               "超时意味着结果未知：保留预留，用同一个键重试并对账。"])
             .hinted(["make the provider slow or ⚡ lose its answer: the refund stays UNKNOWN and the same key is retried.",
                      "让支付方变慢，或 ⚡ 让它的应答丢失：退款保持未知，用同一个键重试。"]),
+            VariantMeta::mistake("key-expired", ["The same key, a day later", "同一个键，一天以后"],
+                                 ["The same-key worker, but its retry job runs the next day: the provider has pruned the key, so the retry is a new refund.",
+                                  "同样用同一个键重试，但重试任务第二天才跑：支付方已清除这个键，重试成了一笔新退款。"])
+            .failing("00010000", ["⚡ make the provider slow so that the worker times out first; it refunds anyway, and the retry runs a day later.",
+                                  "⚡ 让支付方变慢，Worker 先超时；支付方照样退款，而重试在一天后才运行。"]),
+            VariantMeta::fix("reconcile-first", ["Look it up first, then escalate", "先查询，再升级人工"],
+                             ["A key older than 24 h is not trusted: look the refund up at the provider, resend under the same key only if none exists, and page a person if the lookup cannot tell. Never a new key.",
+                              "超过 24 小时的键不再可信：先在支付方查这笔退款；确认不存在才用同一个键重发；查不清就交给人工。绝不换新键。"])
+            .hinted(["⚡ lose the answer, let a day pass, ⚡ fail the lookup: a person decides, 80.00 still reserved.",
+                     "⚡ 丢失应答，过去一天，⚡ 让查询失败：交给人工，80.00 仍然预留。"]),
             VariantMeta::mistake("check-then-insert", ["Check, then insert", "先查再插"],
                                  ["The same request twice at once: both SELECTs find nothing, both INSERT: two operations.",
                                   "同一个请求同时到达两次：两个 SELECT 都没找到，两个都 INSERT：两个操作。"])
@@ -1095,6 +1364,7 @@ impl Scenario for UnknownOutcome {
                     fault_budget: 2,
                     fixed_by: match v {
                         UoVariant::MarkFailedNewKey => Some("unknown-same-key"),
+                        UoVariant::KeyExpired => Some("reconcile-first"),
                         UoVariant::CheckThenInsert => Some("unique-constraint"),
                         _ => None,
                     },
@@ -1111,8 +1381,8 @@ impl Scenario for UnknownOutcome {
 /// demand from `notes.json`, which `content::notes_json` writes (see `content`).
 pub(crate) fn notes() -> Notes {
     Notes::new(
-        ["Mark a timeout UNKNOWN, not FAILED. Keep the reservation; query the provider by the stable business key, or retry with the same key and the saved request; release only when the provider confirms nothing will happen. Distinguish never sent, definitely refused, known success, and sent with an unknown outcome.",
-         "把超时标为 UNKNOWN，而不是直接失败。保留预留；用稳定的业务键查询支付方，或用同一个键和已保存的请求重试；只有支付方确认不会执行时才释放。区分“没发出去”“确定拒绝”“已知成功”“发出后结果未知”。"],
+        ["Mark a timeout UNKNOWN, not FAILED. Keep the reservation; query the provider by the stable business key, or retry with the same key and the saved request; release only when the provider confirms nothing will happen. Distinguish never sent, definitely refused, known success, and sent with an unknown outcome. A key is only as good as the provider's retention (Stripe: at least 24 h): after that, look it up first and escalate when the lookup cannot tell.",
+         "把超时标为 UNKNOWN，而不是直接失败。保留预留；用稳定的业务键查询支付方，或用同一个键和已保存的请求重试；只有支付方确认不会执行时才释放。区分“没发出去”“确定拒绝”“已知成功”“发出后结果未知”。键只在支付方保留期内有效（Stripe 至少 24 小时）：过期后先查询，查不清就交给人工。"],
         ["“Can't a database transaction solve it?” A local transaction does not cover the provider's commit, and holding one open across the network settles nothing. “Call again with a fresh request?” That is a new request identity: recover the facts of the original operation first.",
          "“数据库事务不能解决吗？”本地事务覆盖不了支付方的提交，跨网络一直持有事务也解决不了不确定性。“重新发一个新请求？”那是新的请求身份：先恢复原操作的事实。"],
         ["“Retry three times on a timeout.” “Catch the error, roll back locally, and the remote refund is undone.”",

@@ -16,6 +16,14 @@ pub(super) fn intro(v: UoVariant) -> Text {
             "This worker treats a timeout as UNKNOWN: keep the reservation, retry with the same key, and let the provider's saved result settle it. Run the same drill.",
             "这个 Worker 把超时当作未知：保留预留，用同一个键重试，由支付方保存的结果来定论。做同样的演练。",
         ),
+        UoVariant::KeyExpired => Text::new(
+            "This worker treats a timeout as UNKNOWN and retries with the same key, but its retry job runs once a day. Stripe keeps a key at least 24 hours, then may prune it. Lose the provider's answer after it refunds, and let the day pass.",
+            "这个 Worker 把超时当作未知并用同一个键重试，但它的重试任务每天只跑一次。Stripe 至少保留一个键 24 小时，之后可能清除。在支付方退款之后让它的应答丢失，再让一天过去。",
+        ),
+        UoVariant::ReconcileFirst => Text::new(
+            "The same daily retry job, but a key older than 24 hours is not trusted: the worker first looks the refund up at the provider (it carries the operation id). Found: settled. None a day later: send again, same key. Cannot tell: a person decides. Never a new key.",
+            "同样每天跑一次的重试任务，但超过 24 小时的键不再可信：Worker 先在支付方查这笔退款（退款上带着操作 id）。查到：结清。一天后仍没有：用同一个键重发。查不清：交给人工。绝不换新键。",
+        ),
         UoVariant::CheckThenInsert => Text::new(
             "The client's request arrives twice at once (a double click, a proxy retry). The API checks for the key with SELECT, then INSERTs.",
             "客户端的请求同时到达两次（双击、代理重试）。API 先用 SELECT 查这个键，再 INSERT。",
@@ -68,6 +76,24 @@ fn create_sql(v: UoVariant, amount: i32, req: ReqPc) -> String {
     }
 }
 
+/// A definite refusal, recorded as a success is: FAILED and the reservation released in one
+/// statement, only while the outcome was open (PROCESSING or UNKNOWN).
+fn refuse_sql(o: u8, applied: bool) -> String {
+    let id = op_id(o);
+    let outcome = if applied { "UPDATE 1" } else { "UPDATE 0" };
+    format!(
+        "WITH op AS (UPDATE refund_operations SET status = 'FAILED', version = version + 1\n             WHERE operation_id = '{id}' AND status IN ('PROCESSING', 'UNKNOWN')\n            RETURNING amount)\nUPDATE orders SET reserved = reserved - op.amount\n  FROM op WHERE order_id = 'ord-1701';   -- {outcome}: the provider will not refund"
+    )
+}
+
+/// The naive worker's answer to any error: FAILED, and the reservation released.
+fn mark_failed_sql(o: u8) -> String {
+    format!(
+        "UPDATE refund_operations SET status = 'FAILED', version = version + 1\n  WHERE operation_id = '{}';\nUPDATE orders SET reserved = reserved - 80 WHERE order_id = 'ord-1701';",
+        op_id(o)
+    )
+}
+
 /// The one statement that records a refund's success (the worker's answer or the provider's
 /// callback) and moves the money with it: the order's reservation becomes refunded only if the
 /// guard matched. The naive handler skips only SUCCEEDED, so it also revives a FAILED
@@ -86,7 +112,7 @@ fn settle_sql(v: UoVariant, o: u8, applied: bool) -> String {
         )
     } else {
         format!(
-            "WITH op AS (UPDATE refund_operations SET status = 'SUCCEEDED', version = version + 1\n             WHERE operation_id = '{id}' AND status IN ('PROCESSING', 'UNKNOWN')\n            RETURNING amount)\nUPDATE orders SET refunded = refunded + op.amount, reserved = reserved - op.amount\n  FROM op WHERE order_id = 'ord-1701';   -- {outcome}"
+            "WITH op AS (UPDATE refund_operations SET status = 'SUCCEEDED', version = version + 1\n             WHERE operation_id = '{id}' AND status IN ('PROCESSING', 'UNKNOWN', 'NEEDS_REVIEW')\n            RETURNING amount)\nUPDATE orders SET refunded = refunded + op.amount, reserved = reserved - op.amount\n  FROM op WHERE order_id = 'ord-1701';   -- {outcome}"
         )
     }
 }
@@ -111,6 +137,11 @@ pub(super) fn describe(m: &UnknownOutcomeModel, b: &UoState, a: UoAct, s: &UoSta
         UoAct::LoseAnswer => cx.lose_answer(&mut info),
         UoAct::Crash => cx.crash(&mut info),
         UoAct::Restart => cx.restart(&mut info),
+        UoAct::DayPasses => cx.day_passes(&mut info),
+        UoAct::Lookup(o) => cx.lookup(&mut info, o),
+        UoAct::LookupFails(o) => cx.lookup_fails(&mut info, o),
+        UoAct::Refuse => cx.execute(&mut info),
+        UoAct::ConnectFails => cx.connect_fails(&mut info),
     }
     if a == UoAct::CallbackTwice {
         info.mark(API, MarkKind::Duplicate, "twice", "两次");
@@ -232,8 +263,9 @@ impl Cx<'_> {
         let k = self.key(o);
         info.arrow(WORKER, PSP, &k, ArrowKind::Message);
         info.code = Some(format!(
-            "POST /v1/refunds\nIdempotency-Key: {k}\n{{ \"charge\": \"ch_1701\", \"amount\": {} }}",
-            s.ops[o as usize].amount * 100
+            "POST /v1/refunds\nIdempotency-Key: {k}\n{{ \"charge\": \"ch_1701\", \"amount\": {},\n  \"metadata\": {{ \"operation_id\": \"{}\" }} }}",
+            s.ops[o as usize].amount * 100,
+            op_id(o)
         ));
         info.title = t(format!("send {k}"), format!("发送 {k}"));
         info.narration = t(
@@ -245,7 +277,7 @@ impl Cx<'_> {
     }
 
     fn reconcile(&self, info: &mut StepInfo, o: u8) {
-        let Cx { s, .. } = *self;
+        let Cx { b, s, .. } = *self;
         info.lane = WORKER;
         let k = self.key(o);
         info.arrow(WORKER, PSP, &k, ArrowKind::Duplicate);
@@ -258,7 +290,14 @@ impl Cx<'_> {
             .answers
             .iter()
             .any(|x| x.0 == o && x.2 == Answer::InProgress);
-        info.narration = if busy {
+        let pruned = b.ops[o as usize].old_key && s.day_later.is_some();
+        info.narration = if pruned {
+            info.mark(WORKER, MarkKind::Fail, "key pruned", "键已清除");
+            t(
+                format!("A day later the retry job retries {} with the same key {k}, as it always does. It cannot know that the provider pruned that key: to the provider this is a new refund request.", op_id(o)),
+                format!("一天后，重试任务照常用同一个键 {k} 重试 {}。它无从知道支付方已清除这个键：对支付方来说，这是一笔新的退款请求。", op_id(o)),
+            )
+        } else if busy {
             t(
                 format!("The worker retries {} with the same key. The provider is still processing the first request with that key: it answers 409 at once rather than running it twice.", op_id(o)),
                 format!("Worker 用同一个键重试 {}。支付方仍在处理同键的第一个请求：它立即回 409，而不是再执行一次。", op_id(o)),
@@ -296,12 +335,15 @@ impl Cx<'_> {
         info.lane = PSP;
         let (o, at, _) = b.queue[0];
         let k = m.downstream_key(o, at);
-        let replayed = UnknownOutcomeModel::executed(b, o, at);
+        let replayed = UnknownOutcomeModel::remembered(b, o, at);
         let heard = s.answers.len() > b.answers.len();
+        let refused = !replayed && s.disputed;
         if heard {
-            info.arrow(PSP, WORKER, "200", ArrowKind::Message);
+            info.arrow(PSP, WORKER, if refused { "400" } else { "200" }, ArrowKind::Message);
         }
-        if replayed {
+        if refused {
+            self.refuse(info, &k, heard);
+        } else if replayed {
             info.title = t(format!("replay {k}"), format!("重放 {k}"));
             info.mark(PSP, MarkKind::Dedup, "replayed", "重放");
             info.narration = t(
@@ -320,7 +362,13 @@ impl Cx<'_> {
             } else {
                 mark(PSP, MarkKind::Commit, "refunded", "已退款")
             });
-            let tail = if heard {
+            let forgot = b.ledger.iter().any(|c| c.0 == o && c.1 == at);
+            let tail = if forgot {
+                t(
+                    format!("It refunded under {k} a day ago, but has pruned the key since: nothing says this request is that one."),
+                    format!("一天前它已用 {k} 退过款，但此后清除了这个键：没有任何东西表明这个请求就是那一个。"),
+                )
+            } else if heard {
                 t(
                     "It answers the worker and queues a callback.",
                     "它应答 Worker，并排入一个回调。",
@@ -350,7 +398,16 @@ impl Cx<'_> {
         info.lane = WORKER;
         let o = b.job.map_or(0, |j| j.0);
         let answer = b.answers.iter().find(|x| x.0 == o).map(|x| x.2);
-        if answer == Some(Answer::InProgress) {
+        if answer == Some(Answer::Refused) {
+            info.arrow(WORKER, DB, "UPDATE", ArrowKind::Message);
+            info.code = Some(refuse_sql(o, s.reserved < b.reserved));
+            info.title = t(format!("400 → {} FAILED", op_id(o)), format!("400 → {} FAILED", op_id(o)));
+            info.mark(DB, MarkKind::Rollback, "released", "已释放");
+            info.narration = t(
+                format!("A 400 is a definite answer: the provider will not refund this charge, now or on a retry. {} is FAILED and its reservation released, safely, because nothing can still happen.", op_id(o)),
+                format!("400 是确定的答复：支付方不会为这笔扣款退款，现在不会，重试也不会。{} 标为 FAILED 并释放预留，这是安全的，因为不会再发生任何事。", op_id(o)),
+            );
+        } else if answer == Some(Answer::InProgress) {
             info.title = t("409: still in progress", "409：仍在处理");
             info.narration = t(
                 format!("409: the provider is still working on the first request. {} stays UNKNOWN with its reservation; the worker will ask again.", op_id(o)),
@@ -398,10 +455,7 @@ impl Cx<'_> {
         };
         info.arrow(WORKER, DB, "UPDATE", ArrowKind::Message);
         if m.variant.naive() {
-            info.code = Some(format!(
-                "UPDATE refund_operations SET status = 'FAILED', version = version + 1\n  WHERE operation_id = '{}';\nUPDATE orders SET reserved = reserved - 80 WHERE order_id = 'ord-1701';",
-                op_id(o)
-            ));
+            info.code = Some(mark_failed_sql(o));
             info.title = t(
                 format!("timeout → {} FAILED", op_id(o)),
                 format!("超时 → {} FAILED", op_id(o)),
@@ -420,10 +474,15 @@ impl Cx<'_> {
                 format!("timeout → {} UNKNOWN", op_id(o)),
                 format!("超时 → {} UNKNOWN", op_id(o)),
             );
+            let late = if m.variant.late() {
+                t("Its retry job runs once a day.", "它的重试任务每天只跑一次。")
+            } else {
+                Text::default()
+            };
             info.narration = cause.then(&t(
                 format!("A timeout is not a failure: {} becomes UNKNOWN and keeps its 80.00 reserved until the provider says what happened.", op_id(o)),
                 format!("超时不是失败：{} 变为 UNKNOWN，保留 80.00 的预留，直到支付方说明发生了什么。", op_id(o)),
-            ));
+            ).then(&late));
         }
     }
 
@@ -452,6 +511,11 @@ impl Cx<'_> {
                 twice.then(&t(
                     format!("The late callback finds {} {}: the handler only skips SUCCEEDED, so it marks it SUCCEEDED and adds 80.00 to refunded, on top of whatever the retry does.", op_id(o), was.sql()),
                     format!("迟到的回调发现 {} 是 {}：处理函数只跳过 SUCCEEDED，于是把它标为 SUCCEEDED 并给已退金额加 80.00，重试做的事还要另算。", op_id(o), was.sql()),
+                ))
+            } else if was == Status::Review {
+                twice.then(&t(
+                    format!("The provider's callback reports the refund of {}: the evidence the review was waiting for. SUCCEEDED, the reservation becomes a refund, and on-call has nothing left to decide.", op_id(o)),
+                    format!("支付方的回调报告了 {} 的退款：正是人工复核在等的证据。成功，预留转为已退款，值班人员无需再决定什么。", op_id(o)),
                 ))
             } else {
                 twice.then(&t(
@@ -505,5 +569,112 @@ impl Cx<'_> {
                 "Worker 重启并恢复：停留在 PROCESSING 的操作可能已经退款，也可能没有——UNKNOWN，保留预留。",
             )
         };
+    }
+}
+
+/// The steps of the key's lifetime and of the two definite outcomes (never sent, refused).
+impl Cx<'_> {
+    /// The provider's step when it refuses: nothing moves; its saved result is the refusal.
+    fn refuse(&self, info: &mut StepInfo, k: &str, heard: bool) {
+        info.title = t(format!("400 for {k}: charge disputed"), format!("{k} 得到 400：扣款有争议"));
+        info.mark(PSP, MarkKind::Fail, "400", "400");
+        let tail = if heard {
+            t("It answers the worker.", "它把答复发给 Worker。")
+        } else {
+            t("Nobody is waiting for this answer any more.", "已经没有人在等这个答复了。")
+        };
+        info.narration = t(
+            format!("The provider refuses the refund under {k}: the charge is disputed (400). No money moves, and it saves the refusal under the key: a retry gets the same answer."),
+            format!("支付方拒绝了 {k} 的退款：扣款有争议（400）。钱没有动，它把拒绝保存在这个键下：重试也会得到同样的答复。"),
+        )
+        .then(&tail);
+    }
+
+    fn connect_fails(&self, info: &mut StepInfo) {
+        let Cx { m, b, .. } = *self;
+        info.lane = WORKER;
+        let o = b.job.map_or(0, |j| j.0);
+        let id = op_id(o);
+        info.arrow(WORKER, PSP, t("connect", "连接"), ArrowKind::Lost);
+        info.mark(WORKER, MarkKind::Fail, "never sent", "没发出去");
+        info.title = t(format!("{id}: connection refused"), format!("{id}：连接被拒"));
+        let cause = t(
+            "The connection to the provider is refused: not one byte of the request left. This is the one failure that proves nothing happened.",
+            "到支付方的连接被拒：请求一个字节都没发出去。只有这种失败能证明什么都没发生。",
+        );
+        info.arrow(WORKER, DB, "UPDATE", ArrowKind::Message);
+        if m.variant.naive() {
+            info.code = Some(mark_failed_sql(o));
+            info.narration = cause.then(&t(
+                format!("The worker marks {id} FAILED and releases the reservation, as it does for any error; this time it happens to be right."),
+                format!("Worker 像对待任何错误一样把 {id} 标为 FAILED 并释放预留；这一次恰好是对的。"),
+            ));
+        } else {
+            info.code = Some(format!("UPDATE refund_operations SET status = 'PENDING', version = version + 1\n  WHERE operation_id = '{id}' AND status = 'PROCESSING';   -- never sent: send again"));
+            info.narration = cause.then(&t(
+                format!("{id} goes back to PENDING with its reservation and its key: sending it again is safe."),
+                format!("{id} 带着预留和原来的键回到 PENDING：再发一次是安全的。"),
+            ));
+        }
+    }
+
+    fn day_passes(&self, info: &mut StepInfo) {
+        let Cx { s, .. } = *self;
+        info.lane = PSP;
+        info.title = t("a day later", "一天以后");
+        info.mark(PSP, MarkKind::Restart, "keys pruned", "键已清除");
+        let pending = if s.callbacks.is_empty() {
+            Text::default()
+        } else {
+            t(
+                "Its callback has not got through yet (providers retry a failed webhook for days).",
+                "它的回调还没送达（支付方会在几天内重试失败的 webhook）。",
+            )
+        };
+        info.narration = t(
+            format!("The retry job runs the next day. Stripe keeps an idempotency key at least {KEY_HOURS} hours and may prune it after that (Stripe API v1): the provider no longer remembers what it did under op-1, though the refund itself stays in its ledger."),
+            format!("重试任务第二天才运行。Stripe 至少保留幂等键 {KEY_HOURS} 小时，之后可能清除（Stripe API v1）：支付方已不记得在 op-1 这个键下做过什么，但退款本身仍在它的账本里。"),
+        )
+        .then(&pending);
+    }
+
+    /// The lookup's request, and what the worker makes of its answer.
+    fn lookup(&self, info: &mut StepInfo, o: u8) {
+        let Cx { m, b, s, .. } = *self;
+        info.lane = WORKER;
+        let id = op_id(o);
+        info.arrow(WORKER, PSP, t("GET refunds", "GET refunds"), ArrowKind::Message);
+        info.arrow(WORKER, DB, "UPDATE", ArrowKind::Message);
+        let get = format!("GET /v1/refunds?charge=ch_1701\n-- a refund whose metadata.operation_id is {id}?");
+        info.title = t(format!("look {id} up"), format!("查询 {id}"));
+        if s.ops[o as usize].status == Status::Succeeded {
+            let n = (b.ledger.iter()).position(|c| c.0 == o).map_or(0, |i| i + 1);
+            info.code = Some(format!("{get}   -- re_{n}\n{}", settle_sql(m.variant, o, s.refunded > b.refunded)));
+            info.mark(DB, MarkKind::Commit, "SUCCEEDED", "SUCCEEDED");
+            info.narration = t(
+                format!("The key is over {KEY_HOURS} hours old, so the worker does not resend under it: it lists the charge's refunds and finds re_{n} carrying {id}. {id} SUCCEEDED, the reservation becomes a refund, and nothing is sent."),
+                format!("这个键已超过 {KEY_HOURS} 小时，Worker 不再用它重发：它列出这笔扣款的退款，找到带着 {id} 的 re_{n}。{id} 成功，预留转为已退款，什么都不再发送。"),
+            );
+        } else {
+            info.code = Some(format!("{get}   -- none\nUPDATE refund_operations SET status = 'PENDING', version = version + 1\n  WHERE operation_id = '{id}' AND status = 'UNKNOWN';   -- send again, same key"));
+            info.narration = t(
+                format!("The charge has no refund carrying {id}, a day after the send: the provider has executed or dropped everything it received by now, so it never ran. {id} goes back to PENDING, reservation kept, to be sent again under the same key."),
+                format!("一天过去了，这笔扣款仍没有带着 {id} 的退款：支付方早已执行或丢弃了收到的一切，所以它从未执行。{id} 回到 PENDING，保留预留，用同一个键再发一次。"),
+            );
+        }
+    }
+
+    fn lookup_fails(&self, info: &mut StepInfo, o: u8) {
+        info.lane = WORKER;
+        let id = op_id(o);
+        info.arrow(WORKER, PSP, t("GET refunds", "GET refunds"), ArrowKind::Lost);
+        info.arrow(WORKER, DB, "UPDATE", ArrowKind::Message);
+        info.mark(WORKER, MarkKind::Fail, "503", "503");
+        info.title = t(format!("{id}: inconclusive → a person"), format!("{id}：无法确认 → 人工"));
+        info.code = Some(format!("GET /v1/refunds?charge=ch_1701   -- 503, and 503 again\nUPDATE refund_operations SET status = 'NEEDS_REVIEW', version = version + 1\n  WHERE operation_id = '{id}' AND status = 'UNKNOWN';   -- the reservation stays"));
+        info.narration = t(
+            format!("The lookup answers 503: the worker still cannot tell whether {id} was refunded, and its key has expired. It does not mint a new key to try its luck: {id} is NEEDS_REVIEW, the 80.00 stays reserved, and payments on-call is paged to reconcile it by hand."),
+            format!("查询返回 503：Worker 仍无法判断 {id} 是否已退款，而它的键已经过期。它不会生成新键去碰运气：{id} 标为 NEEDS_REVIEW，80.00 继续预留，并呼叫支付值班人员人工对账。"),
+        );
     }
 }
