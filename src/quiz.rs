@@ -334,7 +334,7 @@ pub fn questions() -> Vec<Question> {
                 avoid: t("“Retry three times on a timeout.” “Catch the error and roll back locally, and the remote refund is undone.”", "“超时重试三次就行”“捕获异常后回滚本地事务，就等于远端退款撤销了”。"),
             },
             explanation: t("Mark it UNKNOWN, not failed. Query the provider with the stable business idempotency key and the saved request; retry with the same key only where the contract allows. Verify, deduplicate and match callbacks. If the downstream is neither idempotent nor queryable, local state cannot make an automatic retry safe: reconcile or hand it to a person. Distinguish never sent, definitely refused, known success, and sent with an unknown outcome; releasing the refundable amount while unknown lets another operation refund again.", "将结果标为 UNKNOWN，而不是直接标失败。应用用稳定的业务幂等键和已保存的请求内容，查询支付方状态；只有在契约允许时才以相同键重试。收到回调后也要验签、去重并核对请求目标。如果下游既不支持幂等也无法查询，那么不能凭本地状态保证安全自动重试，需对账或人工处理。必须区分“没发出去”“确定拒绝”“已知成功”“发出后结果未知”。在未知时提前释放可退款额度，可能让另一个操作再退款，造成累计超额。"),
-            show: "?s=unknown-outcome&v=unknown-same-key&p=000020&t=6".into(),
+            show: "?s=unknown-outcome&v=reconcile-first&p=0001003&t=7".into(),
         },
         Question {
             id: "ag21".into(),

@@ -87,7 +87,7 @@ pub const CARDS: &[Card] = &[
         theme: ["Retries, timeouts and recovery", "重试、超时与恢复"],
         title: ["Unknown outcomes: the refund-timeout drill", "未知结果：退款超时演练"],
         summary: ["A timeout proves nothing about the other side: the refund may have happened. Mark it FAILED and retry with a new key, and the customer is refunded twice.", "超时不能证明对方没做：退款可能已经发生。标记失败再换新键重试，客户就会被退两次。"],
-        variants: 5,
+        variants: 7,
         knobs: &[],
     },
     Card {

@@ -1028,13 +1028,21 @@ fn over_refunded(s: &UoState) -> Option<Text> {
 
 fn refunded_twice(s: &UoState) -> Option<Text> {
     (0..s.ops.len() as u8).find_map(|o| {
-        let n = s.ledger.iter().filter(|c| c.0 == o).count();
+        let refunds: Vec<&Call> = s.ledger.iter().filter(|c| c.0 == o).collect();
+        let n = refunds.len();
         (n > 1).then(|| {
             let id = op_id(o);
-            Text::new(
-                format!("The provider executed {n} refunds for {id}: each attempt went out under a new key."),
-                format!("支付方为 {id} 执行了 {n} 笔退款：每次尝试都用了新键。"),
-            )
+            if refunds.iter().all(|c| c.1 == refunds[0].1) {
+                Text::new(
+                    format!("The provider executed {n} refunds for {id} under the same key: it had pruned the key before the retry."),
+                    format!("支付方用同一个键为 {id} 执行了 {n} 笔退款：重试之前它已清除了这个键。"),
+                )
+            } else {
+                Text::new(
+                    format!("The provider executed {n} refunds for {id}: each attempt went out under a new key."),
+                    format!("支付方为 {id} 执行了 {n} 笔退款：每次尝试都用了新键。"),
+                )
+            }
         })
     })
 }

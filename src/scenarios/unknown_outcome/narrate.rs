@@ -627,7 +627,7 @@ impl Cx<'_> {
             Text::default()
         } else {
             t(
-                "Its callback has not got through yet (providers retry a failed webhook for days).",
+                "Its callback to us has not got through yet (providers retry a failed webhook for days).",
                 "它的回调还没送达（支付方会在几天内重试失败的 webhook）。",
             )
         };

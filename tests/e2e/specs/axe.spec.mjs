@@ -67,6 +67,8 @@ const variants = [
     (v) => ['retry-layers', v, 't=2'],
   ),
   ...['mark-failed-new-key', 'unknown-same-key'].map((v) => ['unknown-outcome', v, 'p=00002&t=5']),
+  ['unknown-outcome', 'key-expired', 'p=00010000&t=8'],
+  ['unknown-outcome', 'reconcile-first', 'p=0001003&t=7'],
   ...['check-then-insert', 'unique-constraint', 'changed-parameters'].map((v) => ['unknown-outcome', v, 't=5']),
   ...['rerun-node', 'operation-id', 'in-memory-saver'].map((v) => ['checkpoint-replay', v, 'p=0001&t=4']),
   ...['unbounded-queue', 'admission-control', 'throttled-channel', 'paced-to-channel'].map((v) => ['backpressure', v, 'p=01&t=17']),

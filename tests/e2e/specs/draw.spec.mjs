@@ -168,6 +168,7 @@ const FAILURES = [
   ['semaphore-scope', 'per-instance-semaphore', '000', /15 calls in flight against the channel's limit of 10/],
   ['retry-layers', 'every-layer-retries', '00', /3 calls reached the payment API, of at most 27 \(3 × 3 × 3\)/],
   ['unknown-outcome', 'check-then-insert', '0000', /refunds executed for one intended/],
+  ['unknown-outcome', 'key-expired', '00010000', /2 refunds executed for one intended; 160\.00 refunded/],
   ['cancellation', 'cancel-means-undone', '0010', /the provider made \d refunds, the screen reports \d/],
   ['checkpoint-replay', 'rerun-node', '000100', /2 refunds executed for the one the workflow meant/],
   ['backpressure', 'throttled-channel', '0', /400 calls to the payment channel in one second, against the 120 it accepts/],

@@ -1,7 +1,7 @@
 // The refund-timeout drill and checkpoint replay on the release build: inject "answer lost" and
 // "worker crash", see UNKNOWN and the kept reservation, see the naive variant refund twice; two
 // requests with one key; a resumed graph node that refunds again unless its call has a stable id.
-import { test, expect, expectNoConsoleErrors, waitForApp, cellTexts } from './helpers.mjs';
+import { test, expect, expectNoConsoleErrors, waitForApp, cellTexts, invariantItem } from './helpers.mjs';
 
 const counter = (page) => page.locator('.counter');
 /** The rows of table `title` (by its caption), as arrays of cell texts. */
@@ -79,6 +79,45 @@ test('one key, two requests at once: check-then-insert creates two operations, t
   await page.getByRole('radio', { name: /Same key, other amount/ }).click();
   await page.getByRole('button', { name: 'Go to end' }).click();
   expect((await rows(page, 'Client requests'))[1][3]).toBe('409 key reused with other parameters');
+  expectNoConsoleErrors(problems);
+});
+
+test('a day later the same key is a new refund; looked up first, an inconclusive lookup goes to a person', async ({ page, problems }) => {
+  await open(page, '?s=unknown-outcome&v=key-expired&lang=en');
+  await page.getByRole('button', { name: /Watch it fail/ }).click();
+  await expect(invariant(page, 'at most one refund per operation')).toContainText('violated', { timeout: 15_000 });
+  await page.getByRole('button', { name: 'Go to end' }).click();
+  expect(await rows(page, 'Provider ledger')).toEqual([
+    ['re_1', 'op-1', '80.00', 'key pruned after 24 h'],
+    ['re_2', 'op-1', '80.00', 'succeeded'],
+  ]);
+  await expect(page.getByRole('img', { name: /2 refunds executed for one intended; 160\.00 refunded/ })).toBeVisible();
+  // The fix looks the refund up first and settles it without sending.
+  await page.goto('?s=unknown-outcome&v=reconcile-first&p=000100&t=7&lang=en');
+  await waitForApp(page);
+  await expect(page.locator('.narration .step-title')).toContainText('look op-1 up');
+  await expect(page.locator('.narration')).toContainText('GET /v1/refunds?charge=ch_1701');
+  expect((await rows(page, 'refund_operations'))[0][3]).toBe('SUCCEEDED');
+  expect(await rows(page, 'Provider ledger')).toHaveLength(1);
+  // In Chinese: the lookup answers 503, a person decides, and the 80.00 stays reserved.
+  await page.goto('?s=unknown-outcome&v=reconcile-first&p=0001003&t=7&lang=zh');
+  await waitForApp(page);
+  expect((await rows(page, 'refund_operations'))[0][3]).toBe('NEEDS_REVIEW（人工处理）');
+  expect((await rows(page, 'orders'))[0][2]).toBe('80.00');
+  expect((await rows(page, 'Worker 日志：每次发送的结果')).map((r) => r[2])).toEqual(['结果未知：可能仍会执行']);
+  await expect(invariantItem(page, '结果未知时不释放预留')).toContainText('成立');
+  expectNoConsoleErrors(problems);
+});
+
+test('a 400 is definite: FAILED and released, and the log names it', async ({ page, problems }) => {
+  await open(page, '?s=unknown-outcome&v=unknown-same-key&lang=en');
+  await forward(page, 3); // create, claim, send
+  await page.getByRole('button', { name: 'Provider refuses (400: charge disputed)' }).click();
+  await forward(page, 1); // the worker reads the 400
+  expect((await rows(page, 'refund_operations'))[0][3]).toBe('FAILED');
+  expect((await rows(page, 'orders'))[0][2]).toBe('0.00');
+  expect(await rows(page, 'Worker log: what each send ended in')).toEqual([['#1', 'op-1', 'definitely refused (400)']]);
+  await expect(invariant(page, 'no reservation released while the outcome is unknown')).toContainText('holds');
   expectNoConsoleErrors(problems);
 });
 
