@@ -495,6 +495,13 @@ impl UnknownOutcomeModel {
         s.ops.iter_mut().for_each(|op| op.old_key = true);
     }
 
+    /// The lookup cannot tell and the key has expired: a person decides, reservation kept.
+    fn escalate(s: &mut UoState, o: u8) {
+        let op = &mut s.ops[o as usize];
+        op.status = Status::Review;
+        op.version += 1;
+    }
+
     /// The refund list is the provider's ledger, kept for good (unlike keys): a refund carrying
     /// the operation id settles it; none a day after the send means it never ran and never
     /// will, so the operation is sent again, under the same key.
@@ -718,11 +725,7 @@ impl Model for UnknownOutcomeModel {
                 self.on_execute(&mut s);
             }
             UoAct::ConnectFails => self.on_connect_fails(&mut s),
-            UoAct::LookupFails(o) => {
-                let op = &mut s.ops[o as usize];
-                op.status = Status::Review;
-                op.version += 1;
-            }
+            UoAct::LookupFails(o) => Self::escalate(&mut s, o),
         }
         s
     }

@@ -22,7 +22,7 @@ pub(super) fn intro(v: UoVariant) -> Text {
         ),
         UoVariant::ReconcileFirst => Text::new(
             "The same daily retry job, but a key older than 24 hours is not trusted: the worker first looks the refund up at the provider (it carries the operation id). Found: settled. None a day later: send again, same key. Cannot tell: a person decides. Never a new key.",
-            "同样每天跑一次的重试任务，但超过 24 小时的键不再可信：Worker 先在支付方查这笔退款（退款上带着操作 id）。查到：结清。一天后仍没有：用同一个键重发。查不清：交给人工。绝不换新键。",
+            "同样每天跑一次的重试任务，但超过 24 小时的键不再可信：Worker 先在支付方查这笔退款（退款上带着操作 id）。查到：记为成功。一天后仍没有：用同一个键重发。查不清：交给人工。绝不换新键。",
         ),
         UoVariant::CheckThenInsert => Text::new(
             "The client's request arrives twice at once (a double click, a proxy retry). The API checks for the key with SELECT, then INSERTs.",
