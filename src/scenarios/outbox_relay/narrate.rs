@@ -48,8 +48,8 @@ pub(super) fn describe(m: &OutboxRelayModel, b: &OrState, a: &OrAct, s: &OrState
 /// Version 2 of order 17 applied before version 1: what a version gap means.
 fn gap(id: &str) -> Text {
     Text::new(
-        format!("{id} (version 2) arrives before version 1: a gap. The guard accepts it because 0 < 2, and here that is safe only because version 2 is a cancel, a final state no earlier version can change. In general a gap means: look up order 17's current state from the order service, or wait for the missing version — never drop every late message. Nothing was reserved, so nothing is released; the stock row is now at version 2."),
-        format!("{id}（版本 2）比版本 1 先到：出现了版本缺口。因为 0 < 2，版本条件接受了它；这里之所以安全，只是因为版本 2 是取消——一个更早的版本无法改变的终态。一般来说，发现版本缺口时要么向订单服务补查订单 17 的当前状态，要么等待缺失的版本——不能简单丢弃所有晚到的消息。之前没有预留，所以无需释放；库存行现在是版本 2。"),
+        format!("{id} (version 2) arrives before version 1: a gap. The guard accepts it because 0 < 2, and here that is safe only because version 2 is a cancel, a final state no earlier version can change. In general a gap means: look up order 17's current state from the order service, or wait for the missing version — never drop every late message (the scenario “Events are a state machine” shows a gap whose skipped version carried money). Nothing was reserved, so nothing is released; the stock row is now at version 2."),
+        format!("{id}（版本 2）比版本 1 先到：出现了版本缺口。因为 0 < 2，版本条件接受了它；这里之所以安全，只是因为版本 2 是取消——一个更早的版本无法改变的终态。一般来说，发现版本缺口时要么向订单服务补查订单 17 的当前状态，要么等待缺失的版本——不能简单丢弃所有晚到的消息（场景“事件是状态机”展示了被跳过的版本带着钱的缺口）。之前没有预留，所以无需释放；库存行现在是版本 2。"),
     )
 }
 

@@ -17,8 +17,8 @@ pub(super) fn intro(v: UoVariant) -> Text {
             "这个 Worker 把超时当作未知：保留预留，用同一个键重试，由支付方保存的结果来定论。做同样的演练。",
         ),
         UoVariant::KeyExpired => Text::new(
-            "This worker treats a timeout as UNKNOWN and retries with the same key, but its retry job runs once a day. Stripe keeps a key at least 24 hours, then may prune it. Lose the provider's answer after it refunds, and let the day pass.",
-            "这个 Worker 把超时当作未知并用同一个键重试，但它的重试任务每天只跑一次。Stripe 至少保留一个键 24 小时，之后可能清除。在支付方退款之后让它的应答丢失，再让一天过去。",
+            "This worker treats a timeout as UNKNOWN and retries with the same key, but its retry job runs once a day. Stripe keeps a key at least 24 hours, then may prune it. Lose the provider's answer after it refunds, and let the day pass. (Our own side has the same trap: delete refund_operations rows on a short TTL, and a client's retry with idem-7f3a creates a second operation.)",
+            "这个 Worker 把超时当作未知并用同一个键重试，但它的重试任务每天只跑一次。Stripe 至少保留一个键 24 小时，之后可能清除。在支付方退款之后让它的应答丢失，再让一天过去。（我们自己这边也有同样的陷阱：若按短 TTL 删除 refund_operations 的行，客户端用 idem-7f3a 重试就会创建第二个操作。）",
         ),
         UoVariant::ReconcileFirst => Text::new(
             "The same daily retry job, but a key older than 24 hours is not trusted: the worker first looks the refund up at the provider (it carries the operation id). Found: settled. None a day later: send again, same key. Cannot tell: a person decides. Never a new key.",
