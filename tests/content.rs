@@ -7,6 +7,7 @@
 use effectively_once::content::{notes_json, quiz_json, read_notes, read_quiz};
 use effectively_once::quiz::questions;
 use effectively_once::scenarios;
+use effectively_once::sim::{decode_path, encode_path};
 use std::path::Path;
 
 fn check(file: &str, rendered: &str) {
@@ -27,6 +28,73 @@ fn the_files_are_what_the_sources_render() {
     check("public/quiz.json", &quiz_json(&questions()));
     check("public/notes.json", &notes_json());
     check("src/scenarios/cards.rs", &scenarios::Card::source());
+    check("tests/e2e/scenarios.json", &e2e_json());
+}
+
+/// A JSON string literal.
+fn quote(s: &str) -> String {
+    let mut out = String::from('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// Where the browser suite looks at a variant: a mistake at the end of its failing path ("Watch
+/// it fail"); a fix just after the first fault its default run offers from half-way on (where
+/// something has happened), or at its end if it offers none.
+fn e2e_state(s: scenarios::Registered, v: usize, fails: Option<&str>) -> (String, usize) {
+    if let Some(p) = fails {
+        return (p.to_string(), decode_path(p).0.len());
+    }
+    let t = s.trace(v, &[]);
+    let fault = (t.steps.len() / 2..t.steps.len()).chain(0..t.steps.len() / 2).find_map(|k| {
+        let c = t.steps[k].choices.iter().find(|c| c.fault)?;
+        Some((k, c.index))
+    });
+    match fault {
+        Some((k, i)) => {
+            let mut path = t.path[..k].to_vec();
+            path.push(i);
+            (encode_path(&path), k + 1)
+        }
+        None => (String::new(), t.last()),
+    }
+}
+
+/// What the browser suite walks, so that a new scenario needs no edit there: every scenario in
+/// the picker's order, every variant, the state to look at (path and step) and, for a mistake,
+/// its figure's name there.
+fn e2e_json() -> String {
+    let mut out = Vec::new();
+    for &s in scenarios::all() {
+        let meta = s.meta();
+        let mut variants = Vec::new();
+        for (v, vm) in meta.variants.iter().enumerate() {
+            let (path, at) = e2e_state(s, v, vm.fails);
+            let t = s.trace(v, &decode_path(&path).0);
+            let figure = (t.steps[at].view.figure.as_ref()).map_or(String::new(), |f| f.name.en.clone());
+            variants.push(format!(
+                "      {{ \"slug\": {}, \"fixed\": {}, \"path\": {}, \"at\": {at}, \"figure\": {} }}",
+                quote(vm.slug),
+                vm.fixed,
+                quote(&path),
+                quote(&figure)
+            ));
+        }
+        out.push(format!(
+            "  {{\n    \"slug\": {},\n    \"variants\": [\n{}\n    ]\n  }}",
+            quote(meta.slug),
+            variants.join(",\n")
+        ));
+    }
+    format!("[\n{}\n]\n", out.join(",\n"))
 }
 
 #[test]

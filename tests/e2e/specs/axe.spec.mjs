@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test, expect, expectNoConsoleErrors, waitForApp, clickHeader } from './helpers.mjs';
+import { test, expect, expectNoConsoleErrors, waitForApp, clickHeader, SCENARIOS } from './helpers.mjs';
 
 // Several states, because what is on screen changes: a violation, a crashed lane, a notice,
 // Chinese, dark mode and the phone layout.
@@ -26,7 +26,7 @@ for (const s of states) {
     if (s.width) await page.setViewportSize({ width: s.width, height: s.height });
     await page.goto(s.q);
     if (s.home) {
-      await expect(page.locator('.scenario-card')).toHaveCount(15);
+      await expect(page.locator('.scenario-card')).toHaveCount(SCENARIOS.length);
     } else if (s.audience) {
       await waitForApp(page);
       await expect(page.locator('.present-bar')).toContainText('Audience view');
@@ -55,32 +55,9 @@ for (const s of states) {
 
 // Every variant of every scenario, in both languages and both colour schemes, at a step where
 // something has happened (a crash, where the path offers one).
-const variants = [
-  ...['commit-then-publish', 'publish-then-commit', 'outbox'].map((v) => ['dual-write', v, 'p=001&t=3']),
-  ...['no-dedup', 'inbox', 'inbox-separate-tx', 'delete-after-publish', 'two-relays', 'skip-locked'].map(
-    (v) => ['outbox-relay', v, 't=5'],
-  ),
-  ...['read-then-write', 'mutex-one-instance', 'mutex-two-instances', 'conditional-update', 'select-for-update', 'semaphore-2'].map(
-    (v) => ['refund-cap', v, 't=4'],
-  ),
-  ...['every-layer-retries', 'one-retry-authority', 'idempotency-key', 'temporal-defaults', 'both-fixes'].map(
-    (v) => ['retry-layers', v, 't=2'],
-  ),
-  ...['mark-failed-new-key', 'unknown-same-key'].map((v) => ['unknown-outcome', v, 'p=00002&t=5']),
-  ['unknown-outcome', 'key-expired', 'p=00010000&t=8'],
-  ['unknown-outcome', 'reconcile-first', 'p=0001003&t=7'],
-  ...['check-then-insert', 'unique-constraint', 'changed-parameters'].map((v) => ['unknown-outcome', v, 't=5']),
-  ...['rerun-node', 'operation-id', 'in-memory-saver'].map((v) => ['checkpoint-replay', v, 'p=0001&t=4']),
-  ...['unbounded-queue', 'admission-control', 'throttled-channel', 'paced-to-channel'].map((v) => ['backpressure', v, 'p=01&t=17']),
-  ...['new-charge-per-delivery', 'message-id-dedup', 'stable-intent'].map((v) => ['duplicate-charge', v, 'p=000002&t=10']),
-  ...['cancel-means-undone', 'cancel-then-ask-once', 'cancel-then-reconcile'].map((v) => ['cancellation', v, 'p=0000001&t=8']),
-  ...['approve-chat-text', 'approve-versioned-proposal'].map((v) => ['approval', v, 'p=002&t=4']),
-  ...['retry-forever', 'log-and-drop', 'dead-letter', 'blind-replay', 'checked-replay'].map((v) => ['dead-letter', v, 't=3']),
-  ...['sync-wait', 'no-request-key', 'accept-202'].map((v) => ['order-api', v, 't=2']),
-  ...['no-fencing', 'fenced', 'fenced-with-key'].map((v) => ['lease-fencing', v, 'p=01&t=3']),
-  ...['last-write-wins', 'version-guard', 'state-machine'].map((v) => ['event-order', v, 'p=200&t=3']),
-  ...['per-instance-semaphore', 'shared-counter', 'leases'].map((v) => ['semaphore-scope', v, 'p=002&t=4']),
-];
+const variants = SCENARIOS.flatMap((s) =>
+  s.variants.map((v) => [s.slug, v.slug, v.path ? `p=${v.path}&t=${v.at}` : `t=${v.at}`]),
+);
 // One page per variant: the language is switched with its button and the colour scheme by
 // emulation, so the four combinations cost one load.
 for (const [scenario, v, at] of variants) {

@@ -1,7 +1,7 @@
 // "Draw the failure": what the learner watches stays put when they click, the timeline fits its
 // width, what went wrong is drawn, each scenario's deciding number is a figure named with its
 // numbers, and the sentences follow the state.
-import { test, expect, expectNoConsoleErrors, waitForApp } from './helpers.mjs';
+import { test, expect, expectNoConsoleErrors, waitForApp, SCENARIOS } from './helpers.mjs';
 
 async function open(page, query) {
   await page.goto(query);
@@ -160,28 +160,12 @@ test('a violated invariant marks the rows it is about', async ({ page, problems 
 
 // Every scenario's deciding number is a figure, named with its numbers, turned to the violation
 // style at its failure (each scenario's first mistake, at the end of its failing path).
-const FAILURES = [
-  ['dual-write', 'commit-then-publish', '0010010', /1 committed order, 0 with its event in the broker/],
-  ['outbox-relay', 'no-dedup', '011222522', /stock for order 17 reserved 2 times \(once intended\)/],
-  ['duplicate-charge', 'new-charge-per-delivery', '000020000', /2 charges executed for one intended/],
-  ['refund-cap', 'read-then-write', '00000000', /reserved 160 of a cap of 100: A 80, B 80/],
-  ['semaphore-scope', 'per-instance-semaphore', '000', /15 calls in flight against the channel's limit of 10/],
-  ['retry-layers', 'every-layer-retries', '00', /3 calls reached the payment API, of at most 27 \(3 × 3 × 3\)/],
-  ['unknown-outcome', 'check-then-insert', '0000', /refunds executed for one intended/],
-  ['unknown-outcome', 'key-expired', '00010000', /2 refunds executed for one intended; 160\.00 refunded/],
-  ['cancellation', 'cancel-means-undone', '0010', /the provider made \d refunds, the screen reports \d/],
-  ['checkpoint-replay', 'rerun-node', '000100', /2 refunds executed for the one the workflow meant/],
-  ['backpressure', 'throttled-channel', '0', /400 calls to the payment channel in one second, against the 120 it accepts/],
-  ['approval', 'approve-chat-text', '0020', /approved 80\.00, the agent refunded 800\.00/],
-  ['dead-letter', 'retry-forever', '0000000', /6 attempts on one message against a cap of 3/],
-  ['order-api', 'no-request-key', '100', /2 orders created for the one the client meant/],
-  ['lease-fencing', 'fenced', '0100011', /2 refunds executed for the one run r-7 meant/],
-  ['event-order', 'version-guard', '200', /we record 0\.00 paid and 80\.00 refunded; the provider has 100\.00 and 80\.00/],
-];
+const FAILURES = SCENARIOS.flatMap((s) => s.variants.filter((v) => !v.fixed).slice(0, 1).map((v) => [s.slug, v, v.figure]));
 test('every scenario has a figure named with its numbers that shows the failure', async ({ page, problems }) => {
   test.setTimeout(60_000);
-  for (const [s, v, p, name] of FAILURES) {
-    await open(page, `?s=${s}&v=${v}&p=${p}&t=${p.length}&lang=en`);
+  expect(FAILURES).toHaveLength(SCENARIOS.length);
+  for (const [s, { slug: v, path: p, at }, name] of FAILURES) {
+    await open(page, `?s=${s}&v=${v}&p=${p}&t=${at}&lang=en`);
     await expect(page.getByRole('img', { name }), s).toBeVisible();
     await expect(page.locator('.figure'), s).toHaveClass(/violated/);
   }

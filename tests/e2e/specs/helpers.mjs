@@ -5,6 +5,15 @@
 //
 // `problems` is attached to the page BEFORE navigation, so it sees everything during load.
 import { test as base, expect } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+
+/**
+ * Every scenario in the picker's order, each variant with the state the suite looks at (`path`,
+ * step `at`: a mistake's failing path, a fix just after a fault) and the figure's name there.
+ * Written from the registry by `UPDATE_CONTENT=1 cargo test --test content`, so a new scenario
+ * needs no edit in the specs that walk them all.
+ */
+export const SCENARIOS = JSON.parse(readFileSync(new URL('../scenarios.json', import.meta.url), 'utf8'));
 
 /**
  * Start recording console errors, uncaught page errors, failed requests and HTTP responses

@@ -1,6 +1,6 @@
 // The home page on the release build: every scenario under its theme with a hook and a drawn
 // thumbnail, links that open the scenario, the quiz, and how to embed; in both languages.
-import { test, expect, expectNoConsoleErrors } from './helpers.mjs';
+import { test, expect, expectNoConsoleErrors, SCENARIOS } from './helpers.mjs';
 
 test('home lists every scenario by theme, opens one, and starts the quiz', async ({ page, problems }) => {
   await page.goto('?home=1&lang=en');
@@ -9,10 +9,10 @@ test('home lists every scenario by theme, opens one, and starts the quiz', async
     'Dual writes and messaging', 'Concurrency', 'Capacity and backpressure', 'Retries, timeouts and recovery', 'Agents and human approval', 'Quiz', 'How to embed',
   ]);
   const cards = page.locator('.scenario-card');
-  await expect(cards).toHaveCount(15);
+  await expect(cards).toHaveCount(SCENARIOS.length);
   await expect(page.locator('.scenario-card svg.thumb .mark').first()).toBeAttached();
   // Each card's picture is drawn when its scenario's module arrives.
-  await expect(page.locator('.scenario-card svg.thumb:not(:empty)')).toHaveCount(15);
+  await expect(page.locator('.scenario-card svg.thumb:not(:empty)')).toHaveCount(SCENARIOS.length);
   await expect(page.locator('.counter')).toBeHidden();
   await page.getByRole('button', { name: 'Start the quiz' }).click();
   const quiz = page.getByRole('dialog', { name: 'Interview questions' });
@@ -27,7 +27,7 @@ test('home lists every scenario by theme, opens one, and starts the quiz', async
   await page.getByRole('link', { name: 'Effectively Once' }).click();
   await expect(page).toHaveURL(/home=1/);
   // (Leaving before every picture has arrived would abort their fetches.)
-  await expect(page.locator('.scenario-card svg.thumb:not(:empty)')).toHaveCount(15);
+  await expect(page.locator('.scenario-card svg.thumb:not(:empty)')).toHaveCount(SCENARIOS.length);
   await page.getByRole('link', { name: '中文' }).click();
   await expect(page.getByRole('heading', { level: 2 }).first()).toHaveText('双写与消息');
   expectNoConsoleErrors(problems);
@@ -37,9 +37,9 @@ test('home on a phone: one column, nothing wider than the screen, in both langua
   await page.setViewportSize({ width: 390, height: 844 });
   for (const lang of ['en', 'zh']) {
     await page.goto(`?home=1&lang=${lang}`);
-    await expect(page.locator('.scenario-card')).toHaveCount(15);
+    await expect(page.locator('.scenario-card')).toHaveCount(SCENARIOS.length);
     // Each card's picture is drawn when its scenario's module arrives.
-    await expect(page.locator('.scenario-card svg.thumb:not(:empty)')).toHaveCount(15);
+    await expect(page.locator('.scenario-card svg.thumb:not(:empty)')).toHaveCount(SCENARIOS.length);
     // The embed snippet's long line scrolls inside its own box, not the page.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
     const boxes = await page.locator('.scenario-card').evaluateAll((cs) => cs.map((c) => c.getBoundingClientRect()));

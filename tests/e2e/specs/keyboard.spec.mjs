@@ -1,7 +1,7 @@
 // A whole scenario from the keyboard alone: pick the scenario and the variant, play to the
 // violation, act as the scheduler to avoid it, explore every run and load the counterexample —
 // with every Tab stop visibly focused (:focus-visible) along the way.
-import { test, expect, expectNoConsoleErrors, waitForApp } from './helpers.mjs';
+import { test, expect, expectNoConsoleErrors, waitForApp, SCENARIOS } from './helpers.mjs';
 
 /** Presses Tab until the focused element's accessible name matches `re`; every stop must show focus. */
 async function tabTo(page, re, max = 150) {
@@ -29,8 +29,9 @@ test('a whole scenario, keyboard only, with focus always visible', async ({ page
 
   // The scenario picker: arrows change the selection.
   await tabTo(page, /^Scenario/);
-  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowDown');
-  await expect(page.getByRole('combobox', { name: 'Scenario' })).toHaveValue('5');
+  const refundCap = SCENARIOS.findIndex((s) => s.slug === 'refund-cap');
+  for (let i = 0; i < refundCap; i++) await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('combobox', { name: 'Scenario' })).toHaveValue(String(refundCap));
   await expect(page).toHaveURL(/s=refund-cap/);
   // The variant radios: arrows move the choice; the focus follows it.
   await tabTo(page, /^Read, await, write/);
