@@ -54,10 +54,12 @@ fn e2e_state(s: scenarios::Registered, v: usize, fails: Option<&str>) -> (String
         return (p.to_string(), decode_path(p).0.len());
     }
     let t = s.trace(v, &[]);
-    let fault = (t.steps.len() / 2..t.steps.len()).chain(0..t.steps.len() / 2).find_map(|k| {
-        let c = t.steps[k].choices.iter().find(|c| c.fault)?;
-        Some((k, c.index))
-    });
+    let fault = (t.steps.len() / 2..t.steps.len())
+        .chain(0..t.steps.len() / 2)
+        .find_map(|k| {
+            let c = t.steps[k].choices.iter().find(|c| c.fault)?;
+            Some((k, c.index))
+        });
     match fault {
         Some((k, i)) => {
             let mut path = t.path[..k].to_vec();
@@ -79,7 +81,8 @@ fn e2e_json() -> String {
         for (v, vm) in meta.variants.iter().enumerate() {
             let (path, at) = e2e_state(s, v, vm.fails);
             let t = s.trace(v, &decode_path(&path).0);
-            let figure = (t.steps[at].view.figure.as_ref()).map_or(String::new(), |f| f.name.en.clone());
+            let figure =
+                (t.steps[at].view.figure.as_ref()).map_or(String::new(), |f| f.name.en.clone());
             variants.push(format!(
                 "      {{ \"slug\": {}, \"fixed\": {}, \"path\": {}, \"at\": {at}, \"figure\": {} }}",
                 quote(vm.slug),
