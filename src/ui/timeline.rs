@@ -536,7 +536,16 @@ pub fn base(t: &Trace, step: usize, lang: Lang, lay: &Layout) -> Node {
     down_intervals(&mut downs, t, lanes.len(), step, lay);
     let mut marks = Node::svg("g");
     for k in 1..step {
-        step_marks(&mut marks, &t.steps[k], k, 1.0, lang, false, lay);
+        let next = lay.x(k + 1).map(|x| (&t.steps[k + 1], x));
+        step_marks(
+            &mut marks,
+            &t.steps[k],
+            k,
+            Place::Past(next),
+            1.0,
+            lang,
+            lay,
+        );
     }
     canvas(w, h)
         .child(defs())
@@ -651,7 +660,15 @@ pub fn moving(t: &Trace, step: usize, frac: f64, lang: Lang, lay: &Layout) -> No
     let step = step.min(t.last());
     let mut svg = canvas(lay.width, lay.height);
     if step > 0 {
-        step_marks(&mut svg, &t.steps[step], step, frac, lang, true, lay);
+        step_marks(
+            &mut svg,
+            &t.steps[step],
+            step,
+            Place::Current,
+            frac,
+            lang,
+            lay,
+        );
     }
     svg
 }
@@ -741,23 +758,37 @@ fn label_at(
     (mx + 4, my - 4)
 }
 
+/// Where a step is drawn: the current step (its marks "now", its labels whole), or a past one
+/// with the following step and its column when that is drawn, which bounds how far the past
+/// step's labels may run ([`label_room`]).
+#[derive(Clone, Copy)]
+enum Place<'a> {
+    Current,
+    Past(Option<(&'a Step, i32)>),
+}
+
 /// One step's arrows and marks. `frac` < 1 draws the message part-way along its arrow and
 /// fades the marks in as it arrives.
 fn step_marks(
     svg: &mut Node,
     step: &Step,
     k: usize,
+    place: Place,
     frac: f64,
     lang: Lang,
-    current: bool,
     lay: &Layout,
 ) {
+    let (current, next) = match place {
+        Place::Current => (true, None),
+        Place::Past(next) => (false, next),
+    };
     let Some(x) = lay.x(k) else { return };
     let ease = frac * frac * (3.0 - 2.0 * frac);
     let arrived = frac >= 1.0;
     for a in &step.info.arrows {
         let ends = arrow_ends(a.from, a.to, x, lay);
-        svg.push(arrow_node(a, ends, ease, arrived, lang, lay));
+        let room = next.and_then(|(n, nx)| label_room(label_anchor(a, ends, lay), n, nx, lay));
+        svg.push(arrow_node(a, ends, ease, arrived, lang, lay, room));
     }
     // Marks appear as the message lands: invisible for the first 60 % of the motion.
     let percent = if arrived {
@@ -798,8 +829,8 @@ fn arrow_node(
     arrived: bool,
     lang: Lang,
     lay: &Layout,
+    room: Option<i32>,
 ) -> Node {
-    let col = lay.col;
     let ((x1, y1), (mut x2, mut y2)) = ends;
     if a.kind == ArrowKind::Lost {
         (x2, y2) = ((x1 + x2) / 2, (y1 + y2) / 2);
@@ -838,22 +869,89 @@ fn arrow_node(
             g.push(text(x2, y2 + 5, "end-x", "✗"));
         }
     }
+    let label = label_text(a, lang, lay.col);
+    let shown = match room {
+        Some(w) => fit(&label, w, lay),
+        None => label,
+    };
+    if shown.is_empty() {
+        return g;
+    }
+    let (lx, ly) = label_anchor(a, ends, lay);
+    g.child(text(lx, ly, "msg-label", shown))
+}
+
+/// What an arrow's label says: its words where columns are wide enough (a ghost's always), and
+/// which copy it is.
+fn label_text(a: &crate::sim::Arrow, lang: Lang, col: i32) -> String {
     let copies = (a.copy >= 2).then(|| format!("×{}", a.copy));
-    let label = match (col >= LABEL_COL || a.kind == ArrowKind::Ghost, copies) {
+    match (col >= LABEL_COL || a.kind == ArrowKind::Ghost, copies) {
         (true, Some(c)) => format!("{} {c}", a.label.get(lang)),
         (true, None) => a.label.get(lang).to_string(),
         (false, Some(c)) => c,
         (false, None) => String::new(),
-    };
-    if label.is_empty() {
-        return g;
     }
-    // A ghost's label sits on the receiver's lane, after its ✗: where the absence is.
-    let (lx, ly) = match a.kind {
+}
+
+/// Where an arrow's label starts. A lost message's label is on the half it travelled; a
+/// ghost's sits on the receiver's lane, after its ✗: where the absence is.
+fn label_anchor(a: &crate::sim::Arrow, ends: ((i32, i32), (i32, i32)), lay: &Layout) -> (i32, i32) {
+    let ((x1, y1), (mut x2, mut y2)) = ends;
+    if a.kind == ArrowKind::Lost {
+        (x2, y2) = ((x1 + x2) / 2, (y1 + y2) / 2);
+    }
+    match a.kind {
         ArrowKind::Ghost => (x2 + 9, y2 + 4),
         _ => label_at(((x1, y1), (x2, y2)), a.from.abs_diff(a.to), lay.lane_h),
-    };
-    g.child(text(lx, ly, "msg-label", label))
+    }
+}
+
+/// The width of a character in the timeline's labels, in tenths of a pixel: 11 px mono (16 px
+/// when presenting) advances 0.6 em; a CJK character takes a whole em.
+fn char_w(c: char, lay: &Layout) -> i32 {
+    let em = if lay.lane_h >= LANE_H_LARGE { 160 } else { 110 };
+    if c.is_ascii() || c == '…' {
+        em * 6 / 10
+    } else {
+        em
+    }
+}
+
+fn text_w(s: &str, lay: &Layout) -> i32 {
+    s.chars().map(|c| char_w(c, lay)).sum()
+}
+
+/// How far a label starting at `at` may run before the next step's label on the same line
+/// (`None`: nothing in its way).
+fn label_room(at: (i32, i32), next: &Step, nx: i32, lay: &Layout) -> Option<i32> {
+    let line_h = if lay.lane_h >= LANE_H_LARGE { 18 } else { 13 };
+    (next.info.arrows.iter())
+        .filter(|b| lay.col >= LABEL_COL || b.copy >= 2 || b.kind == ArrowKind::Ghost)
+        .map(|b| label_anchor(b, arrow_ends(b.from, b.to, nx, lay), lay))
+        .filter(|&(bx, by)| (by - at.1).abs() < line_h && bx > at.0)
+        .map(|(bx, _)| bx - at.0 - 3)
+        .min()
+}
+
+/// `label` cut to `room` pixels with an ellipsis (the step's narration has it whole), or
+/// nothing where not even two characters fit.
+fn fit(label: &str, room: i32, lay: &Layout) -> String {
+    if text_w(label, lay) <= room * 10 {
+        return label.to_string();
+    }
+    let mut left = room * 10 - char_w('…', lay);
+    let cut: String = (label.chars())
+        .take_while(|&c| {
+            left -= char_w(c, lay);
+            left >= 0
+        })
+        .collect();
+    let cut = cut.trim_end();
+    if cut.chars().count() < 2 {
+        String::new()
+    } else {
+        format!("{cut}…")
+    }
 }
 
 #[cfg(test)]
@@ -871,6 +969,54 @@ mod tests {
 
     fn trace() -> Trace {
         scenarios::all()[0].trace(0, &[0, 0, 1])
+    }
+
+    /// A label runs no further than the next step's label on its line: it is cut with an
+    /// ellipsis, and the current step's label is never cut.
+    #[test]
+    fn a_label_stops_before_the_next_one() {
+        let lay = Layout::place(&[true; 8], 44);
+        assert_eq!(fit("COMMIT", 60, &lay), "COMMIT");
+        let cut = fit("UPDATE op-1", 40, &lay);
+        assert!(
+            cut.ends_with('…') && "UPDATE op-1".starts_with(cut.trim_end_matches('…')),
+            "{cut}"
+        );
+        assert!(text_w(&cut, &lay) <= 400, "{cut}");
+        assert_eq!(
+            fit("UPDATE op-1", 12, &lay),
+            "",
+            "not even two characters fit"
+        );
+        // Dual write, commit-then-publish: the order service's COMMIT, then its publish of
+        // e-18 to the broker in the next column, whose label is on the same line.
+        let t = scenarios::all()[0].trace(0, &[0, 0, 1, 0, 0, 0, 0]);
+        let html = |step: usize| {
+            let lay = Layout::place(&vec![true; t.steps.len()], 44);
+            crate::ui::dom::html(&[
+                base(&t, step, Lang::En, &lay),
+                moving(&t, step, 1.0, Lang::En, &lay),
+            ])
+        };
+        let (k, _) = (t.steps.iter().enumerate())
+            .find(|(_, s)| s.info.arrows.iter().any(|a| a.label.en == "e-18"))
+            .expect("e-18 is published");
+        let labels = |h: String| {
+            (h.split("msg-label\">").skip(1))
+                .map(|t| t.split('<').next().unwrap_or_default().to_string())
+                .collect::<Vec<_>>()
+        };
+        let now = labels(html(k));
+        let cut = now
+            .iter()
+            .filter(|l| l.starts_with("CO") && l.ends_with('…'));
+        assert_eq!(cut.count(), 1, "COMMIT is cut before e-18: {now:?}");
+        let before = labels(html(k - 1));
+        assert_eq!(
+            before.last().map(String::as_str),
+            Some("COMMIT"),
+            "the current step's is whole"
+        );
     }
 
     #[test]
