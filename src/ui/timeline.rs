@@ -831,10 +831,7 @@ fn arrow_node(
     lay: &Layout,
     room: Option<i32>,
 ) -> Node {
-    let ((x1, y1), (mut x2, mut y2)) = ends;
-    if a.kind == ArrowKind::Lost {
-        (x2, y2) = ((x1 + x2) / 2, (y1 + y2) / 2);
-    }
+    let ((x1, y1), (x2, y2)) = travelled(a, ends);
     let (class, ease) = match a.kind {
         ArrowKind::Message => ("msg", ease),
         ArrowKind::Duplicate => ("msg dup", ease),
@@ -881,6 +878,16 @@ fn arrow_node(
     g.child(text(lx, ly, "msg-label", shown))
 }
 
+/// The part of an arrow that is drawn: a lost message stops half-way.
+fn travelled(a: &crate::sim::Arrow, ends: ((i32, i32), (i32, i32))) -> ((i32, i32), (i32, i32)) {
+    let ((x1, y1), (x2, y2)) = ends;
+    if a.kind == ArrowKind::Lost {
+        ((x1, y1), ((x1 + x2) / 2, (y1 + y2) / 2))
+    } else {
+        ends
+    }
+}
+
 /// What an arrow's label says: its words where columns are wide enough (a ghost's always), and
 /// which copy it is.
 fn label_text(a: &crate::sim::Arrow, lang: Lang, col: i32) -> String {
@@ -896,10 +903,7 @@ fn label_text(a: &crate::sim::Arrow, lang: Lang, col: i32) -> String {
 /// Where an arrow's label starts. A lost message's label is on the half it travelled; a
 /// ghost's sits on the receiver's lane, after its ✗: where the absence is.
 fn label_anchor(a: &crate::sim::Arrow, ends: ((i32, i32), (i32, i32)), lay: &Layout) -> (i32, i32) {
-    let ((x1, y1), (mut x2, mut y2)) = ends;
-    if a.kind == ArrowKind::Lost {
-        (x2, y2) = ((x1 + x2) / 2, (y1 + y2) / 2);
-    }
+    let ((x1, y1), (x2, y2)) = travelled(a, ends);
     match a.kind {
         ArrowKind::Ghost => (x2 + 9, y2 + 4),
         _ => label_at(((x1, y1), (x2, y2)), a.from.abs_diff(a.to), lay.lane_h),
