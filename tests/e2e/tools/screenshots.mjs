@@ -84,6 +84,8 @@ const shots = [
   { name: 'present-720-dark-zh', width: 1280, height: 720, scheme: 'dark', q: '?s=retry-layers&v=every-layer-retries&t=9&lang=zh', click: '[data-cmd=present]' },
   { name: 'home-wide-light-en', width: 1280, height: 800, scheme: 'light', q: '?home=1&lang=en', home: true, full: true },
   { name: 'home-phone-dark-zh', width: 390, height: 844, scheme: 'dark', q: '?home=1&lang=zh', home: true },
+  { name: 'present-720-expired-light-en', width: 1280, height: 720, scheme: 'light', q: '?s=unknown-outcome&v=key-expired&p=00010000&t=8&lang=en', click: '[data-cmd=present]' },
+  { name: 'present-720-review-dark-zh', width: 1280, height: 720, scheme: 'dark', q: '?s=unknown-outcome&v=reconcile-first&p=0001003&t=7&lang=zh', click: '[data-cmd=present]' },
   { name: 'present-phone-dark-zh', width: 390, height: 844, scheme: 'dark', q: '?s=unknown-outcome&v=mark-failed-new-key&p=00002&t=5&lang=zh', click: '[data-cmd=present]', keys: ['PageDown'] },
   { name: 'export-wide-dark-en', width: 1280, height: 800, scheme: 'dark', q: '?s=retry-layers&t=5&lang=en', click: '[data-cmd=export-open]' },
   { name: 'export-phone-light-zh', width: 390, height: 844, scheme: 'light', q: '?s=refund-cap&t=5&lang=zh', click: '[data-cmd=export-open]' },
