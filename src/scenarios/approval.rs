@@ -22,6 +22,7 @@
 //! most once". Worked counterexample: propose, "yes", edit to 800.00, execute: the provider
 //! refunds 800.00 against an approval of 80.00.
 
+use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
     mark, ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind,
@@ -411,17 +412,11 @@ fn figure(s: &ApState) -> Figure {
     let (n, cents) = (agent.len() as u32, |x: i32| x.max(0) as u32 * 100);
     Figure {
         title: Text::new("Approved against executed", "批准的与执行的"),
-        name: Text::new(
-            format!(
-                "approved {}, the agent refunded {} in {n} refunds",
-                money(approved),
-                money(paid)
-            ),
-            format!(
-                "批准了 {}，Agent 实际退款 {}，共 {n} 笔",
-                money(approved),
-                money(paid)
-            ),
+        name: tx!(
+            "approved {}, the agent refunded {} in {n} refunds",
+            "批准了 {}，Agent 实际退款 {}，共 {n} 笔",
+            money(approved),
+            money(paid)
         ),
         body: FigureBody::Ledger(vec![
             LedgerRow {
@@ -458,19 +453,21 @@ fn not_as_approved(s: &ApState) -> Option<Text> {
             let id = refund_id(i);
             let a = money(e.amount);
             if e.amount != AMOUNT {
-                Some(Text::new(
-                    format!("The provider refunded {a} ({id}) on ord-2042, but Alice approved {}: the agent changed the amount after the approval.", money(AMOUNT)),
-                    format!("支付方在 ord-2042 上退了 {a}（{id}），而 Alice 批准的是 {}：Agent 在批准之后改了金额。", money(AMOUNT)),
+                Some(tx!(
+                    "The provider refunded {a} ({id}) on ord-2042, but Alice approved {}: the agent changed the amount after the approval.",
+                    "支付方在 ord-2042 上退了 {a}（{id}），而 Alice 批准的是 {}：Agent 在批准之后改了金额。",
+                    money(AMOUNT)
                 ))
             } else if e.version_seen != VERSION {
-                Some(Text::new(
-                    format!("Refund {id} ({a}) ran against order version {}, but the approval was for version {VERSION}: the order changed after Alice looked at it.", e.version_seen),
-                    format!("退款 {id}（{a}）执行时订单已是版本 {}，而批准针对的是版本 {VERSION}：Alice 看过之后订单变了。", e.version_seen),
+                Some(tx!(
+                    "Refund {id} ({a}) ran against order version {}, but the approval was for version {VERSION}: the order changed after Alice looked at it.",
+                    "退款 {id}（{a}）执行时订单已是版本 {}，而批准针对的是版本 {VERSION}：Alice 看过之后订单变了。",
+                    e.version_seen
                 ))
             } else if e.late {
-                Some(Text::new(
-                    format!("Refund {id} ({a}) ran at 10:20; the approval expired at 10:15."),
-                    format!("退款 {id}（{a}）在 10:20 执行；批准在 10:15 就已过期。"),
+                Some(tx!(
+                    "Refund {id} ({a}) ran at 10:20; the approval expired at 10:15.",
+                    "退款 {id}（{a}）在 10:20 执行；批准在 10:15 就已过期。"
                 ))
             } else {
                 None
@@ -481,9 +478,9 @@ fn not_as_approved(s: &ApState) -> Option<Text> {
 fn executed_twice(s: &ApState) -> Option<Text> {
     let n = s.ledger.iter().filter(|e| e.by_agent).count();
     (n > 1).then(|| {
-        Text::new(
-            format!("The agent executed {n} refunds on one approval: each “yes” let the next refund through."),
-            format!("Agent 凭一次审批执行了 {n} 笔退款：每个“可以”都放行了下一次退款。"),
+        tx!(
+            "The agent executed {n} refunds on one approval: each “yes” let the next refund through.",
+            "Agent 凭一次审批执行了 {n} 笔退款：每个“可以”都放行了下一次退款。"
         )
     })
 }
@@ -623,10 +620,7 @@ impl ApprovalModel {
             return t;
         }
         let waiting = if s.pending > 0 {
-            Text::new(
-                format!("— (resumed ×{})", s.pending),
-                format!("—（已恢复 ×{}）", s.pending),
-            )
+            tx!("— (resumed ×{})", "—（已恢复 ×{}）", s.pending)
         } else if s.clicks == 0 {
             Text::same("Alice")
         } else {
@@ -680,10 +674,7 @@ impl ApprovalModel {
             let (rows, result) = match c {
                 Outcome::Refunded(r) => (
                     "1, 1 → COMMIT",
-                    Text::new(
-                        format!("executed: refund {}", refund_id(*r as usize)),
-                        format!("已执行：退款 {}", refund_id(*r as usize)),
-                    ),
+                    tx!("executed: refund {}", "已执行：退款 {}", refund_id(*r as usize)),
                 ),
                 Outcome::Refused(Refusal::VersionChanged) => (
                     "1, 0 → ROLLBACK",

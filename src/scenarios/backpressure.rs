@@ -19,6 +19,7 @@
 //! One step is five seconds. The only fault is losing a consumer host (a quarter of the
 //! capacity), at any step: the explorer proves the fixes for every moment it can happen.
 
+use crate::tx;
 use crate::sim::grouped;
 use crate::sim::kit::Variants;
 use crate::sim::{
@@ -399,9 +400,9 @@ fn nice(v: u32) -> u32 {
 fn too_old(s: &BpState) -> Option<Text> {
     let (age, limit) = (s.total.worst_age, s.age_limit);
     (age > limit).then(|| {
-        Text::new(
-            format!("An order has waited {age} s in the queue, past the {limit} s the business promised; the API answered it 202 in milliseconds."),
-            format!("有订单已在队列里等了 {age} 秒，超过业务承诺的 {limit} 秒；而 API 早在几毫秒内就回了它 202。"),
+        tx!(
+            "An order has waited {age} s in the queue, past the {limit} s the business promised; the API answered it 202 in milliseconds.",
+            "有订单已在队列里等了 {age} 秒，超过业务承诺的 {limit} 秒；而 API 早在几毫秒内就回了它 202。"
         )
     })
 }
@@ -410,9 +411,9 @@ fn over_channel(s: &BpState) -> Option<Text> {
     let limit = s.channel_limit?;
     let calls = s.total.peak_calls;
     (calls > limit).then(|| {
-        Text::new(
-            format!("Consumers sent {calls} calls in one second to a channel that accepts {limit}/s: the rest came back 429 and were queued to be retried."),
-            format!("消费者在一秒内向只接受每秒 {limit} 次的通道发起了 {calls} 次调用：其余都被 429 限流，又回到队列等待重试。"),
+        tx!(
+            "Consumers sent {calls} calls in one second to a channel that accepts {limit}/s: the rest came back 429 and were queued to be retried.",
+            "消费者在一秒内向只接受每秒 {limit} 次的通道发起了 {calls} 次调用：其余都被 429 限流，又回到队列等待重试。"
         )
     })
 }
@@ -508,10 +509,7 @@ impl Model for BackpressureModel {
 impl Present for BackpressureModel {
     fn label(&self, s: &BpState, a: &BpAct) -> Text {
         match a {
-            BpAct::Advance => Text::new(
-                format!("Next 5 s (to {} s)", s.t + STEP_S),
-                format!("再过 5 秒（到 {} 秒）", s.t + STEP_S),
-            ),
+            BpAct::Advance => tx!("Next 5 s (to {} s)", "再过 5 秒（到 {} 秒）", s.t + STEP_S),
             BpAct::LoseConsumers => Text::new(
                 "Lose a consumer host (¼ of capacity)",
                 "失去一台消费者主机（¼ 容量）",
@@ -529,40 +527,44 @@ impl Present for BackpressureModel {
 
     fn intro(&self) -> Text {
         let r = &self.rates;
-        let base = Text::new(
-            format!(
-                "Orders arrive at {}/s for {} s, then at {}/s. Each step is 5 s.",
-                r.peak_in, r.peak_s, r.after_in
-            ),
-            format!(
-                "订单先以每秒 {} 条到达，持续 {} 秒，之后每秒 {} 条。每一步是 5 秒。",
-                r.peak_in, r.peak_s, r.after_in
-            ),
+        let base = tx!(
+            "Orders arrive at {}/s for {} s, then at {}/s. Each step is 5 s.",
+            "订单先以每秒 {} 条到达，持续 {} 秒，之后每秒 {} 条。每一步是 5 秒。",
+            r.peak_in,
+            r.peak_s,
+            r.after_in
         );
         let cap = self.throughput(false);
         base.then(&match self.variant {
-            BpVariant::UnboundedQueue => Text::new(
-                format!("Consumers complete {cap}/s ({} slots, {} ms per order). The API accepts every order with 202 and lets the queue absorb the peak.", r.slots, r.service_ms),
-                format!("消费者每秒完成 {cap} 条（{} 个槽位，每单 {} 毫秒）。API 对每个订单都回 202，让队列缓冲高峰。", r.slots, r.service_ms),
+            BpVariant::UnboundedQueue => tx!(
+                "Consumers complete {cap}/s ({} slots, {} ms per order). The API accepts every order with 202 and lets the queue absorb the peak.",
+                "消费者每秒完成 {cap} 条（{} 个槽位，每单 {} 毫秒）。API 对每个订单都回 202，让队列缓冲高峰。",
+                r.slots,
+                r.service_ms
             ),
-            BpVariant::AdmissionControl => Text::new(
-                format!("Consumers complete {cap}/s. The API admits an order only while the expected wait and the oldest message's age are under {} s; otherwise it answers 503 with Retry-After.", r.admit_s),
-                format!("消费者每秒完成 {cap} 条。只有预计等待和最老消息年龄都低于 {} 秒时，API 才受理订单；否则回 503 并带 Retry-After。", r.admit_s),
+            BpVariant::AdmissionControl => tx!(
+                "Consumers complete {cap}/s. The API admits an order only while the expected wait and the oldest message's age are under {} s; otherwise it answers 503 with Retry-After.",
+                "消费者每秒完成 {cap} 条。只有预计等待和最老消息年龄都低于 {} 秒时，API 才受理订单；否则回 503 并带 Retry-After。",
+                r.admit_s
             ),
-            BpVariant::ThrottledChannel => Text::new(
-                format!("The payment channel accepts {}/s. Payment consumers were scaled out to try {}/s; throttled calls (429) go back to the queue to be retried.", r.channel, r.attempts),
-                format!("支付通道每秒只接受 {} 次。支付消费者扩容到每秒尝试 {} 次；被限流（429）的调用回到队列重试。", r.channel, r.attempts),
+            BpVariant::ThrottledChannel => tx!(
+                "The payment channel accepts {}/s. Payment consumers were scaled out to try {}/s; throttled calls (429) go back to the queue to be retried.",
+                "支付通道每秒只接受 {} 次。支付消费者扩容到每秒尝试 {} 次；被限流（429）的调用回到队列重试。",
+                r.channel,
+                r.attempts
             ),
-            BpVariant::PacedToChannel => Text::new(
-                format!("The payment channel accepts {}/s. Consumers take a token per call at that rate, and the API admits an order only while the expected wait is under {} s.", r.channel, r.admit_s),
-                format!("支付通道每秒只接受 {} 次。消费者按这个速率每次调用先取一个令牌；只有预计等待低于 {} 秒时，API 才受理订单。", r.channel, r.admit_s),
+            BpVariant::PacedToChannel => tx!(
+                "The payment channel accepts {}/s. Consumers take a token per call at that rate, and the API admits an order only while the expected wait is under {} s.",
+                "支付通道每秒只接受 {} 次。消费者按这个速率每次调用先取一个令牌；只有预计等待低于 {} 秒时，API 才受理订单。",
+                r.channel,
+                r.admit_s
             ),
         })
     }
 }
 
 fn secs_text(n: u32) -> Text {
-    Text::new(format!("{n} s"), format!("{n} 秒"))
+    tx!("{n} s", "{n} 秒")
 }
 
 fn count(n: u32) -> Text {
@@ -694,14 +696,12 @@ fn capacity(m: &BackpressureModel, s: &BpState) -> TableView {
             "admission".into(),
             vec![
                 Text::new("admission", "准入"),
-                Text::new(
-                    format!("expected wait and oldest age < {} s", r.admit_s),
-                    format!("预计等待和最老消息年龄 < {} 秒", r.admit_s),
+                tx!(
+                    "expected wait and oldest age < {} s",
+                    "预计等待和最老消息年龄 < {} 秒",
+                    r.admit_s
                 ),
-                Text::new(
-                    format!("≤ {} queued", grouped(m.throughput(s.lost) * r.admit_s)),
-                    format!("排队 ≤ {}", grouped(m.throughput(s.lost) * r.admit_s)),
-                ),
+                tx!("≤ {} queued", "排队 ≤ {}", grouped(m.throughput(s.lost) * r.admit_s)),
             ],
         ));
     }
@@ -767,10 +767,7 @@ fn consumers_row(m: &BackpressureModel, s: &BpState) -> RowView {
         "consumers".into(),
         vec![
             Text::new("consumers complete", "消费者完成"),
-            Text::new(
-                format!("{slots} busy slots × 1 / {secs} s"),
-                format!("{slots} 个忙碌槽位 × 1 / {secs} 秒"),
-            ),
+            tx!("{slots} busy slots × 1 / {secs} s", "{slots} 个忙碌槽位 × 1 / {secs} 秒"),
             count(r.consumer_rate(s.lost)),
         ],
     )
@@ -798,10 +795,7 @@ fn queue_table(s: &BpState) -> TableView {
         queue.rows.push(RowView::new(
             format!("w{w}"),
             vec![
-                Text::new(
-                    format!("{w}–{} s", w + STEP_S),
-                    format!("{w}–{} 秒", w + STEP_S),
-                ),
+                tx!("{w}–{} s", "{w}–{} 秒", w + STEP_S),
                 count(n),
                 secs_text(s.t - at),
             ],
@@ -813,10 +807,7 @@ fn queue_table(s: &BpState) -> TableView {
         queue.rows.push(RowView::new(
             "rest".into(),
             vec![
-                Text::new(
-                    format!("… to {} s", newest + STEP_S),
-                    format!("…… 到 {} 秒", newest + STEP_S),
-                ),
+                tx!("… to {} s", "…… 到 {} 秒", newest + STEP_S),
                 count(rest),
                 Text::same("…"),
             ],
@@ -888,19 +879,12 @@ fn queue_plot(m: &BackpressureModel, s: &BpState) -> Plot {
             tone: Tone::Active,
         }],
         limit: None,
-        summary: Text::new(
-            format!(
-                "At {} s, {} orders are queued; the most so far was {}.",
-                s.t,
-                grouped(s.queued),
-                grouped(s.history.iter().map(|p| p.queued).max().unwrap_or(0))
-            ),
-            format!(
-                "第 {} 秒，队列中有 {} 条订单；目前最多时为 {} 条。",
-                s.t,
-                grouped(s.queued),
-                grouped(s.history.iter().map(|p| p.queued).max().unwrap_or(0))
-            ),
+        summary: tx!(
+            "At {} s, {} orders are queued; the most so far was {}.",
+            "第 {} 秒，队列中有 {} 条订单；目前最多时为 {} 条。",
+            s.t,
+            grouped(s.queued),
+            grouped(s.history.iter().map(|p| p.queued).max().unwrap_or(0))
         ),
     }
 }
@@ -1179,21 +1163,17 @@ fn latency_rows(m: &BackpressureModel, age: u32) -> [Target; 3] {
             "result",
             Text::new("accept to result, normal load", "受理到结果（常态）"),
             Text::new("≤ 5 s", "≤ 5 秒"),
-            Text::new(
-                format!("the oldest order has waited {age} s"),
-                format!("最老的订单已等 {age} 秒"),
-            ),
+            tx!("the oldest order has waited {age} s", "最老的订单已等 {age} 秒"),
         ),
         (
             "promise",
             Text::new("promised wait at the peak", "高峰时承诺的等待"),
             Text::new("a wait budget, no number", "等待预算，没有给数"),
-            Text::new(
-                format!(
-                    "{} s, admit under {} s: our defaults",
-                    r.age_limit, r.admit_s
-                ),
-                format!("{} 秒，{} 秒内准入：本场景的默认值", r.age_limit, r.admit_s),
+            tx!(
+                "{} s, admit under {} s: our defaults",
+                "{} 秒，{} 秒内准入：本场景的默认值",
+                r.age_limit,
+                r.admit_s
             ),
         ),
     ]
@@ -1206,37 +1186,25 @@ fn capacity_rows() -> [Target; 2] {
         (
             "messages",
             Text::new("messages a day", "每日消息量"),
-            Text::new(
-                format!(
-                    "{MESSAGES_PER_ORDER} per order × {} orders",
-                    grouped(ORDERS_PER_DAY)
-                ),
-                format!(
-                    "每单 {MESSAGES_PER_ORDER} 条 × {} 个订单",
-                    grouped(ORDERS_PER_DAY)
-                ),
+            tx!(
+                "{MESSAGES_PER_ORDER} per order × {} orders",
+                "每单 {MESSAGES_PER_ORDER} 条 × {} 个订单",
+                grouped(ORDERS_PER_DAY)
             ),
-            Text::new(
-                format!("≈ {}, before redeliveries and retries", grouped(per_day)),
-                format!("约 {}，未计重复投递与重试", grouped(per_day)),
+            tx!(
+                "≈ {}, before redeliveries and retries",
+                "约 {}，未计重复投递与重试",
+                grouped(per_day)
             ),
         ),
         (
             "kept",
-            Text::new(
-                format!("kept {KEPT_DAYS} days"),
-                format!("保留 {KEPT_DAYS} 天"),
-            ),
-            Text::new(
-                format!("{KEPT_DAYS} × {}", grouped(per_day)),
-                format!("{KEPT_DAYS} × {}", grouped(per_day)),
-            ),
-            Text::new(
-                format!(
-                    "≈ {} messages' bodies and metadata",
-                    grouped(per_day * KEPT_DAYS)
-                ),
-                format!("约 {} 条消息的消息体和元数据", grouped(per_day * KEPT_DAYS)),
+            tx!("kept {KEPT_DAYS} days", "保留 {KEPT_DAYS} 天"),
+            tx!("{KEPT_DAYS} × {}", "{KEPT_DAYS} × {}", grouped(per_day)),
+            tx!(
+                "≈ {} messages' bodies and metadata",
+                "约 {} 条消息的消息体和元数据",
+                grouped(per_day * KEPT_DAYS)
             ),
         ),
     ]

@@ -26,6 +26,7 @@
 //! later, is refused. After a timeout it retries with the same key, which replays or executes
 //! once. Partial completion is reported: "Cancelled: 2 of 3 refunded, 1 not started".
 
+use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
     given,
@@ -655,9 +656,9 @@ fn told_otherwise(s: &CaState) -> Option<Text> {
     let ledger = s.refunded();
     if let Some(Msg::Refund(o)) = s.inbox.iter().find(|m| matches!(m, Msg::Refund(_))) {
         let id = op_id(*o);
-        return Some(Text::new(
-            format!("Not settled: the provider still holds the request for {id}."),
-            format!("尚未落定：支付方手里还有 {id} 的请求。"),
+        return Some(tx!(
+            "Not settled: the provider still holds the request for {id}.",
+            "尚未落定：支付方手里还有 {id} 的请求。"
         ));
     }
     match s.screen {
@@ -718,10 +719,7 @@ fn written_off_while_unknown(s: &CaState) -> Option<Text> {
                 ),
                 _ => ("says NOT_EXECUTED", "记为 NOT_EXECUTED"),
             };
-            Text::new(
-                format!("The row of {id} {did_en}, but {en}."),
-                format!("{id} 的记录{did_zh}，但{zh}。"),
-            )
+            tx!("The row of {id} {did_en}, but {en}.", "{id} 的记录{did_zh}，但{zh}。")
         })
     })
 }
@@ -733,10 +731,7 @@ impl CancellationModel {
             Screen::Ready => Text::new("Refund 3 items of ord-1701?", "为 ord-1701 退 3 件商品？"),
             Screen::Working => {
                 let done = s.ops.iter().filter(|x| **x == OpStatus::Succeeded).count();
-                Text::new(
-                    format!("Refunding… {done} of 3 done"),
-                    format!("退款中…… 3 笔已完成 {done} 笔"),
-                )
+                tx!("Refunding… {done} of 3 done", "退款中…… 3 笔已完成 {done} 笔")
             }
             Screen::Cancelling => Text::new("Cancelling…", "正在取消……"),
             Screen::Told {
@@ -746,10 +741,7 @@ impl CancellationModel {
             } => {
                 let n = bits(refunded).len();
                 match end {
-                    End::Done => Text::new(
-                        format!("Done: {n} of 3 refunded"),
-                        format!("完成：3 笔退了 {n} 笔"),
-                    ),
+                    End::Done => tx!("Done: {n} of 3 refunded", "完成：3 笔退了 {n} 笔"),
                     End::Cancelled => {
                         // Sent, then settled as not executed (voided, or "not found").
                         let off = s
@@ -758,23 +750,23 @@ impl CancellationModel {
                             .filter(|x| **x == OpStatus::NotExecuted)
                             .count();
                         match off.saturating_sub(not_started as usize) {
-                            0 => Text::new(
-                                format!("Cancelled: {n} of 3 refunded, {not_started} not started"),
-                                format!("已取消：3 笔退了 {n} 笔，{not_started} 笔未开始"),
+                            0 => tx!(
+                                "Cancelled: {n} of 3 refunded, {not_started} not started",
+                                "已取消：3 笔退了 {n} 笔，{not_started} 笔未开始"
                             ),
-                            k => Text::new(
-                                format!("Cancelled: {n} of 3 refunded, {k} stopped, {not_started} not started"),
-                                format!("已取消：3 笔退了 {n} 笔，{k} 笔已拦下，{not_started} 笔未开始"),
+                            k => tx!(
+                                "Cancelled: {n} of 3 refunded, {k} stopped, {not_started} not started",
+                                "已取消：3 笔退了 {n} 笔，{k} 笔已拦下，{not_started} 笔未开始"
                             ),
                         }
                     }
-                    End::Undone => Text::new(
-                        format!("Cancelled: {n} of 3 refunded, the rest cancelled"),
-                        format!("已取消：3 笔退了 {n} 笔，其余已撤销"),
+                    End::Undone => tx!(
+                        "Cancelled: {n} of 3 refunded, the rest cancelled",
+                        "已取消：3 笔退了 {n} 笔，其余已撤销"
                     ),
-                    End::Failed => Text::new(
-                        format!("Failed: {n} of 3 refunded, the rest not refunded"),
-                        format!("失败：3 笔退了 {n} 笔，其余没有退"),
+                    End::Failed => tx!(
+                        "Failed: {n} of 3 refunded, the rest not refunded",
+                        "失败：3 笔退了 {n} 笔，其余没有退"
                     ),
                 }
             }
@@ -895,18 +887,9 @@ impl CancellationModel {
         t.empty = Text::new("(nothing in flight)", "（没有在途消息）");
         for (i, m) in s.inbox.iter().enumerate() {
             let what = match m {
-                Msg::Refund(o) => Text::new(
-                    format!("refund request {}", op_id(*o)),
-                    format!("退款请求 {}", op_id(*o)),
-                ),
-                Msg::Query(o) => Text::new(
-                    format!("query: refund for {}?", op_id(*o)),
-                    format!("查询：{} 有退款吗？", op_id(*o)),
-                ),
-                Msg::Void(o) => Text::new(
-                    format!("void the key {}", op_id(*o)),
-                    format!("作废键 {}", op_id(*o)),
-                ),
+                Msg::Refund(o) => tx!("refund request {}", "退款请求 {}", op_id(*o)),
+                Msg::Query(o) => tx!("query: refund for {}?", "查询：{} 有退款吗？", op_id(*o)),
+                Msg::Void(o) => tx!("void the key {}", "作废键 {}", op_id(*o)),
             };
             t.rows.push(RowView::new(
                 format!("in-{i}"),
@@ -915,29 +898,23 @@ impl CancellationModel {
         }
         for (i, (m, found)) in s.answers.iter().enumerate() {
             let what = match (m, found) {
-                (Msg::Refund(o), true) => Text::new(
-                    format!("200 refunded ({})", op_id(*o)),
-                    format!("200 已退款（{}）", op_id(*o)),
+                (Msg::Refund(o), true) => tx!("200 refunded ({})", "200 已退款（{}）", op_id(*o)),
+                (Msg::Refund(o), false) => tx!(
+                    "409 key voided ({})",
+                    "409 键已作废（{}）",
+                    op_id(*o)
                 ),
-                (Msg::Refund(o), false) => Text::new(
-                    format!("409 key voided ({})", op_id(*o)),
-                    format!("409 键已作废（{}）", op_id(*o)),
+                (Msg::Void(o), true) => tx!("already refunded: {}", "已经退款：{}", op_id(*o)),
+                (Msg::Void(o), false) => tx!(
+                    "voided: {} will never run",
+                    "已作废：{} 永远不会执行",
+                    op_id(*o)
                 ),
-                (Msg::Void(o), true) => Text::new(
-                    format!("already refunded: {}", op_id(*o)),
-                    format!("已经退款：{}", op_id(*o)),
-                ),
-                (Msg::Void(o), false) => Text::new(
-                    format!("voided: {} will never run", op_id(*o)),
-                    format!("已作废：{} 永远不会执行", op_id(*o)),
-                ),
-                (Msg::Query(o), true) => Text::new(
-                    format!("found: {} refunded", op_id(*o)),
-                    format!("查到：{} 已退款", op_id(*o)),
-                ),
-                (Msg::Query(o), false) => Text::new(
-                    format!("not found: no refund for {}", op_id(*o)),
-                    format!("没有：{} 没有退款", op_id(*o)),
+                (Msg::Query(o), true) => tx!("found: {} refunded", "查到：{} 已退款", op_id(*o)),
+                (Msg::Query(o), false) => tx!(
+                    "not found: no refund for {}",
+                    "没有：{} 没有退款",
+                    op_id(*o)
                 ),
             };
             t.rows.push(RowView::new(

@@ -17,6 +17,7 @@
 //! per call, re-runs included) and the operation (one per intent). The checkpoint list and the provider's ledger are drawn side by side, so
 //! "the workflow saved its state" and "the refund happened once" can be told apart.
 
+use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
     mark, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView,
@@ -243,12 +244,9 @@ impl Present for CheckpointReplayModel {
                 "Node refund: call the refund tool",
                 "节点 refund：调用退款工具",
             ),
-            CrAct::Run => Text::new(format!("Run node {n}"), format!("运行节点 {n}")),
+            CrAct::Run => tx!("Run node {n}", "运行节点 {n}"),
             CrAct::Return => Text::new("Node refund returns", "节点 refund 返回"),
-            CrAct::Checkpoint => Text::new(
-                format!("Save the checkpoint after {n}"),
-                format!("保存 {n} 之后的检查点"),
-            ),
+            CrAct::Checkpoint => tx!("Save the checkpoint after {n}", "保存 {n} 之后的检查点"),
             CrAct::Resume => Text::new(
                 "Restart the process and resume the thread",
                 "重启进程并按 thread_id 恢复运行",
@@ -333,11 +331,9 @@ fn figure(s: &CrState) -> Figure {
             "Refunds the workflow meant, and made",
             "工作流想要的退款与实际的退款",
         ),
-        name: Text::new(
-            format!(
-                "{n} refunds executed for the one the workflow meant, in {calls} refund tool calls"
-            ),
-            format!("工作流只想退款 1 笔，实际执行了 {n} 笔，共 {calls} 次退款工具调用"),
+        name: tx!(
+            "{n} refunds executed for the one the workflow meant, in {calls} refund tool calls",
+            "工作流只想退款 1 笔，实际执行了 {n} 笔，共 {calls} 次退款工具调用"
         ),
         body: FigureBody::Ledger(vec![LedgerRow {
             name: Text::new("refunds executed", "执行的退款"),
@@ -352,9 +348,9 @@ fn figure(s: &CrState) -> Figure {
 fn refunded_twice(s: &CrState) -> Option<Text> {
     let n = s.ledger.len();
     (n > 1).then(|| {
-        Text::new(
-            format!("The provider executed {n} refunds for ord-1701: resuming re-ran the refund node, and the tool had no stable id."),
-            format!("支付方为 ord-1701 执行了 {n} 笔退款：恢复时重跑了 refund 节点，而工具调用没有稳定 ID。"),
+        tx!(
+            "The provider executed {n} refunds for ord-1701: resuming re-ran the refund node, and the tool had no stable id.",
+            "支付方为 ord-1701 执行了 {n} 笔退款：恢复时重跑了 refund 节点，而工具调用没有稳定 ID。"
         )
     })
 }
@@ -362,10 +358,7 @@ fn refunded_twice(s: &CrState) -> Option<Text> {
 fn unfinished(s: &CrState) -> Option<Text> {
     (s.node < 3).then(|| {
         let n = CheckpointReplayModel::node_name(s.node);
-        Text::new(
-            format!("The run has not reached END; it is at node {n}."),
-            format!("运行尚未到达 END；停在节点 {n}。"),
-        )
+        tx!("The run has not reached END; it is at node {n}.", "运行尚未到达 END；停在节点 {n}。")
     })
 }
 

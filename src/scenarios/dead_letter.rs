@@ -16,6 +16,7 @@
 //! step as its acknowledgement (`dead-letter`). Replay re-reads the order (locking it against a
 //! cancel) and its payments before charging, and refuses a stale command (`checked-replay`).
 
+use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
     Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Meter, Metric, MetricValue, Model,
@@ -457,36 +458,36 @@ fn stuck(s: &DlState) -> Option<Text> {
     let head = s.head()?;
     let (h, n) = (head.name(), head.attempts);
     let behind = s.queue.len() - 1;
-    Some(Text::new(
-        format!("{h} is still at the head of payments-0 after {n} attempts, and would be tried for ever; {behind} message(s) wait behind it."),
-        format!("{h} 尝试了 {n} 次仍堵在 payments-0 的队头，而且会被永远重试；后面还有 {behind} 条消息在等。"),
+    Some(tx!(
+        "{h} is still at the head of payments-0 after {n} attempts, and would be tried for ever; {behind} message(s) wait behind it.",
+        "{h} 尝试了 {n} 次仍堵在 payments-0 的队头，而且会被永远重试；后面还有 {behind} 条消息在等。"
     ))
 }
 
 fn lost(s: &DlState) -> Option<Text> {
     let m = s.dropped.first()?;
     let name = m.name();
-    Some(Text::new(
-        format!("{name} was acknowledged with only a log line: it is gone from the partition, and nothing records it to replay from."),
-        format!("{name} 只留下一行日志就被确认了：它离开了分区，却没有任何记录可供重放。"),
+    Some(tx!(
+        "{name} was acknowledged with only a log line: it is gone from the partition, and nothing records it to replay from.",
+        "{name} 只留下一行日志就被确认了：它离开了分区，却没有任何记录可供重放。"
     ))
 }
 
 fn stale(s: &DlState) -> Option<Text> {
     let c = s.charges.iter().find(|c| c.stale)?;
     let (m, o) = (c.msg.name(), c.msg.order());
-    Some(Text::new(
-        format!("{m} charged {o} after the customer cancelled it: the replay ran an old command as it was."),
-        format!("{m} 在客户取消 {o} 之后仍然扣了款：重放原样执行了一条过期命令。"),
+    Some(tx!(
+        "{m} charged {o} after the customer cancelled it: the replay ran an old command as it was.",
+        "{m} 在客户取消 {o} 之后仍然扣了款：重放原样执行了一条过期命令。"
     ))
 }
 
 fn twice(s: &DlState) -> Option<Text> {
     let i = (1..s.charges.len()).find(|&i| s.repeats(i))?;
     let o = s.charges[i].msg.order();
-    Some(Text::new(
-        format!("The provider charged {o} twice: two replays of one parked command each charged."),
-        format!("支付方对 {o} 扣了两次款：同一条停放命令的两次重放各扣了一次。"),
+    Some(tx!(
+        "The provider charged {o} twice: two replays of one parked command each charged.",
+        "支付方对 {o} 扣了两次款：同一条停放命令的两次重放各扣了一次。"
     ))
 }
 
@@ -543,9 +544,11 @@ fn figure(v: DlVariant, s: &DlState) -> Figure {
         let wait = s.queue.last().map_or(0, |_| s.clock);
         return Figure {
             title: Text::new("Attempts on one message", "单条消息的尝试次数"),
-            name: Text::new(
-                format!("{} attempts on one message against a cap of {MAX_ATTEMPTS}; the last in the partition has waited {}", s.most, secs(wait)),
-                format!("单条消息尝试 {} 次，上限 {MAX_ATTEMPTS} 次；分区里最后一条已等待 {}", s.most, secs(wait)),
+            name: tx!(
+                "{} attempts on one message against a cap of {MAX_ATTEMPTS}; the last in the partition has waited {}",
+                "单条消息尝试 {} 次，上限 {MAX_ATTEMPTS} 次；分区里最后一条已等待 {}",
+                s.most,
+                secs(wait)
             ),
             body: FigureBody::Meter(Meter {
                 value: u32::from(s.most),
@@ -590,9 +593,10 @@ fn figure(v: DlVariant, s: &DlState) -> Figure {
     let lost = s.dropped.len();
     Figure {
         title: Text::new("Meant against happened", "应有与实有"),
-        name: Text::new(
-            format!("{lost} messages lost, {stale} charges on cancelled orders, {} second charges; none meant", s.extra_charges()),
-            format!("丢失消息 {lost} 条，对已取消订单扣款 {stale} 笔，重复扣款 {} 笔；本应都是 0", s.extra_charges()),
+        name: tx!(
+            "{lost} messages lost, {stale} charges on cancelled orders, {} second charges; none meant",
+            "丢失消息 {lost} 条，对已取消订单扣款 {stale} 笔，重复扣款 {} 笔；本应都是 0",
+            s.extra_charges()
         ),
         body: FigureBody::Ledger(rows),
         shows,

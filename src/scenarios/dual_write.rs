@@ -20,6 +20,7 @@
 //! order 17 (step 1), COMMIT (step 2), crash the order service (step 3), restart it, handle
 //! order 18; the run goes quiet with order 17 committed and `e-17` never published.
 
+use crate::tx;
 use crate::sim::kit::Proc;
 use crate::sim::kit::Variants;
 use crate::sim::{
@@ -390,35 +391,26 @@ impl Present for DualWriteModel {
         match *a {
             DwAct::BrokerDeliver => {
                 let e = event(s.log[s.delivered as usize]);
-                Text::new(
-                    format!("Deliver {e} to inventory"),
-                    format!("把 {e} 投递给库存服务"),
-                )
+                tx!("Deliver {e} to inventory", "把 {e} 投递给库存服务")
             }
-            DwAct::SvcBegin => Text::new(
-                format!("Order service: insert order {next}"),
-                format!("订单服务：插入订单 {next}"),
+            DwAct::SvcBegin => tx!(
+                "Order service: insert order {next}",
+                "订单服务：插入订单 {next}"
             ),
-            DwAct::SvcCommit => Text::new(
-                format!("Order service: commit order {cur}"),
-                format!("订单服务：提交订单 {cur}"),
+            DwAct::SvcCommit => tx!(
+                "Order service: commit order {cur}",
+                "订单服务：提交订单 {cur}"
             ),
-            DwAct::SvcPublish => Text::new(
-                format!("Order service: publish e-{cur}"),
-                format!("订单服务：发布 e-{cur}"),
-            ),
+            DwAct::SvcPublish => tx!("Order service: publish e-{cur}", "订单服务：发布 e-{cur}"),
             DwAct::SvcReply => Text::new("Order service: reply to client", "订单服务：回复客户端"),
             DwAct::SvcRestart => Text::new("Restart order service", "重启订单服务"),
             DwAct::RelayMarkSent(e) => {
                 let e = event(e);
-                Text::new(
-                    format!("Relay: mark {e} sent"),
-                    format!("中继：把 {e} 标记为已发送"),
-                )
+                tx!("Relay: mark {e} sent", "中继：把 {e} 标记为已发送")
             }
             DwAct::RelayPublish(e) => {
                 let e = event(e);
-                Text::new(format!("Relay: publish {e}"), format!("中继：发布 {e}"))
+                tx!("Relay: publish {e}", "中继：发布 {e}")
             }
             DwAct::RelayRestart => Text::new("Restart relay", "重启中继"),
             DwAct::SvcCrash => Text::new("Crash order service", "让订单服务崩溃"),
@@ -543,9 +535,9 @@ fn lost_event(s: &DwState) -> Option<Text> {
     let i =
         (0..N as u8).find(|&i| s.orders[i as usize] == Row::Committed && !s.log.contains(&i))?;
     let (o, e) = (order_id(i), event(i));
-    Some(Text::new(
-        format!("Order {o} is committed but its event {e} is not in the broker."),
-        format!("订单 {o} 已提交，但事件 {e} 不在消息代理中。"),
+    Some(tx!(
+        "Order {o} is committed but its event {e} is not in the broker.",
+        "订单 {o} 已提交，但事件 {e} 不在消息代理中。"
     ))
 }
 
@@ -556,9 +548,9 @@ fn phantom_event(s: &DwState) -> Option<Text> {
         .copied()
         .find(|&i| s.orders[i as usize] == Row::Absent)?;
     let (o, e) = (order_id(i), event(i));
-    Some(Text::new(
-        format!("Event {e} is in the broker, but order {o} does not exist: its transaction never committed."),
-        format!("事件 {e} 已在消息代理中，但订单 {o} 并不存在：它的事务从未提交。"),
+    Some(tx!(
+        "Event {e} is in the broker, but order {o} does not exist: its transaction never committed.",
+        "事件 {e} 已在消息代理中，但订单 {o} 并不存在：它的事务从未提交。"
     ))
 }
 
@@ -637,18 +629,18 @@ impl DualWriteModel {
         let next = match s.svc.mem.pc {
             SvcPc::Idle => None,
             SvcPc::InTx if self.variant == DwVariant::PublishThenCommit => {
-                Some(Text::new(format!("publish e-{o}"), format!("发布 e-{o}")))
+                Some(tx!("publish e-{o}", "发布 e-{o}"))
             }
             SvcPc::InTx => Some(Text::same("COMMIT")),
             SvcPc::Published => Some(Text::same("COMMIT")),
-            SvcPc::Committed => Some(Text::new(format!("publish e-{o}"), format!("发布 e-{o}"))),
+            SvcPc::Committed => Some(tx!("publish e-{o}", "发布 e-{o}")),
             SvcPc::Replying(true) => Some(Text::new("reply 201", "回复 201")),
             SvcPc::Replying(false) => Some(Text::new("reply error", "回复错误")),
         };
         if let Some(next) = next {
             t.rows.push(RowView::new(
                 "req".into(),
-                vec![Text::new(format!("order {o}"), format!("订单 {o}")), next],
+                vec![tx!("order {o}", "订单 {o}"), next],
             ));
         }
         t

@@ -25,6 +25,7 @@
 //! own stable id (`rf-ch_2`), sent with that id as its key (so a retry cannot refund twice), and
 //! the ledger keeps both the charge and the refund.
 
+use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
     given,
@@ -652,18 +653,15 @@ impl Present for DuplicateChargeModel {
                 "Relay re-publishes the command as msg-2",
                 "中继以 msg-2 重新发布同一命令",
             ),
-            DcAct::Deliver(i) => Text::new(
-                format!("Broker: deliver {}", msg_id(i)),
-                format!("消息代理：投递 {}", msg_id(i)),
-            ),
+            DcAct::Deliver(i) => tx!("Broker: deliver {}", "消息代理：投递 {}", msg_id(i)),
             DcAct::Open => match self.variant {
                 DcVariant::NewChargePerDelivery => Text::new(
                     "Consumer: take a new payment number",
                     "消费者：生成新的支付流水号",
                 ),
-                DcVariant::MessageIdDedup => Text::new(
-                    format!("Consumer: look up {held} in the inbox"),
-                    format!("消费者：在收件箱中查找 {held}"),
+                DcVariant::MessageIdDedup => tx!(
+                    "Consumer: look up {held} in the inbox",
+                    "消费者：在收件箱中查找 {held}"
                 ),
                 DcVariant::StableIntent => Text::new(
                     "Consumer: create or read intent pay-1701",
@@ -672,19 +670,13 @@ impl Present for DuplicateChargeModel {
             },
             DcAct::Charge => {
                 let k = s.job.map(|j| j.key.show()).unwrap_or_default();
-                Text::new(
-                    format!("Consumer: charge with key {k}"),
-                    format!("消费者：用键 {k} 扣款"),
-                )
+                tx!("Consumer: charge with key {k}", "消费者：用键 {k} 扣款")
             }
             DcAct::Save => Text::new("Consumer: save the result", "消费者：保存支付结果"),
-            DcAct::Ack => Text::new(
-                format!("Consumer: acknowledge {held}"),
-                format!("消费者：确认 {held}"),
-            ),
-            DcAct::Timeout => Text::new(
-                format!("Consumer: time out, leave {held} unacknowledged"),
-                format!("消费者：超时，不确认 {held}"),
+            DcAct::Ack => tx!("Consumer: acknowledge {held}", "消费者：确认 {held}"),
+            DcAct::Timeout => tx!(
+                "Consumer: time out, leave {held} unacknowledged",
+                "消费者：超时，不确认 {held}"
             ),
             DcAct::Restart => Text::new("Restart the consumer", "重启消费者"),
             DcAct::Crash => {
@@ -817,9 +809,9 @@ fn charged_twice(s: &DcState) -> Option<Text> {
             .collect();
         let n = charges.len();
         let (en, zh) = (en.join(", "), zh.join("、"));
-        Text::new(
-            format!("The provider charged ord-1701 {n} times: {en}. Each key was new to it."),
-            format!("支付方为 ord-1701 扣了 {n} 次款：{zh}。每个键对它来说都是新的。"),
+        tx!(
+            "The provider charged ord-1701 {n} times: {en}. Each key was new to it.",
+            "支付方为 ord-1701 扣了 {n} 次款：{zh}。每个键对它来说都是新的。"
         )
     })
 }
@@ -833,9 +825,9 @@ fn net_wrong(s: &DcState) -> Option<Text> {
             money(net as u32)
         };
         let (c, r) = (s.charges().len(), s.refunded().len());
-        Text::new(
-            format!("The customer has paid {paid} net for an order of 100.00 ({c} charges, {r} refunds)."),
-            format!("订单金额 100.00，客户净支付却是 {paid}（{c} 笔扣款，{r} 笔退款）。"),
+        tx!(
+            "The customer has paid {paid} net for an order of 100.00 ({c} charges, {r} refunds).",
+            "订单金额 100.00，客户净支付却是 {paid}（{c} 笔扣款，{r} 笔退款）。"
         )
     })
 }
@@ -990,7 +982,7 @@ impl DuplicateChargeModel {
                     r += 1;
                     vec![
                         Text::same(format!("re_{r}")),
-                        Text::new(format!("refund of ch_{of}"), format!("退还 ch_{of}")),
+                        tx!("refund of ch_{of}", "退还 ch_{of}"),
                         Text::same(Key::Refund(of).show()),
                         Text::same(format!("-{}", money(AMOUNT))),
                     ]
@@ -1010,15 +1002,9 @@ impl DuplicateChargeModel {
             let (what, to) = match *a {
                 Answer::Charged { charge, replayed } => (
                     if replayed {
-                        Text::new(
-                            format!("200 charged ch_{charge} (replayed)"),
-                            format!("200 已扣款 ch_{charge}（重放）"),
-                        )
+                        tx!("200 charged ch_{charge} (replayed)", "200 已扣款 ch_{charge}（重放）")
                     } else {
-                        Text::new(
-                            format!("200 charged ch_{charge}"),
-                            format!("200 已扣款 ch_{charge}"),
-                        )
+                        tx!("200 charged ch_{charge}", "200 已扣款 ch_{charge}")
                     },
                     Text::new("consumer", "消费者"),
                 ),
@@ -1026,15 +1012,9 @@ impl DuplicateChargeModel {
                     refund, replayed, ..
                 } => (
                     if replayed {
-                        Text::new(
-                            format!("200 refunded re_{refund} (replayed)"),
-                            format!("200 已退款 re_{refund}（重放）"),
-                        )
+                        tx!("200 refunded re_{refund} (replayed)", "200 已退款 re_{refund}（重放）")
                     } else {
-                        Text::new(
-                            format!("200 refunded re_{refund}"),
-                            format!("200 已退款 re_{refund}"),
-                        )
+                        tx!("200 refunded re_{refund}", "200 已退款 re_{refund}")
                     },
                     Text::new("reconciler", "对账任务"),
                 ),
@@ -1079,10 +1059,7 @@ impl DuplicateChargeModel {
             Some(j) => match (j.stage, j.skipped) {
                 (Stage::Received, _) => (
                     find("def on_message"),
-                    Text::new(
-                        format!("got {}", msg_id(j.msg)),
-                        format!("收到 {}", msg_id(j.msg)),
-                    ),
+                    tx!("got {}", "收到 {}", msg_id(j.msg)),
                 ),
                 (Stage::Keyed, _) => (
                     find("provider.charge("),
@@ -1201,15 +1178,12 @@ fn reconciliation_label(s: &DcState, a: &DcAct) -> Text {
             let c = s.refunds.get(r as usize).map_or(0, |x| x.charge);
             let k = Key::Refund(c).show();
             if matches!(a, DcAct::RetryRefund(_)) {
-                Text::new(
-                    format!("Reconciliation: time out, retry {k} with the same key"),
-                    format!("对账：超时，用同一个键重试 {k}"),
+                tx!(
+                    "Reconciliation: time out, retry {k} with the same key",
+                    "对账：超时，用同一个键重试 {k}"
                 )
             } else {
-                Text::new(
-                    format!("Reconciliation: refund ch_{c} with key {k}"),
-                    format!("对账：用键 {k} 退还 ch_{c}"),
-                )
+                tx!("Reconciliation: refund ch_{c} with key {k}", "对账：用键 {k} 退还 ch_{c}")
             }
         }
         DcAct::RecordRefund => {

@@ -15,6 +15,7 @@
 //! already reflected; on a gap, look the payment up at the provider (the authoritative state)
 //! instead of trusting the order of arrival — never drop every late message blindly.
 
+use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
     Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Metric, MetricValue, Model, Notes,
@@ -265,26 +266,20 @@ pub fn status_word(st: St) -> &'static str {
 fn went_back(s: &EoState) -> Option<Text> {
     s.regressed.then(|| {
         let st = status_word(s.status);
-        Text::new(
-            format!("A late event moved pay-1701 back to {st}: the order of arrival was taken for the order of events."),
-            format!("一个晚到的事件把 pay-1701 改回了 {st}：把到达顺序当成了事件顺序。"),
+        tx!(
+            "A late event moved pay-1701 back to {st}: the order of arrival was taken for the order of events.",
+            "一个晚到的事件把 pay-1701 改回了 {st}：把到达顺序当成了事件顺序。"
         )
     })
 }
 
 fn counted_twice(s: &EoState) -> Option<Text> {
     (s.paid > TRUTH.2 || s.refunded > TRUTH.3).then(|| {
-        Text::new(
-            format!(
-                "Our books say {} paid and {} refunded: a duplicate event was counted again.",
-                money(s.paid),
-                money(s.refunded)
-            ),
-            format!(
-                "我们的账上写着已付 {}、已退 {}：重复的事件又被记了一次。",
-                money(s.paid),
-                money(s.refunded)
-            ),
+        tx!(
+            "Our books say {} paid and {} refunded: a duplicate event was counted again.",
+            "我们的账上写着已付 {}、已退 {}：重复的事件又被记了一次。",
+            money(s.paid),
+            money(s.refunded)
         )
     })
 }
@@ -292,9 +287,12 @@ fn counted_twice(s: &EoState) -> Option<Text> {
 fn off_the_books(s: &EoState) -> Option<Text> {
     let ours = (s.status, s.version, s.paid, s.refunded);
     (ours != TRUTH).then(|| {
-        Text::new(
-            format!("We show {} with {} paid and {} refunded; the provider has REFUNDED, 100.00 paid, 80.00 refunded.", status_word(s.status), money(s.paid), money(s.refunded)),
-            format!("我们显示 {}，已付 {}、已退 {}；支付方是 REFUNDED，已付 100.00、已退 80.00。", status_word(s.status), money(s.paid), money(s.refunded)),
+        tx!(
+            "We show {} with {} paid and {} refunded; the provider has REFUNDED, 100.00 paid, 80.00 refunded.",
+            "我们显示 {}，已付 {}、已退 {}；支付方是 REFUNDED，已付 100.00、已退 80.00。",
+            status_word(s.status),
+            money(s.paid),
+            money(s.refunded)
         )
     })
 }
@@ -349,17 +347,11 @@ fn figure(s: &EoState) -> Figure {
     };
     Figure {
         title: Text::new("Our books against the provider's", "我们的账与支付方的账"),
-        name: Text::new(
-            format!(
-                "we record {} paid and {} refunded; the provider has 100.00 and 80.00",
-                money(s.paid),
-                money(s.refunded)
-            ),
-            format!(
-                "我们记了已付 {}、已退 {}；支付方是 100.00 和 80.00",
-                money(s.paid),
-                money(s.refunded)
-            ),
+        name: tx!(
+            "we record {} paid and {} refunded; the provider has 100.00 and 80.00",
+            "我们记了已付 {}、已退 {}；支付方是 100.00 和 80.00",
+            money(s.paid),
+            money(s.refunded)
         ),
         body: FigureBody::Ledger(vec![
             row("paid", "已付", TRUTH.2, s.paid),

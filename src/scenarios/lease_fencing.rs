@@ -14,6 +14,7 @@
 //! answers A's late call with B's refund (`fenced-with-key`). A lease coordinates who works; it
 //! cannot recall a request already sent.
 
+use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
     Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Metric, MetricValue, Model, Notes,
@@ -278,9 +279,9 @@ impl Model for LeaseFencingModel {
 fn twice(s: &LfState) -> Option<Text> {
     let n = s.refunds.len();
     (n > 1).then(|| {
-        Text::new(
-            format!("The provider executed {n} refunds for r-7: the worker that lost its lease had already sent its call."),
-            format!("支付方为 r-7 执行了 {n} 笔退款：失去租约的 worker 早已发出了它的调用。"),
+        tx!(
+            "The provider executed {n} refunds for r-7: the worker that lost its lease had already sent its call.",
+            "支付方为 r-7 执行了 {n} 笔退款：失去租约的 worker 早已发出了它的调用。"
         )
     })
 }
@@ -341,9 +342,9 @@ fn figure(s: &LfState) -> Figure {
     let stale = u32::from(s.stale_write);
     Figure {
         title: Text::new("Refunds meant and made", "想要的退款与实际的退款"),
-        name: Text::new(
-            format!("{n} refunds executed for the one run r-7 meant; {stale} outcome written by a worker without the lease"),
-            format!("运行 r-7 只想退一次，实际执行了 {n} 笔；失去租约的 worker 写入结果 {stale} 次"),
+        name: tx!(
+            "{n} refunds executed for the one run r-7 meant; {stale} outcome written by a worker without the lease",
+            "运行 r-7 只想退一次，实际执行了 {n} 笔；失去租约的 worker 写入结果 {stale} 次"
         ),
         body: FigureBody::Ledger(vec![
             LedgerRow {
@@ -387,10 +388,7 @@ fn runs(s: &LfState) -> TableView {
     .map(Text::same)
     .to_vec();
     let lease = if s.expired {
-        Text::new(
-            format!("{} (expired)", s.version),
-            format!("{}（已过期）", s.version),
-        )
+        tx!("{} (expired)", "{}（已过期）", s.version)
     } else {
         Text::same(s.version.to_string())
     };

@@ -17,6 +17,7 @@
 //! gets 409. The client follows the status URL: the broker acknowledging the event is not the
 //! order succeeding — it may still be rejected (out of stock).
 
+use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
     Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Meter, Metric, MetricValue, Model,
@@ -409,9 +410,9 @@ pub fn ms(n: u32) -> String {
 fn two_orders(s: &OaState) -> Option<Text> {
     let n = s.orders.len();
     (n > 1).then(|| {
-        Text::new(
-            format!("{n} orders for one request: the retry could not be told from a new order."),
-            format!("一个请求建了 {n} 个订单：重试无法与新订单区分开。"),
+        tx!(
+            "{n} orders for one request: the retry could not be told from a new order.",
+            "一个请求建了 {n} 个订单：重试无法与新订单区分开。"
         )
     })
 }
@@ -419,9 +420,9 @@ fn two_orders(s: &OaState) -> Option<Text> {
 fn slow(s: &OaState) -> Option<Text> {
     let worst = s.slowest().filter(|&w| w > ACCEPT_TARGET_MS)?;
     let w = ms(worst);
-    Some(Text::new(
-        format!("A POST waited {w} for its answer: the API held it open while the order was made."),
-        format!("一个 POST 等了 {w} 才得到应答：API 一直占着请求，等订单做完。"),
+    Some(tx!(
+        "A POST waited {w} for its answer: the API held it open while the order was made.",
+        "一个 POST 等了 {w} 才得到应答：API 一直占着请求，等订单做完。"
     ))
 }
 
@@ -488,9 +489,11 @@ fn figure(v: OaVariant, s: &OaState) -> Figure {
         let worst = s.slowest().unwrap_or(0);
         return Figure {
             title: Text::new("Time to answer POST /orders", "POST /orders 的应答时间"),
-            name: Text::new(
-                format!("the slowest answer took {}, against a target of 300 ms; {} orders for one request", ms(worst), s.orders.len()),
-                format!("最慢的应答用了 {}，目标是 300 毫秒；一个请求建了 {} 个订单", ms(worst), s.orders.len()),
+            name: tx!(
+                "the slowest answer took {}, against a target of 300 ms; {} orders for one request",
+                "最慢的应答用了 {}，目标是 300 毫秒；一个请求建了 {} 个订单",
+                ms(worst),
+                s.orders.len()
             ),
             body: FigureBody::Meter(Meter {
                 value: worst,
@@ -505,9 +508,9 @@ fn figure(v: OaVariant, s: &OaState) -> Figure {
     let n = s.orders.len() as u32;
     Figure {
         title: Text::new("Orders meant and made", "想要的订单与建出的订单"),
-        name: Text::new(
-            format!("{n} orders created for the one the client meant"),
-            format!("客户端只想要 1 个订单，实际建了 {n} 个"),
+        name: tx!(
+            "{n} orders created for the one the client meant",
+            "客户端只想要 1 个订单，实际建了 {n} 个"
         ),
         body: FigureBody::Ledger(vec![LedgerRow {
             name: Text::new("orders for req-1701's cart", "req-1701 这车商品的订单"),

@@ -23,6 +23,7 @@
 //! publishes `e-1`, crashes before marking it sent, restarts and publishes `e-1` again; the
 //! inventory consumer applies both deliveries and reserves order 17's stock twice.
 
+use crate::tx;
 use crate::sim::kit::Proc;
 use crate::sim::kit::Variants;
 use crate::sim::{
@@ -329,46 +330,31 @@ impl OutboxRelayModel {
                 suffix(self, r),
                 self.claimable(s, r).map(ev_id).unwrap_or_default(),
             );
-            Text::new(format!("Relay{x}: claim {e}"), format!("中继{x}：领取 {e}"))
+            tx!("Relay{x}: claim {e}", "中继{x}：领取 {e}")
         }
         OrAct::Publish(r) => {
             let (x, e) = (suffix(self, r), hand(r));
-            Text::new(
-                format!("Relay{x}: publish {e}"),
-                format!("中继{x}：发布 {e}"),
-            )
+            tx!("Relay{x}: publish {e}", "中继{x}：发布 {e}")
         }
         OrAct::MarkSent(r) => {
             let (x, e) = (suffix(self, r), hand(r));
-            Text::new(
-                format!("Relay{x}: mark {e} sent"),
-                format!("中继{x}：把 {e} 标记为已发送"),
-            )
+            tx!("Relay{x}: mark {e} sent", "中继{x}：把 {e} 标记为已发送")
         }
         OrAct::RelayRestart(r) => {
             let x = suffix(self, r);
-            Text::new(format!("Restart relay{x}"), format!("重启中继{x}"))
+            tx!("Restart relay{x}", "重启中继{x}")
         }
         OrAct::PublishLost(r) => {
             let (x, e) = (suffix(self, r), hand(r));
-            Text::new(
-                format!("Publish of {e} lost (relay{x})"),
-                format!("{e} 的发布丢失（中继{x}）"),
-            )
+            tx!("Publish of {e} lost (relay{x})", "{e} 的发布丢失（中继{x}）")
         }
         OrAct::AckLost(r) => {
             let x = suffix(self, r);
-            Text::new(
-                format!("Broker ack lost (relay{x})"),
-                format!("消息代理的确认丢失（中继{x}）"),
-            )
+            tx!("Broker ack lost (relay{x})", "消息代理的确认丢失（中继{x}）")
         }
         OrAct::RelayCrash(r) => {
             let x = suffix(self, r);
-            Text::new(
-                format!("Crash relay{x} after publish"),
-                format!("中继{x} 发布后崩溃"),
-            )
+            tx!("Crash relay{x} after publish", "中继{x} 发布后崩溃")
         }
             _ => {
                 debug_assert!(false, "not a relay's action: {a:?}");
@@ -613,10 +599,7 @@ impl Present for OutboxRelayModel {
             }
             OrAct::Deliver => {
                 let e = ev_id(s.log[s.acked as usize]);
-                Text::new(
-                    format!("Deliver {e} to inventory"),
-                    format!("把 {e} 投递给库存服务"),
-                )
+                tx!("Deliver {e} to inventory", "把 {e} 投递给库存服务")
             }
             OrAct::InboxTx => Text::new("Inventory: record in inbox", "库存服务：写入收件箱"),
             OrAct::ApplyTx => Text::new("Inventory: commit", "库存服务：提交事务"),
@@ -624,18 +607,12 @@ impl Present for OutboxRelayModel {
             OrAct::ConsRestart => Text::new("Restart inventory", "重启库存服务"),
             OrAct::Notify => {
                 let e = ev_id(s.log[s.notified as usize]);
-                Text::new(
-                    format!("Deliver {e} to notification"),
-                    format!("把 {e} 投递给通知服务"),
-                )
+                tx!("Deliver {e} to notification", "把 {e} 投递给通知服务")
             }
             OrAct::ConsCrash => Text::new("Crash inventory", "让库存服务崩溃"),
             OrAct::Redeliver => {
                 let e = ev_id(s.log[s.acked as usize - 1]);
-                Text::new(
-                    format!("Broker redelivers {e}"),
-                    format!("消息代理重投 {e}"),
-                )
+                tx!("Broker redelivers {e}", "消息代理重投 {e}")
             }
         }
     }
@@ -729,9 +706,9 @@ fn figure(s: &OrState, two_relays: bool) -> Figure {
 fn reserved_twice(s: &OrState) -> Option<Text> {
     let (reserved, made) = stock(&s.history);
     (made > 1).then(|| {
-        Text::new(
-            format!("Stock for order 17 was reserved {made} times (now {reserved} units reserved): e-1 took effect more than once."),
-            format!("订单 17 的库存被预留了 {made} 次（现在预留 {reserved} 件）：e-1 不止一次生效。"),
+        tx!(
+            "Stock for order 17 was reserved {made} times (now {reserved} units reserved): e-1 took effect more than once.",
+            "订单 17 的库存被预留了 {made} 次（现在预留 {reserved} 件）：e-1 不止一次生效。"
         )
     })
 }
@@ -744,19 +721,19 @@ fn lost_event(s: &OrState) -> Option<Text> {
     })?;
     let id = ev_id(e);
     Some(if s.inbox[e as usize] {
-        Text::new(
-            format!("{id} is in processed_messages, but its stock change never committed: every redelivery is skipped as a duplicate."),
-            format!("{id} 已在 processed_messages 中，但它的库存变更从未提交：之后的每次重投都被当作重复跳过。"),
+        tx!(
+            "{id} is in processed_messages, but its stock change never committed: every redelivery is skipped as a duplicate.",
+            "{id} 已在 processed_messages 中，但它的库存变更从未提交：之后的每次重投都被当作重复跳过。"
         )
     } else if s.outbox[e as usize] == Ob::Deleted && !s.log.contains(&e) {
-        Text::new(
-            format!("{id} was deleted from the outbox, but the broker never stored it: nothing is left to publish again."),
-            format!("{id} 已从发件箱删除，但消息代理从未存下它：再也没有东西可以重新发布。"),
+        tx!(
+            "{id} was deleted from the outbox, but the broker never stored it: nothing is left to publish again.",
+            "{id} 已从发件箱删除，但消息代理从未存下它：再也没有东西可以重新发布。"
         )
     } else {
-        Text::new(
-            format!("{id} is committed but has not taken effect in the inventory yet."),
-            format!("{id} 已提交，但尚未在库存服务中生效。"),
+        tx!(
+            "{id} is committed but has not taken effect in the inventory yet.",
+            "{id} 已提交，但尚未在库存服务中生效。"
         )
     })
 }
@@ -770,9 +747,9 @@ fn out_of_order(s: &OrState) -> Option<Text> {
         .collect();
     let k = (1..applied.len()).find(|&k| applied[..k].iter().any(|&v| v > applied[k]))?;
     let (late, newer) = (applied[k], applied[..k].iter().copied().max().unwrap_or(0));
-    Some(Text::new(
-        format!("Version {late} of order 17 took effect after version {newer}: the stock now reflects an older state of the order."),
-        format!("订单 17 的版本 {late} 在版本 {newer} 之后生效：库存反映的是订单的旧状态。"),
+    Some(tx!(
+        "Version {late} of order 17 took effect after version {newer}: the stock now reflects an older state of the order.",
+        "订单 17 的版本 {late} 在版本 {newer} 之后生效：库存反映的是订单的旧状态。"
     ))
 }
 
@@ -780,9 +757,9 @@ fn shared_row(s: &OrState) -> Option<Text> {
     let (a, b) = (OutboxRelayModel::hand(s, 0)?, OutboxRelayModel::hand(s, 1)?);
     (a.ev == b.ev).then(|| {
         let id = ev_id(a.ev);
-        Text::new(
-            format!("Relays A and B both hold outbox row {id}: both will publish it."),
-            format!("中继 A 和 B 都拿着发件箱记录 {id}：两者都会发布它。"),
+        tx!(
+            "Relays A and B both hold outbox row {id}: both will publish it.",
+            "中继 A 和 B 都拿着发件箱记录 {id}：两者都会发布它。"
         )
     })
 }

@@ -23,6 +23,7 @@
 //! query at any time (the scheduler's choice), except one waiting for a row lock. Writes add
 //! in SQL (`reserved = reserved + 80`), so the race shows as 160 rather than as a lost update.
 
+use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
     given,
@@ -512,9 +513,10 @@ impl Model for RefundCapModel {
             Invariant {
                 name: Text::new("refunds within the cap", "退款不超过上限"),
                 kind: InvKind::Always,
-                holds: Text::new(
-                    format!("reserved + refunded ≤ cap ({}).", self.cap),
-                    format!("reserved + refunded ≤ cap（{}）。", self.cap),
+                holds: tx!(
+                    "reserved + refunded ≤ cap ({}).",
+                    "reserved + refunded ≤ cap（{}）。",
+                    self.cap
                 ),
                 check: over_cap,
                 rows: |_| vec![("refunds", "1".into())],
@@ -546,10 +548,7 @@ impl Present for RefundCapModel {
             RcAct::Run(i) => {
                 let inst = i + 1;
                 let Some(r) = self.head(s, i) else {
-                    return Text::new(
-                        format!("Instance {inst}: idle"),
-                        format!("实例 {inst}：空闲"),
-                    );
+                    return tx!("Instance {inst}: idle", "实例 {inst}：空闲");
                 };
                 let x = name(r);
                 match s.reqs[r as usize].pc {
@@ -557,9 +556,9 @@ impl Present for RefundCapModel {
                         format!("Instance {inst}: resume {x} after {}", stmt.word()),
                         format!("实例 {inst}：{} 返回后继续执行 {x}", stmt.word_zh()),
                     ),
-                    _ => Text::new(
-                        format!("Instance {inst}: run {x}'s handler"),
-                        format!("实例 {inst}：运行 {x} 的处理函数"),
+                    _ => tx!(
+                        "Instance {inst}: run {x}'s handler",
+                        "实例 {inst}：运行 {x} 的处理函数"
                     ),
                 }
             }
@@ -689,9 +688,9 @@ fn lost_write(s: &RcState) -> Option<Text> {
     let granted: i32 = granted(s).iter().map(|g| g.1).sum();
     (granted != s.reserved).then(|| {
         let r = s.reserved;
-        Text::new(
-            format!("{granted} was granted, but the row says reserved {r}: a request wrote back the value it computed from an older read, overwriting the other's reservation (a lost update)."),
-            format!("已批准 {granted}，这一行却记着 reserved {r}：一个请求把按旧读数算出的值写了回去，覆盖了另一个请求的预留（更新丢失）。"),
+        tx!(
+            "{granted} was granted, but the row says reserved {r}: a request wrote back the value it computed from an older read, overwriting the other's reservation (a lost update).",
+            "已批准 {granted}，这一行却记着 reserved {r}：一个请求把按旧读数算出的值写了回去，覆盖了另一个请求的预留（更新丢失）。"
         )
     })
 }
@@ -699,9 +698,9 @@ fn lost_write(s: &RcState) -> Option<Text> {
 fn over_cap(s: &RcState) -> Option<Text> {
     (s.reserved > s.cap).then(|| {
         let (r, cap) = (s.reserved, s.cap);
-        Text::new(
-            format!("reserved {r} + refunded 0 = {r} exceeds the cap of {cap}."),
-            format!("reserved {r} + refunded 0 = {r}，超过了上限 {cap}。"),
+        tx!(
+            "reserved {r} + refunded 0 = {r} exceeds the cap of {cap}.",
+            "reserved {r} + refunded 0 = {r}，超过了上限 {cap}。"
         )
     })
 }
@@ -787,10 +786,7 @@ impl RefundCapModel {
         let title = if self.variant.instances() == 1 {
             Text::new("Event loop", "事件循环")
         } else {
-            Text::new(
-                format!("Instance {inst} event loop"),
-                format!("实例 {inst} 事件循环"),
-            )
+            tx!("Instance {inst} event loop", "实例 {inst} 事件循环")
         };
         let mut t = TableView::memory(LOOP_KEYS[i as usize % 2], title, i as usize);
         t.columns = vec![Text::new("where", "位置"), Text::new("callback", "回调")];
@@ -802,15 +798,12 @@ impl RefundCapModel {
                     format!("{}: resume after {}", name(r), stmt.word()),
                     format!("{}：{} 返回后继续", name(r), stmt.word_zh()),
                 ),
-                _ => Text::new(
-                    format!("{}: request handler", name(r)),
-                    format!("{}：请求处理函数", name(r)),
-                ),
+                _ => tx!("{}: request handler", "{}：请求处理函数", name(r)),
             };
             t.rows.push(RowView::new(
                 format!("ready-{r}"),
                 vec![
-                    Text::new(format!("ready #{}", k + 1), format!("就绪 #{}", k + 1)),
+                    tx!("ready #{}", "就绪 #{}", k + 1),
                     what,
                 ],
             ));
@@ -858,17 +851,14 @@ impl RefundCapModel {
             Text::new("free", "空闲")
         } else {
             let who = holders.join(", ");
-            Text::new(
-                format!("{taken} of {permits} taken: {who}"),
-                format!("已占用 {taken}/{permits}：{who}"),
-            )
+            tx!("{taken} of {permits} taken: {who}", "已占用 {taken}/{permits}：{who}")
         };
         let mut rows = vec![RowView::new("lock".into(), vec![Text::new(en, zh), held])];
         for &w in &s.waiters[i as usize] {
             rows.push(RowView::new(
                 format!("wait-{w}"),
                 vec![
-                    Text::new(format!("waiting for the {en}"), format!("等待{zh}")),
+                    tx!("waiting for the {en}", "等待{zh}"),
                     Text::same(name(w)),
                 ],
             ));
@@ -893,10 +883,7 @@ impl RefundCapModel {
             Text::same("0"),
             Text::same(s.reserved.to_string()),
             if left < 0 {
-                Text::new(
-                    format!("{left} (over the cap)"),
-                    format!("{left}（超出上限）"),
-                )
+                tx!("{left} (over the cap)", "{left}（超出上限）")
             } else {
                 Text::same(left.to_string())
             },
@@ -906,9 +893,9 @@ impl RefundCapModel {
         if let Some((r, amount)) = uncommitted(s) {
             let x = name(r);
             let inside = |committed: i32, now: i32| {
-                Text::new(
-                    format!("{committed} ({now} in {x}'s transaction)"),
-                    format!("{committed}（{x} 的事务中为 {now}）"),
+                tx!(
+                    "{committed} ({now} in {x}'s transaction)",
+                    "{committed}（{x} 的事务中为 {now}）"
                 )
             };
             cells[3] = inside(s.reserved - amount, s.reserved);
@@ -917,10 +904,7 @@ impl RefundCapModel {
         if self.variant == RcVariant::SelectForUpdate {
             t.columns.push(Text::new("row lock", "行锁"));
             cells.push(match s.lock {
-                Some(r) => Text::new(
-                    format!("held by {}'s transaction", name(r)),
-                    format!("{} 的事务持有", name(r)),
-                ),
+                Some(r) => tx!("held by {}'s transaction", "{} 的事务持有", name(r)),
                 None => Text::new("none", "无"),
             });
         }
@@ -973,7 +957,7 @@ fn holds_lock(q: &Req) -> bool {
 
 pub fn answer_text(a: Answer) -> Text {
     match a {
-        Answer::Remaining(x) => Text::new(format!("remaining {x}"), format!("剩余 {x}")),
+        Answer::Remaining(x) => tx!("remaining {x}", "剩余 {x}"),
         Answer::Rows(n) => Text::same(format!("UPDATE {n}")),
         Answer::Ok => Text::same("OK"),
     }

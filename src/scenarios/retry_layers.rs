@@ -27,6 +27,7 @@
 //! next call goes out in the same step. The history (spans and the refund ledger) is kept for
 //! the view but is not part of a state's identity: no decision reads it.
 
+use crate::tx;
 use crate::sim::kit::Retry;
 use crate::sim::kit::Variants;
 use crate::sim::{
@@ -546,15 +547,10 @@ impl Model for RetryLayersModel {
             Invariant {
                 name: Text::new("downstream calls within budget", "下游调用不超出预算"),
                 kind: InvKind::Always,
-                holds: Text::new(
-                    format!(
-                        "At most {} calls to the payment API: the attempts one retry policy allows.",
-                        self.attempts
-                    ),
-                    format!(
-                        "对支付 API 的调用最多 {} 次：一个重试策略允许的次数。",
-                        self.attempts
-                    ),
+                holds: tx!(
+                    "At most {} calls to the payment API: the attempts one retry policy allows.",
+                    "对支付 API 的调用最多 {} 次：一个重试策略允许的次数。",
+                    self.attempts
                 ),
                 check: over_budget,
                 rows: |_| Vec::new(),
@@ -641,9 +637,9 @@ impl Present for RetryLayersModel {
 fn over_budget(s: &RlState) -> Option<Text> {
     (s.calls > s.budget).then(|| {
         let (c, b) = (s.calls, s.budget);
-        Text::new(
-            format!("{c} calls to the payment API against a budget of {b}: the layers' retries multiply."),
-            format!("对支付 API 调用了 {c} 次，预算是 {b}：各层的重试相乘了。"),
+        tx!(
+            "{c} calls to the payment API against a budget of {b}: the layers' retries multiply.",
+            "对支付 API 调用了 {c} 次，预算是 {b}：各层的重试相乘了。"
         )
     })
 }
@@ -651,9 +647,9 @@ fn over_budget(s: &RlState) -> Option<Text> {
 fn refunded_twice(s: &RlState) -> Option<Text> {
     (s.refunds > 1).then(|| {
         let r = s.refunds;
-        Text::new(
-            format!("The provider executed {r} refunds for one operation: each retry without a stable key is a new refund."),
-            format!("同一个操作，支付方执行了 {r} 笔退款：没有稳定键的每次重试都是一笔新退款。"),
+        tx!(
+            "The provider executed {r} refunds for one operation: each retry without a stable key is a new refund.",
+            "同一个操作，支付方执行了 {r} 笔退款：没有稳定键的每次重试都是一笔新退款。"
         )
     })
 }
@@ -726,10 +722,7 @@ impl RetryLayersModel {
                 m => format!("/{m}"),
             };
             let now = match s.end {
-                None => Text::new(
-                    format!("attempt {}{of}", s.attempt[l]),
-                    format!("第 {}{of} 次尝试", s.attempt[l]),
-                ),
+                None => tx!("attempt {}{of}", "第 {}{of} 次尝试", s.attempt[l]),
                 Some(End::Succeeded) => Text::new("succeeded", "成功"),
                 Some(End::GaveUp) => Text::new("gave up", "已放弃"),
                 Some(End::Deadline) => Text::new("stopped at the deadline", "到截止时间停止"),
@@ -756,19 +749,13 @@ impl RetryLayersModel {
     fn timeout_text(&self, l: usize) -> Text {
         let n = self.layers as usize;
         let timeout = if l + 1 == n {
-            Text::new(
-                format!("{} (the call)", secs(CALL_TIMEOUT_MS)),
-                format!("{}（调用）", secs(CALL_TIMEOUT_MS)),
-            )
+            tx!("{} (the call)", "{}（调用）", secs(CALL_TIMEOUT_MS))
         } else {
             Text::new("until the inner layer gives up", "直到内层放弃")
         };
         if l == 0 && self.variant.enforces_deadline() {
             let d = secs(self.deadline_ms);
-            timeout.then(&Text::new(
-                format!("; total {d} (Schedule-To-Close)"),
-                format!("；总计 {d}（Schedule-To-Close）"),
-            ))
+            timeout.then(&tx!("; total {d} (Schedule-To-Close)", "；总计 {d}（Schedule-To-Close）"))
         } else {
             timeout
         }
@@ -795,10 +782,7 @@ impl RetryLayersModel {
             t.rows.push(RowView::new(
                 "earlier".into(),
                 vec![
-                    Text::new(
-                        format!("… {hidden} earlier refunds"),
-                        format!("……更早的 {hidden} 笔退款"),
-                    ),
+                    tx!("… {hidden} earlier refunds", "……更早的 {hidden} 笔退款"),
                     Text::same(""),
                     Text::same(""),
                     Text::same(""),
@@ -983,20 +967,14 @@ impl RetryLayersModel {
     fn call_item(&self, s: &RlState) -> Option<TreeItem> {
         let (label, status, tone) = match (s.end, s.log.last()) {
             (None, _) => (
-                Text::new(
-                    format!("Payment API call #{}", s.calls),
-                    format!("支付 API 调用 #{}", s.calls),
-                ),
+                tx!("Payment API call #{}", "支付 API 调用 #{}", s.calls),
                 Text::new("in flight", "进行中"),
                 Tone::Active,
             ),
             (Some(_), Some(c)) => {
                 let (st, tone) = call_status(c);
                 (
-                    Text::new(
-                        format!("Payment API call #{}", s.log.len()),
-                        format!("支付 API 调用 #{}", s.log.len()),
-                    ),
+                    tx!("Payment API call #{}", "支付 API 调用 #{}", s.log.len()),
                     st,
                     tone,
                 )
@@ -1087,15 +1065,10 @@ impl RetryLayersModel {
             spans,
             now: s.now,
             deadline: Some(self.deadline_ms),
-            summary: Text::new(
-                format!(
-                    "{calls} calls and {refunds} refunds in {t}; deadline {}.",
-                    secs(self.deadline_ms)
-                ),
-                format!(
-                    "{t} 内 {calls} 次调用、{refunds} 笔退款；截止时间 {}。",
-                    secs(self.deadline_ms)
-                ),
+            summary: tx!(
+                "{calls} calls and {refunds} refunds in {t}; deadline {}.",
+                "{t} 内 {calls} 次调用、{refunds} 笔退款；截止时间 {}。",
+                secs(self.deadline_ms)
             ),
         }
     }
@@ -1104,10 +1077,7 @@ impl RetryLayersModel {
 /// What became of a finished call, in words.
 pub fn call_status(c: &CallRec) -> (Text, Tone) {
     let what = match c.effect {
-        Effect::Refunded(k) => Text::new(
-            format!("refund re_{k} executed"),
-            format!("执行了退款 re_{k}"),
-        ),
+        Effect::Refunded(k) => tx!("refund re_{k} executed", "执行了退款 re_{k}"),
         Effect::Replayed => Text::new("saved result replayed", "重放了保存的结果"),
         Effect::Nothing => Text::new("nothing done", "什么都没做"),
     };
@@ -1242,21 +1212,13 @@ fn backoff_text(p: Policy) -> Text {
     let mut backoff = if r.attempts_max == 1 {
         Text::same("—")
     } else {
-        Text::new(
-            format!(
-                "{} × {}.{}, max {}",
-                secs(r.initial_interval_ms as u32),
-                r.coefficient_tenths / 10,
-                r.coefficient_tenths % 10,
-                secs(r.max_interval_ms as u32)
-            ),
-            format!(
-                "{} × {}.{}，最多 {}",
-                secs(r.initial_interval_ms as u32),
-                r.coefficient_tenths / 10,
-                r.coefficient_tenths % 10,
-                secs(r.max_interval_ms as u32)
-            ),
+        tx!(
+            "{} × {}.{}, max {}",
+            "{} × {}.{}，最多 {}",
+            secs(r.initial_interval_ms as u32),
+            r.coefficient_tenths / 10,
+            r.coefficient_tenths % 10,
+            secs(r.max_interval_ms as u32)
         )
     };
     if p.jitter {

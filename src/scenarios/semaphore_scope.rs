@@ -28,6 +28,7 @@
 //! calls answering, so the default 3 × 10 explores in thousands of states; the numbers shown are
 //! the exact counts. Faults: an instance crashes while it holds calls.
 
+use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
     CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob, KnobOption, LaneView, Meter,
@@ -571,9 +572,10 @@ impl SemaphoreScopeModel {
         let leaked = u32::from(s.leaked());
         Figure {
             title: Text::new("Budget slots taken against the limit", "已占用的预算名额与上限"),
-            name: Text::new(
-                format!("{} of {LIMIT} budget slots taken: {live} by live calls, {leaked} leaked by a crash", live + leaked),
-                format!("预算名额已占 {}/{LIMIT}：{live} 个属于在途调用，{leaked} 个被崩溃泄漏", live + leaked),
+            name: tx!(
+                "{} of {LIMIT} budget slots taken: {live} by live calls, {leaked} leaked by a crash",
+                "预算名额已占 {}/{LIMIT}：{live} 个属于在途调用，{leaked} 个被崩溃泄漏",
+                live + leaked
             ),
             body: FigureBody::Meter(Meter {
                 value: live + leaked,
@@ -612,40 +614,25 @@ fn leaked(s: &SsState) -> Option<Text> {
     (n > 0).then(|| {
         if s.slots.is_empty() {
             let live = s.live_calls();
-            Text::new(
-                format!(
-                    "channel_budget.in_flight is {} but {live} calls are in flight: {n} slots were taken by a process that crashed, and nothing will ever give them back.",
-                    s.counter
-                ),
-                format!(
-                    "channel_budget.in_flight 是 {}，实际在途调用只有 {live} 个：{n} 个名额被已崩溃的进程占着，永远不会有人归还。",
-                    s.counter
-                ),
+            tx!(
+                "channel_budget.in_flight is {} but {live} calls are in flight: {n} slots were taken by a process that crashed, and nothing will ever give them back.",
+                "channel_budget.in_flight 是 {}，实际在途调用只有 {live} 个：{n} 个名额被已崩溃的进程占着，永远不会有人归还。",
+                s.counter
             )
         } else {
-            Text::new(
-                format!("{n} lease rows still name a crashed process."),
-                format!("还有 {n} 行租约写着已崩溃的进程。"),
-            )
+            tx!("{n} lease rows still name a crashed process.", "还有 {n} 行租约写着已崩溃的进程。")
         }
     })
 }
 
 fn stuck(s: &SsState) -> Option<Text> {
     (s.queue > 0).then(|| {
-        Text::new(
-            format!(
-                "{} jobs are still queued and no instance can claim one: the budget says {} of {LIMIT} slots are taken while {} calls are in flight.",
-                s.queue,
-                s.counter,
-                s.in_flight()
-            ),
-            format!(
-                "还有 {} 个任务在排队，却没有实例能领取：预算显示 {LIMIT} 个名额已占 {} 个，而实际在途调用只有 {} 个。",
-                s.queue,
-                s.counter,
-                s.in_flight()
-            ),
+        tx!(
+            "{} jobs are still queued and no instance can claim one: the budget says {} of {LIMIT} slots are taken while {} calls are in flight.",
+            "还有 {} 个任务在排队，却没有实例能领取：预算显示 {LIMIT} 个名额已占 {} 个，而实际在途调用只有 {} 个。",
+            s.queue,
+            s.counter,
+            s.in_flight()
         )
     })
 }
@@ -702,10 +689,7 @@ impl SemaphoreScopeModel {
                 t.rows.push(RowView::new(
                     format!("i{i}"),
                     vec![
-                        Text::new(
-                            format!("instance-{}/p{}", i + 1, x.pid),
-                            format!("instance-{}/p{}", i + 1, x.pid),
-                        ),
+                        tx!("instance-{}/p{}", "instance-{}/p{}", i + 1, x.pid),
                         Text::same(x.calls.to_string()),
                     ],
                 ));
@@ -714,10 +698,7 @@ impl SemaphoreScopeModel {
                 t.rows.push(RowView::new(
                     format!("o{i}"),
                     vec![
-                        Text::new(
-                            format!("instance {}, crashed process", i + 1),
-                            format!("实例 {}，已崩溃的进程", i + 1),
-                        ),
+                        tx!("instance {}, crashed process", "实例 {}，已崩溃的进程", i + 1),
                         Text::same(x.orphans.to_string()),
                     ],
                 ));
@@ -725,15 +706,9 @@ impl SemaphoreScopeModel {
         }
         let n = s.in_flight();
         let total = if n > LIMIT {
-            Text::new(
-                format!("{n} (limit {LIMIT}: over by {})", n - LIMIT),
-                format!("{n}（上限 {LIMIT}：超出 {}）", n - LIMIT),
-            )
+            tx!("{n} (limit {LIMIT}: over by {})", "{n}（上限 {LIMIT}：超出 {}）", n - LIMIT)
         } else {
-            Text::new(
-                format!("{n} (limit {LIMIT})"),
-                format!("{n}（上限 {LIMIT}）"),
-            )
+            tx!("{n} (limit {LIMIT})", "{n}（上限 {LIMIT}）")
         };
         t.rows.push(RowView::new(
             "total".into(),
@@ -751,20 +726,14 @@ impl SemaphoreScopeModel {
         ];
         for (i, x) in s.inst.iter().enumerate() {
             let sem = if x.up {
-                Text::new(
-                    format!("{} of {} permits taken", x.calls, self.local),
-                    format!("已占 {}/{} 个许可", x.calls, self.local),
-                )
+                tx!("{} of {} permits taken", "已占 {}/{} 个许可", x.calls, self.local)
             } else {
                 Text::new("⚡ lost in the crash", "⚡ 随崩溃丢失")
             };
             let proc = if x.up {
                 Text::same(format!("p{}", x.pid))
             } else {
-                Text::new(
-                    format!("p{} ⚡ down", x.pid),
-                    format!("p{} ⚡ 已崩溃", x.pid),
-                )
+                tx!("p{} ⚡ down", "p{} ⚡ 已崩溃", x.pid)
             };
             t.rows.push(RowView::new(
                 format!("i{i}"),
@@ -853,38 +822,31 @@ impl SemaphoreScopeModel {
         let n = s.in_flight();
         let (status, tone) = if n > LIMIT {
             (
-                Text::new(
-                    format!("{n} in flight: {} over the limit", n - LIMIT),
-                    format!("在途 {n} 个：超出上限 {} 个", n - LIMIT),
-                ),
+                tx!("{n} in flight: {} over the limit", "在途 {n} 个：超出上限 {} 个", n - LIMIT),
                 Tone::Bad,
             )
         } else {
             (
-                Text::new(format!("{n} in flight"), format!("在途 {n} 个")),
+                tx!("{n} in flight", "在途 {n} 个"),
                 if n == 0 { Tone::Quiet } else { Tone::Good },
             )
         };
         let mut items = vec![TreeItem {
             depth: 0,
-            label: Text::new(
-                format!("Payment channel · limit {LIMIT}"),
-                format!("支付通道 · 上限 {LIMIT}"),
-            ),
+            label: tx!("Payment channel · limit {LIMIT}", "支付通道 · 上限 {LIMIT}"),
             status,
             tone,
         }];
         for (i, x) in s.inst.iter().enumerate() {
-            let label = Text::new(
-                format!("Instance {} · local semaphore {}", i + 1, self.local),
-                format!("实例 {} · 本地信号量 {}", i + 1, self.local),
+            let label = tx!(
+                "Instance {} · local semaphore {}",
+                "实例 {} · 本地信号量 {}",
+                i + 1,
+                self.local
             );
             let (status, tone) = if x.up {
                 (
-                    Text::new(
-                        format!("{} in flight", x.calls),
-                        format!("在途 {} 个", x.calls),
-                    ),
+                    tx!("{} in flight", "在途 {} 个", x.calls),
                     if x.calls == 0 {
                         Tone::Quiet
                     } else {
@@ -904,9 +866,10 @@ impl SemaphoreScopeModel {
                 items.push(TreeItem {
                     depth: 2,
                     label: Text::new("sent before the crash", "崩溃前发出的调用"),
-                    status: Text::new(
-                        format!("{} still at the channel, nobody waiting", x.orphans),
-                        format!("仍有 {} 个在通道里，无人等待", x.orphans),
+                    status: tx!(
+                        "{} still at the channel, nobody waiting",
+                        "仍有 {} 个在通道里，无人等待",
+                        x.orphans
                     ),
                     tone: Tone::Bad,
                 });
@@ -939,17 +902,15 @@ impl SemaphoreScopeModel {
                 } else if s.queue == 0 {
                     (
                         find("if (!job)").max(find("claimJob(db)")),
-                        Text::new(
-                            format!("queue empty; {} calls in flight", x.calls),
-                            format!("队列已空；在途 {} 个", x.calls),
-                        ),
+                        tx!("queue empty; {} calls in flight", "队列已空；在途 {} 个", x.calls),
                     )
                 } else if x.calls >= self.local {
                     (
                         find("local.acquire()"),
-                        Text::new(
-                            format!("all {} permits taken: waiting", self.local),
-                            format!("{} 个许可全部占用：等待中", self.local),
+                        tx!(
+                            "all {} permits taken: waiting",
+                            "{} 个许可全部占用：等待中",
+                            self.local
                         ),
                     )
                 } else if self.claimable(s, i) == 0 {
@@ -960,10 +921,7 @@ impl SemaphoreScopeModel {
                 } else {
                     (
                         find(claim_line),
-                        Text::new(
-                            format!("ready to claim; {} calls in flight", x.calls),
-                            format!("准备领取；在途 {} 个", x.calls),
-                        ),
+                        tx!("ready to claim; {} calls in flight", "准备领取；在途 {} 个", x.calls),
                     )
                 };
                 Cursor {
@@ -1058,7 +1016,7 @@ fn knobs() -> Vec<Knob> {
         .map(|n| {
             KnobOption::new(
                 n.to_string(),
-                Text::new(format!("{n} permits"), format!("{n} 个许可")),
+                tx!("{n} permits", "{n} 个许可"),
             )
         })
         .collect();

@@ -38,6 +38,7 @@
 //! in time, a crash, a 409 while the first request runs). Only the first two let it act
 //! without asking the provider.
 
+use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
     given,
@@ -735,9 +736,10 @@ impl Model for UnknownOutcomeModel {
             Invariant {
                 name: Text::new("refunded ≤ refundable", "已退 ≤ 可退"),
                 kind: InvKind::Always,
-                holds: Text::new(
-                    format!("The provider has refunded at most {}, and the database agrees.", money(REFUNDABLE)),
-                    format!("支付方最多退了 {}，数据库也这么记。", money(REFUNDABLE)),
+                holds: tx!(
+                    "The provider has refunded at most {}, and the database agrees.",
+                    "支付方最多退了 {}，数据库也这么记。",
+                    money(REFUNDABLE)
                 ),
                 check: over_refunded,
                 rows: |s| ledger_rows(s, None),
@@ -808,26 +810,18 @@ impl UnknownOutcomeModel {
 impl Present for UnknownOutcomeModel {
     fn label(&self, s: &UoState, a: &UoAct) -> Text {
         match *a {
-            UoAct::Check(r) => Text::new(
-                format!("API: {}'s SELECT by key", req_name(r)),
-                format!("API：{} 按键 SELECT", req_name(r)),
+            UoAct::Check(r) => tx!("API: {}'s SELECT by key", "API：{} 按键 SELECT", req_name(r)),
+            UoAct::Create(r) => tx!(
+                "API: {}'s INSERT and reserve",
+                "API：{} 的 INSERT 并预留",
+                req_name(r)
             ),
-            UoAct::Create(r) => Text::new(
-                format!("API: {}'s INSERT and reserve", req_name(r)),
-                format!("API：{} 的 INSERT 并预留", req_name(r)),
-            ),
-            UoAct::Claim(o) => Text::new(
-                format!("Worker: claim {}", op_id(o)),
-                format!("Worker：领取 {}", op_id(o)),
-            ),
+            UoAct::Claim(o) => tx!("Worker: claim {}", "Worker：领取 {}", op_id(o)),
             UoAct::Send => Text::new("Worker: send the refund", "Worker：发送退款请求"),
             UoAct::Execute => {
                 let (o, at, _) = s.queue[0];
                 let key = self.downstream_key(o, at);
-                Text::new(
-                    format!("Provider: process the request ({key})"),
-                    format!("支付方：处理请求（{key}）"),
-                )
+                tx!("Provider: process the request ({key})", "支付方：处理请求（{key}）")
             }
             UoAct::Receive => Text::new("Worker: read the answer", "Worker：读取应答"),
             UoAct::SlowTimeout => Text::new(
@@ -835,13 +829,15 @@ impl Present for UnknownOutcomeModel {
                 "支付方太慢：Worker 先超时",
             ),
             UoAct::Timeout => Text::new("Worker: time out (5 s)", "Worker：超时（5 秒）"),
-            UoAct::Requeue(o) => Text::new(
-                format!("Worker: retry {} with a new key", op_id(o)),
-                format!("Worker：用新键重试 {}", op_id(o)),
+            UoAct::Requeue(o) => tx!(
+                "Worker: retry {} with a new key",
+                "Worker：用新键重试 {}",
+                op_id(o)
             ),
-            UoAct::Reconcile(o) => Text::new(
-                format!("Worker: retry {} with the same key", op_id(o)),
-                format!("Worker：用同一个键重试 {}", op_id(o)),
+            UoAct::Reconcile(o) => tx!(
+                "Worker: retry {} with the same key",
+                "Worker：用同一个键重试 {}",
+                op_id(o)
             ),
             UoAct::Callback => Text::new(
                 "API: receive the provider's callback",
@@ -858,9 +854,10 @@ impl Present for UnknownOutcomeModel {
                 "A day passes: the provider prunes old keys",
                 "过了一天：支付方清除旧键",
             ),
-            UoAct::Lookup(o) => Text::new(
-                format!("Worker: look {} up at the provider", op_id(o)),
-                format!("Worker：在支付方查询 {}", op_id(o)),
+            UoAct::Lookup(o) => tx!(
+                "Worker: look {} up at the provider",
+                "Worker：在支付方查询 {}",
+                op_id(o)
             ),
             UoAct::Refuse => Text::new(
                 "Provider refuses (400: charge disputed)",
@@ -1022,9 +1019,10 @@ fn over_refunded(s: &UoState) -> Option<Text> {
     let worst = at_provider.max(s.refunded);
     (worst > REFUNDABLE).then(|| {
         let (p, d) = (money(at_provider), money(s.refunded));
-        Text::new(
-            format!("The provider has refunded {p} (the database says {d}) on an order with {} refundable.", money(REFUNDABLE)),
-            format!("订单只可退 {}，支付方却已退 {p}（数据库记为 {d}）。", money(REFUNDABLE)),
+        tx!(
+            "The provider has refunded {p} (the database says {d}) on an order with {} refundable.",
+            "订单只可退 {}，支付方却已退 {p}（数据库记为 {d}）。",
+            money(REFUNDABLE)
         )
     })
 }
@@ -1036,14 +1034,14 @@ fn refunded_twice(s: &UoState) -> Option<Text> {
         (n > 1).then(|| {
             let id = op_id(o);
             if refunds.iter().all(|c| c.1 == refunds[0].1) {
-                Text::new(
-                    format!("The provider executed {n} refunds for {id} under the same key: it had pruned the key before the retry."),
-                    format!("支付方用同一个键为 {id} 执行了 {n} 笔退款：重试之前它已清除了这个键。"),
+                tx!(
+                    "The provider executed {n} refunds for {id} under the same key: it had pruned the key before the retry.",
+                    "支付方用同一个键为 {id} 执行了 {n} 笔退款：重试之前它已清除了这个键。"
                 )
             } else {
-                Text::new(
-                    format!("The provider executed {n} refunds for {id}: each attempt went out under a new key."),
-                    format!("支付方为 {id} 执行了 {n} 笔退款：每次尝试都用了新键。"),
+                tx!(
+                    "The provider executed {n} refunds for {id}: each attempt went out under a new key.",
+                    "支付方为 {id} 执行了 {n} 笔退款：每次尝试都用了新键。"
                 )
             }
         })
@@ -1067,9 +1065,9 @@ fn released_too_early(s: &UoState) -> Option<Text> {
                     "它的请求还在支付方排队",
                 )
             };
-            Text::new(
-                format!("{id} was marked FAILED and its reservation released, but {en}."),
-                format!("{id} 被标为 FAILED 并释放了预留，但{zh}。"),
+            tx!(
+                "{id} was marked FAILED and its reservation released, but {en}.",
+                "{id} 被标为 FAILED 并释放了预留，但{zh}。"
             )
         })
     })
@@ -1078,9 +1076,9 @@ fn released_too_early(s: &UoState) -> Option<Text> {
 fn two_operations(s: &UoState) -> Option<Text> {
     (s.ops.len() > 1).then(|| {
         let n = s.ops.len();
-        Text::new(
-            format!("{n} operations for the key idem-7f3a: both requests passed the check before either inserted."),
-            format!("键 idem-7f3a 对应了 {n} 个操作：两个请求都在对方插入之前通过了检查。"),
+        tx!(
+            "{n} operations for the key idem-7f3a: both requests passed the check before either inserted.",
+            "键 idem-7f3a 对应了 {n} 个操作：两个请求都在对方插入之前通过了检查。"
         )
     })
 }
@@ -1100,14 +1098,12 @@ impl UnknownOutcomeModel {
                 ReqPc::Checked(None) => {
                     Text::new("checked: no operation yet", "已检查：还没有操作")
                 }
-                ReqPc::Checked(Some(o)) => Text::new(
-                    format!("checked: found {}", op_id(*o)),
-                    format!("已检查：找到 {}", op_id(*o)),
-                ),
+                ReqPc::Checked(Some(o)) => tx!("checked: found {}", "已检查：找到 {}", op_id(*o)),
                 ReqPc::Done(Reply::Created(o)) => Text::same(format!("202 {}", op_id(*o))),
-                ReqPc::Done(Reply::Existing(o)) => Text::new(
-                    format!("200 {} (the existing one)", op_id(*o)),
-                    format!("200 {}（已有的那个）", op_id(*o)),
+                ReqPc::Done(Reply::Existing(o)) => tx!(
+                    "200 {} (the existing one)",
+                    "200 {}（已有的那个）",
+                    op_id(*o)
                 ),
                 ReqPc::Done(Reply::Conflict) => Text::new(
                     "409 key reused with other parameters",
@@ -1216,7 +1212,7 @@ impl UnknownOutcomeModel {
         let pruned = s.day_later.unwrap_or(0) as usize;
         for (i, &(o, at, amount)) in s.ledger.iter().enumerate() {
             let saved = if i < pruned {
-                Text::new(format!("key pruned after {KEY_HOURS} h"), format!("{KEY_HOURS} 小时后键已清除"))
+                tx!("key pruned after {KEY_HOURS} h", "{KEY_HOURS} 小时后键已清除")
             } else {
                 Text::new("succeeded", "成功")
             };
@@ -1260,10 +1256,7 @@ impl UnknownOutcomeModel {
             t.rows.push(RowView::new(
                 format!("q-{i}"),
                 vec![
-                    Text::new(
-                        format!("refund request {}", self.downstream_key(o, at)),
-                        format!("退款请求 {}", self.downstream_key(o, at)),
-                    ),
+                    tx!("refund request {}", "退款请求 {}", self.downstream_key(o, at)),
                     Text::new("provider (processing)", "支付方（处理中）"),
                 ],
             ));
@@ -1287,10 +1280,7 @@ impl UnknownOutcomeModel {
             t.rows.push(RowView::new(
                 format!("c-{i}"),
                 vec![
-                    Text::new(
-                        format!("callback: refund for {} succeeded", op_id(o)),
-                        format!("回调：{} 的退款成功", op_id(o)),
-                    ),
+                    tx!("callback: refund for {} succeeded", "回调：{} 的退款成功", op_id(o)),
                     Text::same("API"),
                 ],
             ));

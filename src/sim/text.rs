@@ -28,6 +28,20 @@ impl Lang {
     }
 }
 
+/// One sentence in both languages, each a `format!` string over the same values:
+/// `tx!("send {op} again", "再发 {op}")` captures `op`; arguments after the two strings
+/// (`tx!("{} of {cap}", "{} / {cap}", used, cap = limit)`) are given to both. The values are
+/// named once, so the two languages cannot drift apart in what they say.
+#[macro_export]
+macro_rules! tx {
+    ($en:literal, $zh:literal $(,)?) => {
+        $crate::sim::Text::new(::std::format!($en), ::std::format!($zh))
+    };
+    ($en:literal, $zh:literal, $($args:tt)+) => {
+        $crate::sim::Text::new(::std::format!($en, $($args)+), ::std::format!($zh, $($args)+))
+    };
+}
+
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Text {
     pub en: String,
@@ -128,5 +142,16 @@ mod tests {
         let t = Text::new("A.", "甲。").then(&Text::new("B.", "乙。"));
         assert_eq!(t.en, "A. B.");
         assert_eq!(t.zh, "甲。乙。");
+    }
+
+    #[test]
+    fn tx_gives_both_languages_the_same_values() {
+        let op = "op-1";
+        assert_eq!(
+            crate::tx!("send {op}", "发 {op}"),
+            Text::new("send op-1", "发 op-1")
+        );
+        let t = crate::tx!("{} of {cap}", "{} / {cap}", 3, cap = 5 + 1);
+        assert_eq!(t, Text::new("3 of 6", "3 / 6"));
     }
 }

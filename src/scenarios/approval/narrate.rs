@@ -1,5 +1,6 @@
 //! Step narration for the approval scenario: the message, SQL or tool call that ran, and what
 //! Alice's approval does (or does not) cover at that moment.
+use crate::tx;
 use super::*;
 
 fn t(en: impl Into<String>, zh: impl Into<String>) -> Text {
@@ -19,9 +20,9 @@ pub(super) fn intro(v: ApVariant) -> Text {
             "Here the approval is Alice's “yes” in the chat: the agent's next refund call goes through, whatever it is. After the “yes”, inject a change: the agent edits the amount, support refunds meanwhile, the approval expires, or the “yes” arrives twice.",
             "这里的批准就是 Alice 在聊天里说的“可以”：Agent 的下一次退款调用都会放行，不管内容是什么。在“可以”之后注入一个变化：Agent 改了金额、客服同时退了款、批准过期，或者“可以”到了两次。",
         ),
-        ApVariant::VersionedProposal => t(
-            format!("Here the proposal is a row with a digest of all its fields; approving stores that digest, and executing re-checks status, digest, expiry and the order's version in one transaction of conditional UPDATEs (READ COMMITTED re-checks each WHERE on the newest row: {PG_DOC}). Inject the same changes."),
-            format!("这里的提案是一行数据，带有全部字段的摘要；批准时保存这个摘要，执行时在一个由条件 UPDATE 组成的事务里重新校验状态、摘要、有效期和订单版本（READ COMMITTED 下每个 WHERE 都在最新的行版本上重新判断：{PG_DOC}）。注入同样的变化。"),
+        ApVariant::VersionedProposal => tx!(
+            "Here the proposal is a row with a digest of all its fields; approving stores that digest, and executing re-checks status, digest, expiry and the order's version in one transaction of conditional UPDATEs (READ COMMITTED re-checks each WHERE on the newest row: {PG_DOC}). Inject the same changes.",
+            "这里的提案是一行数据，带有全部字段的摘要；批准时保存这个摘要，执行时在一个由条件 UPDATE 组成的事务里重新校验状态、摘要、有效期和订单版本（READ COMMITTED 下每个 WHERE 都在最新的行版本上重新判断：{PG_DOC}）。注入同样的变化。"
         ),
     };
     setting.then(&what)
@@ -118,9 +119,9 @@ fn approve(m: &ApprovalModel, info: &mut StepInfo, again: bool) {
     } else {
         info.mark(DB, MarkKind::Commit, "APPROVED", "APPROVED");
         info.title = t("Alice approves pr-1", "Alice 批准 pr-1");
-        info.narration = t(
-            format!("Alice opens pr-1, reads every field and clicks Approve: the approval row stores who she is, the permission she approved under ({PERMISSION}), the time and the digest {d} she saw, and pr-1 becomes APPROVED. The run resumes."),
-            format!("Alice 打开 pr-1，看过每个字段后点击“批准”：审批行记下她是谁、她凭哪项权限批准（{PERMISSION}）、时间和她看到的摘要 {d}，pr-1 变成 APPROVED。运行恢复。"),
+        info.narration = tx!(
+            "Alice opens pr-1, reads every field and clicks Approve: the approval row stores who she is, the permission she approved under ({PERMISSION}), the time and the digest {d} she saw, and pr-1 becomes APPROVED. The run resumes.",
+            "Alice 打开 pr-1，看过每个字段后点击“批准”：审批行记下她是谁、她凭哪项权限批准（{PERMISSION}）、时间和她看到的摘要 {d}，pr-1 变成 APPROVED。运行恢复。"
         );
     }
 }
@@ -130,10 +131,7 @@ fn execute_chat(info: &mut StepInfo, b: &ApState, s: &ApState) {
     let r = s.ledger.len();
     // A second refund on the same approval is a copy of the call; a first one of another
     // amount is not a copy: it is a refund that was never approved (a Fail mark says so).
-    info.arrow(AGENT, PSP, t(
-            format!("refund {}", money(amount)),
-            format!("退款 {}", money(amount)),
-        ), if b.calls.is_empty() {
+    info.arrow(AGENT, PSP, tx!("refund {}", "退款 {}", money(amount)), if b.calls.is_empty() {
             ArrowKind::Message
         } else {
             ArrowKind::Duplicate
@@ -148,13 +146,11 @@ fn execute_chat(info: &mut StepInfo, b: &ApState, s: &ApState) {
     } else {
         mark(PSP, MarkKind::Commit, "refunded", "已退款")
     });
-    info.title = t(
-        format!("refund re_{r}: {}", money(amount)),
-        format!("退款 re_{r}：{}", money(amount)),
-    );
-    let head = t(
-        format!("The agent has a “yes”, so the refund tool runs with the arguments the agent has now: the provider refunds {} (re_{r}).", money(amount)),
-        format!("Agent 手里有一个“可以”，于是退款工具按 Agent 此刻的参数运行：支付方退款 {}（re_{r}）。", money(amount)),
+    info.title = tx!("refund re_{r}: {}", "退款 re_{r}：{}", money(amount));
+    let head = tx!(
+        "The agent has a “yes”, so the refund tool runs with the arguments the agent has now: the provider refunds {} (re_{r}).",
+        "Agent 手里有一个“可以”，于是退款工具按 Agent 此刻的参数运行：支付方退款 {}（re_{r}）。",
+        money(amount)
     );
     let why = if !b.calls.is_empty() {
         t(
@@ -198,13 +194,10 @@ fn execute_versioned(info: &mut StepInfo, b: &ApState, s: &ApState) {
             info.arrow(AGENT, PSP, "pr-1 80.00", ArrowKind::Message);
             info.mark(DB, MarkKind::Commit, "EXECUTED", "EXECUTED");
             info.mark(PSP, MarkKind::Commit, "refunded", "已退款");
-            info.title = t(
-                format!("execute pr-1: refund {id}"),
-                format!("执行 pr-1：退款 {id}"),
-            );
-            info.narration = t(
-                format!("Both conditional UPDATEs match one row: pr-1 was APPROVED, the agent's call has the approved digest, it is before 10:15 and the order is still at version 3. COMMIT, then the provider refunds 80.00 ({id}) under the key pr-1, the amount taken from the proposal row."),
-                format!("两个条件 UPDATE 都命中一行：pr-1 处于 APPROVED，Agent 的调用摘要与批准的一致，还没到 10:15，订单仍是版本 3。COMMIT 之后，支付方以键 pr-1 退款 80.00（{id}），金额取自提案行。"),
+            info.title = tx!("execute pr-1: refund {id}", "执行 pr-1：退款 {id}");
+            info.narration = tx!(
+                "Both conditional UPDATEs match one row: pr-1 was APPROVED, the agent's call has the approved digest, it is before 10:15 and the order is still at version 3. COMMIT, then the provider refunds 80.00 ({id}) under the key pr-1, the amount taken from the proposal row.",
+                "两个条件 UPDATE 都命中一行：pr-1 处于 APPROVED，Agent 的调用摘要与批准的一致，还没到 10:15，订单仍是版本 3。COMMIT 之后，支付方以键 pr-1 退款 80.00（{id}），金额取自提案行。"
             );
         }
         Some(Outcome::Refused(r)) => {
@@ -219,9 +212,10 @@ fn execute_versioned(info: &mut StepInfo, b: &ApState, s: &ApState) {
                 ),
                 Refusal::DigestDiffers => (
                     t("refused: digest differs", "拒绝：摘要不符"),
-                    t(
-                        format!("The agent asks to execute a call whose digest is {asked}; Alice approved {}. UPDATE 0, ROLLBACK: 800.00 is a new proposal and needs a new approval.", digest(AMOUNT, VERSION)),
-                        format!("Agent 请求执行的调用摘要是 {asked}；Alice 批准的是 {}。UPDATE 0，ROLLBACK：800.00 是一个新提案，需要重新审批。", digest(AMOUNT, VERSION)),
+                    tx!(
+                        "The agent asks to execute a call whose digest is {asked}; Alice approved {}. UPDATE 0, ROLLBACK: 800.00 is a new proposal and needs a new approval.",
+                        "Agent 请求执行的调用摘要是 {asked}；Alice 批准的是 {}。UPDATE 0，ROLLBACK：800.00 是一个新提案，需要重新审批。",
+                        digest(AMOUNT, VERSION)
                     ),
                 ),
                 Refusal::Expired => (
@@ -257,10 +251,7 @@ struct Cx<'a> {
 
 impl Cx<'_> {
     fn propose_in_chat(&self, info: &mut StepInfo) {
-        info.arrow(AGENT, ALICE, t(
-                format!("proposal {}", money(AMOUNT)),
-                format!("提议 {}", money(AMOUNT)),
-            ), ArrowKind::Message);
+        info.arrow(AGENT, ALICE, tx!("proposal {}", "提议 {}", money(AMOUNT)), ArrowKind::Message);
         info.code = Some("send_message(to=\"alice\",\n  text=\"Refund 80.00 USD on ord-2042? Valid until 10:15.\")".into());
         info.title = t("agent asks in the chat", "Agent 在聊天里请示");
         info.narration = t(
@@ -277,9 +268,9 @@ impl Cx<'_> {
             "INSERT INTO proposals (id, merchant, order_id, action, amount, currency,\n    state_version, expires_at, requester, digest, status)\nVALUES ('pr-1', 'm-88', 'ord-2042', 'refund', 80.00, 'USD',\n    3, '10:15', 'agent-7', '{d}', 'PENDING');"
         ));
         info.title = t("proposal pr-1 saved", "提案 pr-1 已保存");
-        info.narration = t(
-            format!("Agent-7 writes proposal pr-1: m-88, ord-2042, refund, 80.00 USD, state version 3, valid until 10:15, requested by agent-7, with the digest {d} of all those fields. Alice gets a link to this row, and the run's wait is saved, so no worker or connection is held while she decides."),
-            format!("Agent-7 写入提案 pr-1：m-88、ord-2042、退款、80.00 USD、状态版本 3、10:15 前有效、请求者 agent-7，以及这些字段的摘要 {d}。Alice 收到指向这一行的链接；等待状态已持久化，她考虑期间不占用任何工作线程或数据库连接。"),
+        info.narration = tx!(
+            "Agent-7 writes proposal pr-1: m-88, ord-2042, refund, 80.00 USD, state version 3, valid until 10:15, requested by agent-7, with the digest {d} of all those fields. Alice gets a link to this row, and the run's wait is saved, so no worker or connection is held while she decides.",
+            "Agent-7 写入提案 pr-1：m-88、ord-2042、退款、80.00 USD、状态版本 3、10:15 前有效、请求者 agent-7，以及这些字段的摘要 {d}。Alice 收到指向这一行的链接；等待状态已持久化，她考虑期间不占用任何工作线程或数据库连接。"
         );
     }
 
@@ -296,14 +287,15 @@ impl Cx<'_> {
                 "没人告诉 Alice；她的“可以”还留在聊天里。",
             )
         } else {
-            t(
-                format!("The proposal row still says 80.00 with digest {d}; the agent's arguments now hash to {}.", digest(EDITED, VERSION)),
-                format!("提案行仍是 80.00，摘要 {d}；Agent 参数的摘要现在是 {}。", digest(EDITED, VERSION)),
+            tx!(
+                "The proposal row still says 80.00 with digest {d}; the agent's arguments now hash to {}.",
+                "提案行仍是 80.00，摘要 {d}；Agent 参数的摘要现在是 {}。",
+                digest(EDITED, VERSION)
             )
         };
-        info.narration = t(
-            format!("The agent generates its tool arguments again and gets 800.00 instead of 80.00 (on resume a graph node runs again from its beginning, so arguments generated before a pause can be generated anew: {LG_DOC})."),
-            format!("Agent 重新生成工具参数，得到 800.00 而不是 80.00（恢复时图节点从头重新运行，暂停前生成的参数可能被重新生成：{LG_DOC}）。"),
+        info.narration = tx!(
+            "The agent generates its tool arguments again and gets 800.00 instead of 80.00 (on resume a graph node runs again from its beginning, so arguments generated before a pause can be generated anew: {LG_DOC}).",
+            "Agent 重新生成工具参数，得到 800.00 而不是 80.00（恢复时图节点从头重新运行，暂停前生成的参数可能被重新生成：{LG_DOC}）。"
         )
         .then(&after);
     }
@@ -316,9 +308,11 @@ impl Cx<'_> {
         info.mark(PSP, MarkKind::Commit, "50.00", "50.00");
         info.code = Some("UPDATE orders SET refunded = refunded + 50.00, version = version + 1\n WHERE order_id = 'ord-2042';   -- support desk, version 3 → 4".into());
         info.title = t("support refunds 50.00", "客服退款 50.00");
-        info.narration = t(
-            format!("Meanwhile the customer phoned support, who refunded 50.00 for the same late delivery: ord-2042 is now at version {} with {} refunded. Alice approved 80.00 looking at version 3, with nothing refunded.", s.order_version, money(s.order_refunded)),
-            format!("与此同时客户打了客服电话，客服为同一次延迟发货退了 50.00：ord-2042 现在是版本 {}，已退 {}。Alice 批准 80.00 时看到的是版本 3，还没有任何退款。", s.order_version, money(s.order_refunded)),
+        info.narration = tx!(
+            "Meanwhile the customer phoned support, who refunded 50.00 for the same late delivery: ord-2042 is now at version {} with {} refunded. Alice approved 80.00 looking at version 3, with nothing refunded.",
+            "与此同时客户打了客服电话，客服为同一次延迟发货退了 50.00：ord-2042 现在是版本 {}，已退 {}。Alice 批准 80.00 时看到的是版本 3，还没有任何退款。",
+            s.order_version,
+            money(s.order_refunded)
         );
     }
 

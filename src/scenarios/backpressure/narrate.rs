@@ -1,4 +1,5 @@
 //! Step narration: one interval's flows, its numbers and the moments worth a sentence.
+use crate::tx;
 use super::*;
 
 pub(super) fn describe(m: &BackpressureModel, b: &BpState, a: BpAct, s: &BpState) -> StepInfo {
@@ -24,9 +25,10 @@ fn consumers_lost(m: &BackpressureModel, s: &BpState) -> StepInfo {
             kind: MarkKind::Crash,
             label: Text::new("¼ capacity lost", "失去 ¼ 容量"),
         }],
-        narration: Text::new(
-            format!("A consumer host dies: throughput falls from {before}/s to {after}/s. Messages already queued now wait longer; a new order would wait about {} s.", m.wait(s)),
-            format!("一台消费者主机宕机：吞吐从每秒 {before} 降到每秒 {after}。已在排队的消息要等更久；新订单预计要等约 {} 秒。", m.wait(s)),
+        narration: tx!(
+            "A consumer host dies: throughput falls from {before}/s to {after}/s. Messages already queued now wait longer; a new order would wait about {} s.",
+            "一台消费者主机宕机：吞吐从每秒 {before} 降到每秒 {after}。已在排队的消息要等更久；新订单预计要等约 {} 秒。",
+            m.wait(s)
         ),
         ..StepInfo::default()
     }
@@ -37,7 +39,7 @@ fn consumers_lost(m: &BackpressureModel, s: &BpState) -> StepInfo {
 fn flows(m: &BackpressureModel, b: &BpState, s: &BpState, info: &mut StepInfo) {
     let (v, f) = (m.variant, &s.step);
     info.lane = API;
-    info.title = Text::new(format!("{}–{} s", b.t, s.t), format!("{}–{} 秒", b.t, s.t));
+    info.title = tx!("{}–{} s", "{}–{} 秒", b.t, s.t);
     info.arrow(API, QUEUE, grouped(f.admitted), ArrowKind::Message);
     if f.processed > 0 || f.calls > 0 {
         let n = grouped(f.calls.max(f.processed));
@@ -51,19 +53,13 @@ fn flows(m: &BackpressureModel, b: &BpState, s: &BpState, info: &mut StepInfo) {
         info.marks.push(Mark {
             lane: API,
             kind: MarkKind::Fail,
-            label: Text::new(
-                format!("503 × {}", grouped(f.refused)),
-                format!("503 × {}", grouped(f.refused)),
-            ),
+            label: tx!("503 × {}", "503 × {}", grouped(f.refused)),
         });
     }
     info.marks.push(Mark {
         lane: QUEUE,
         kind: MarkKind::Write,
-        label: Text::new(
-            format!("{} queued", grouped(s.queued)),
-            format!("排队 {}", grouped(s.queued)),
-        ),
+        label: tx!("{} queued", "排队 {}", grouped(s.queued)),
     });
     if f.throttled > 0 {
         info.marks.push(Mark {
@@ -97,15 +93,19 @@ fn interval(m: &BackpressureModel, s: &BpState) -> Text {
     );
     let mut out = Text::new(en, zh);
     if f.refused > 0 {
-        out.add(&Text::new(
-            format!("{} orders were refused with 503 and Retry-After: they learn it now instead of waiting silently.", grouped(f.refused)),
-            format!("{} 条订单被 503 拒绝并带 Retry-After：调用方立刻知道，而不是默默排队。", grouped(f.refused)),
+        out.add(&tx!(
+            "{} orders were refused with 503 and Retry-After: they learn it now instead of waiting silently.",
+            "{} 条订单被 503 拒绝并带 Retry-After：调用方立刻知道，而不是默默排队。",
+            grouped(f.refused)
         ));
     }
     if f.throttled > 0 {
-        out.add(&Text::new(
-            format!("Consumers made {} calls; the channel accepted {} and throttled {} with 429. Retrying them adds calls, not throughput.", grouped(f.calls), grouped(f.processed), grouped(f.throttled)),
-            format!("消费者发起 {} 次调用；通道接受 {} 次，{} 次被 429 限流。重试只增加调用，不增加吞吐。", grouped(f.calls), grouped(f.processed), grouped(f.throttled)),
+        out.add(&tx!(
+            "Consumers made {} calls; the channel accepted {} and throttled {} with 429. Retrying them adds calls, not throughput.",
+            "消费者发起 {} 次调用；通道接受 {} 次，{} 次被 429 限流。重试只增加调用，不增加吞吐。",
+            grouped(f.calls),
+            grouped(f.processed),
+            grouped(f.throttled)
         ));
     }
     out
@@ -118,34 +118,35 @@ fn moments(m: &BackpressureModel, b: &BpState, s: &BpState) -> Text {
     let mut out = Text::default();
     if b.t < r.peak_s && s.t >= r.peak_s {
         let net = m.throughput(s.lost).saturating_sub(r.after_in);
-        out.add(&Text::new(
-            format!("The peak is over: arrivals fall to {}/s. The backlog drains at the net {} − {} = {net}/s, not at {}/s: new orders keep arriving.", r.after_in, m.throughput(s.lost), r.after_in, m.throughput(s.lost)),
-            format!("高峰结束：到达降到每秒 {}。积压按净速率 {} − {} = 每秒 {net} 消化，而不是每秒 {}：新订单还在进来。", r.after_in, m.throughput(s.lost), r.after_in, m.throughput(s.lost)),
+        out.add(&tx!(
+            "The peak is over: arrivals fall to {}/s. The backlog drains at the net {} − {} = {net}/s, not at {}/s: new orders keep arriving.",
+            "高峰结束：到达降到每秒 {}。积压按净速率 {} − {} = 每秒 {net} 消化，而不是每秒 {}：新订单还在进来。",
+            r.after_in,
+            m.throughput(s.lost),
+            r.after_in,
+            m.throughput(s.lost)
         ));
     }
     if b.total.worst_age <= r.age_limit && s.total.worst_age > r.age_limit {
-        out.add(&Text::new(
-            format!("The oldest order has now waited longer than the {} s promised, while the API still answers every request in milliseconds.", r.age_limit),
-            format!("最老的订单已经等得比承诺的 {} 秒更久，而 API 仍在几毫秒内回应每个请求。", r.age_limit),
+        out.add(&tx!(
+            "The oldest order has now waited longer than the {} s promised, while the API still answers every request in milliseconds.",
+            "最老的订单已经等得比承诺的 {} 秒更久，而 API 仍在几毫秒内回应每个请求。",
+            r.age_limit
         ));
     }
     if b.queued > 0 && s.queued == 0 && s.t >= r.peak_s {
         let after = s.t - r.peak_s;
-        out.add(&Text::new(
-            format!(
-                "The queue is empty at {} s, {after} s after the peak ended.",
-                s.t
-            ),
-            format!("第 {} 秒队列清空，距高峰结束 {after} 秒。", s.t),
+        out.add(&tx!(
+            "The queue is empty at {} s, {after} s after the peak ended.",
+            "第 {} 秒队列清空，距高峰结束 {after} 秒。",
+            s.t
         ));
     }
     if m.quiet(s) && s.queued > 0 {
-        out.add(&Text::new(
-            format!(
-                "At {} s the queue has still not drained: arrivals outpace what is processed.",
-                s.t
-            ),
-            format!("到第 {} 秒队列仍未清空：到达速度超过处理速度。", s.t),
+        out.add(&tx!(
+            "At {} s the queue has still not drained: arrivals outpace what is processed.",
+            "到第 {} 秒队列仍未清空：到达速度超过处理速度。",
+            s.t
         ));
     }
     out

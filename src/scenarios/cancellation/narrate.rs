@@ -1,5 +1,6 @@
 //! Labels and narration of the cancellation scenario, in English and Chinese.
 
+use crate::tx;
 use super::{
     amount, list, money, op_id, CaAct, CaState, CaVariant, CancellationModel, Msg, OpStatus,
     Screen, DB, PSP, SCREEN, SERVICE,
@@ -40,42 +41,28 @@ pub(super) fn label(m: &CancellationModel, s: &CaState, a: CaAct) -> Text {
     let cur = op_id(s.next);
     match a {
         CaAct::Start => Text::new("Agent: click “Refund 3 items”", "客服：点击“退 3 件”"),
-        CaAct::Send => Text::new(
-            format!("Service: send {cur} to the provider"),
-            format!("服务：把 {cur} 发给支付方"),
-        ),
+        CaAct::Send => tx!("Service: send {cur} to the provider", "服务：把 {cur} 发给支付方"),
         CaAct::Provider => match s.inbox.first() {
             Some(&m) => provider_label(s, m),
             None => Text::new("Provider: idle", "支付方：空闲"),
         },
         CaAct::Overtake => overtake_label(s),
         CaAct::Receive => match s.wait {
-            Some(Msg::Query(o) | Msg::Void(o)) => Text::new(
-                format!("Service: read the answer about {}", op_id(o)),
-                format!("服务：读取关于 {} 的应答", op_id(o)),
+            Some(Msg::Query(o) | Msg::Void(o)) => tx!(
+                "Service: read the answer about {}",
+                "服务：读取关于 {} 的应答",
+                op_id(o)
             ),
-            _ => Text::new(
-                format!("Service: read the answer for {cur}"),
-                format!("服务：读取 {cur} 的应答"),
-            ),
+            _ => tx!("Service: read the answer for {cur}", "服务：读取 {cur} 的应答"),
         },
         CaAct::Abort => Text::new(
             "Service: fetch rejects with AbortError",
             "服务：fetch 以 AbortError 拒绝",
         ),
         CaAct::Timeout => Text::new("Service: fetch times out (5 s)", "服务：fetch 超时（5 秒）"),
-        CaAct::Query => Text::new(
-            format!("Service: ask the provider about {cur}"),
-            format!("服务：向支付方查询 {cur}"),
-        ),
-        CaAct::Void => Text::new(
-            format!("Service: void {cur} by its key"),
-            format!("服务：按键作废 {cur}"),
-        ),
-        CaAct::Retry => Text::new(
-            format!("Service: send {cur} again, same key"),
-            format!("服务：用同一个键再发 {cur}"),
-        ),
+        CaAct::Query => tx!("Service: ask the provider about {cur}", "服务：向支付方查询 {cur}"),
+        CaAct::Void => tx!("Service: void {cur} by its key", "服务：按键作废 {cur}"),
+        CaAct::Retry => tx!("Service: send {cur} again, same key", "服务：用同一个键再发 {cur}"),
         CaAct::AskTimeout => Text::new(
             "Service: no answer in time; ask again",
             "服务：没有及时应答，再问一次",
@@ -121,22 +108,13 @@ fn finish_label(m: &CancellationModel, s: &CaState) -> Text {
 fn provider_label(s: &CaState, m: Msg) -> Text {
     let id = op_id(m.op());
     match m {
-        Msg::Refund(o) if s.voided.contains(&o) => Text::new(
-            format!("Provider: refuse the refund for {id} (key voided)"),
-            format!("支付方：拒绝 {id} 的退款（键已作废）"),
+        Msg::Refund(o) if s.voided.contains(&o) => tx!(
+            "Provider: refuse the refund for {id} (key voided)",
+            "支付方：拒绝 {id} 的退款（键已作废）"
         ),
-        Msg::Refund(_) => Text::new(
-            format!("Provider: commit the refund for {id}"),
-            format!("支付方：提交 {id} 的退款"),
-        ),
-        Msg::Query(_) => Text::new(
-            format!("Provider: answer the query for {id}"),
-            format!("支付方：回答 {id} 的查询"),
-        ),
-        Msg::Void(_) => Text::new(
-            format!("Provider: void the key {id}"),
-            format!("支付方：作废键 {id}"),
-        ),
+        Msg::Refund(_) => tx!("Provider: commit the refund for {id}", "支付方：提交 {id} 的退款"),
+        Msg::Query(_) => tx!("Provider: answer the query for {id}", "支付方：回答 {id} 的查询"),
+        Msg::Void(_) => tx!("Provider: void the key {id}", "支付方：作废键 {id}"),
     }
 }
 
@@ -165,47 +143,37 @@ fn back(heard: bool, label: Text) -> Arrow {
 /// The provider handles refund `o`: refused (voided), replayed (same key), or committed.
 fn refund_step(info: &mut StepInfo, b: &CaState, s: &CaState, o: u8, rid: &str, heard: bool) {
     if b.voided.contains(&o) {
-        info.title = Text::new(
-            format!("{rid} refused: voided"),
-            format!("{rid} 被拒：已作废"),
-        );
+        info.title = tx!("{rid} refused: voided", "{rid} 被拒：已作废");
         info.mark(PSP, MarkKind::Dedup, "refused", "已拒绝");
         info.arrows.push(back(heard, Text::same("409")));
-        info.narration = Text::new(
-            format!("The refund for {rid} arrives after its key was voided: the provider refuses it. Nothing is refunded, which is what the service recorded."),
-            format!("{rid} 的退款在它的键被作废之后才到：支付方拒绝它。什么都没退，与服务记下的一致。"),
+        info.narration = tx!(
+            "The refund for {rid} arrives after its key was voided: the provider refuses it. Nothing is refunded, which is what the service recorded.",
+            "{rid} 的退款在它的键被作废之后才到：支付方拒绝它。什么都没退，与服务记下的一致。"
         );
     } else if b.ledger.contains(&o) {
-        info.title = Text::new(format!("replay {rid}"), format!("重放 {rid}"));
+        info.title = tx!("replay {rid}", "重放 {rid}");
         info.mark(PSP, MarkKind::Dedup, "replayed", "重放");
         info.arrows.push(back(heard, Text::same("200")));
-        info.narration = Text::new(
-            format!("The provider already has a refund under the key {rid}: it replays the saved result instead of refunding again."),
-            format!("支付方在键 {rid} 下已经有一笔退款：它重放保存的结果，不会再退一次。"),
+        info.narration = tx!(
+            "The provider already has a refund under the key {rid}: it replays the saved result instead of refunding again.",
+            "支付方在键 {rid} 下已经有一笔退款：它重放保存的结果，不会再退一次。"
         );
     } else {
         let re = format!("re_{}", s.ledger.len());
-        info.title = Text::new(
-            format!("provider commits {rid}"),
-            format!("支付方提交 {rid}"),
-        );
+        info.title = tx!("provider commits {rid}", "支付方提交 {rid}");
         info.mark(PSP, MarkKind::Commit, "refunded", "已退款");
         info.arrows.push(back(heard, Text::same("200")));
         info.narration = if heard {
-            Text::new(
-                format!(
-                    "The provider commits refund {re} of {} for {rid} and answers 200.",
-                    money(amount(o))
-                ),
-                format!(
-                    "支付方提交 {rid} 的退款 {re}（{}），应答 200。",
-                    money(amount(o))
-                ),
+            tx!(
+                "The provider commits refund {re} of {} for {rid} and answers 200.",
+                "支付方提交 {rid} 的退款 {re}（{}），应答 200。",
+                money(amount(o))
             )
         } else {
-            Text::new(
-                format!("The request was already on its way, so the cancel did not stop it: the provider commits refund {re} of {} for {rid}. Its 200 goes to a connection nobody is reading any more.", money(amount(o))),
-                format!("请求早已在路上，取消拦不住它：支付方提交 {rid} 的退款 {re}（{}）。它的 200 发往一个已经没人读的连接。", money(amount(o))),
+            tx!(
+                "The request was already on its way, so the cancel did not stop it: the provider commits refund {re} of {} for {rid}. Its 200 goes to a connection nobody is reading any more.",
+                "请求早已在路上，取消拦不住它：支付方提交 {rid} 的退款 {re}（{}）。它的 200 发往一个已经没人读的连接。",
+                money(amount(o))
             )
         };
     }
@@ -214,26 +182,21 @@ fn refund_step(info: &mut StepInfo, b: &CaState, s: &CaState, o: u8, rid: &str, 
 /// The provider answers a query about `o` by its key: found, or not (yet).
 fn query_step(info: &mut StepInfo, s: &CaState, o: u8, rid: &str, heard: bool) {
     let found = s.ledger.contains(&o);
-    info.title = Text::new(
-        format!("provider answers about {rid}"),
-        format!("支付方回答 {rid}"),
-    );
+    info.title = tx!("provider answers about {rid}", "支付方回答 {rid}");
     info.arrows.push(back(heard, if found {
         Text::new("found", "找到")
     } else {
         Text::new("not found", "未找到")
     }));
     info.narration = if found {
-        Text::new(
-            format!(
-                "The provider looks up the Idempotency-Key {rid}: refund found, succeeded."
-            ),
-            format!("支付方按 Idempotency-Key {rid} 查找：找到了退款，已成功。"),
+        tx!(
+            "The provider looks up the Idempotency-Key {rid}: refund found, succeeded.",
+            "支付方按 Idempotency-Key {rid} 查找：找到了退款，已成功。"
         )
     } else {
-        Text::new(
-            format!("The provider looks up the Idempotency-Key {rid}: no refund, yet. “Not found” says nothing about a request still on its way."),
-            format!("支付方按 Idempotency-Key {rid} 查找：还没有退款。“没有”说明不了仍在路上的请求。"),
+        tx!(
+            "The provider looks up the Idempotency-Key {rid}: no refund, yet. “Not found” says nothing about a request still on its way.",
+            "支付方按 Idempotency-Key {rid} 查找：还没有退款。“没有”说明不了仍在路上的请求。"
         )
     };
 }
@@ -241,15 +204,15 @@ fn query_step(info: &mut StepInfo, s: &CaState, o: u8, rid: &str, heard: bool) {
 /// The provider voids `o`'s key, unless it has already refunded under it.
 fn void_step(info: &mut StepInfo, b: &CaState, s: &CaState, o: u8, rid: &str, heard: bool) {
     if s.ledger.contains(&o) {
-        info.title = Text::new(format!("{rid} already refunded"), format!("{rid} 已经退款"));
+        info.title = tx!("{rid} already refunded", "{rid} 已经退款");
         info.arrows
             .push(back(heard, Text::new("already refunded", "已经退款")));
-        info.narration = Text::new(
-            format!("The provider cannot void {rid}: it has already refunded under that key, and says so. That settles it: SUCCEEDED."),
-            format!("支付方无法作废 {rid}：它已经在这个键下退了款，并如实回答。结论已定：SUCCEEDED。"),
+        info.narration = tx!(
+            "The provider cannot void {rid}: it has already refunded under that key, and says so. That settles it: SUCCEEDED.",
+            "支付方无法作废 {rid}：它已经在这个键下退了款，并如实回答。结论已定：SUCCEEDED。"
         );
     } else {
-        info.title = Text::new(format!("provider voids {rid}"), format!("支付方作废 {rid}"));
+        info.title = tx!("provider voids {rid}", "支付方作废 {rid}");
         info.mark(PSP, MarkKind::Write, "voided", "已作废");
         info.arrows.push(back(heard, Text::new("voided", "已作废")));
         let late = b.inbox.contains(&Msg::Refund(o));
@@ -358,16 +321,17 @@ impl Cx<'_> {
     fn send(&self, info: &mut StepInfo) {
         let Cx { cur, id, .. } = *self;
         info.lane = SERVICE;
-        info.title = Text::new(format!("send {id}"), format!("发送 {id}"));
+        info.title = tx!("send {id}", "发送 {id}");
         info.arrow(SERVICE, PSP, id, ArrowKind::Message);
         info.mark(DB, MarkKind::Write, "SENT", "SENT");
         info.code = Some(format!(
             "{}\nfetch(`${{PROVIDER}}/refunds`, {{ method: 'POST',\n  headers: {{ 'Idempotency-Key': '{id}' }}, signal }})",
             set_status(cur, OpStatus::Sent)
         ));
-        info.narration = Text::new(
-            format!("The service marks {id} SENT and sends its refund of {} with the batch's signal. From here on the request belongs to the network and the provider.", money(amount(cur))),
-            format!("服务把 {id} 标为 SENT，带着这批的信号发出 {} 的退款请求。从这一刻起，请求就交给了网络和支付方。", money(amount(cur))),
+        info.narration = tx!(
+            "The service marks {id} SENT and sends its refund of {} with the batch's signal. From here on the request belongs to the network and the provider.",
+            "服务把 {id} 标为 SENT，带着这批的信号发出 {} 的退款请求。从这一刻起，请求就交给了网络和支付方。",
+            money(amount(cur))
         );
     }
 
@@ -384,9 +348,9 @@ impl Cx<'_> {
             provider_step(info, b, s, m);
             let first = op_id(b.inbox[0].op());
             info.mark(PSP, MarkKind::Crash, "overtakes", "抢先");
-            info.narration = Text::new(
-                format!("⚡ This request came on a new connection and reaches the provider before the refund for {first} still on the old one; nothing orders two connections."),
-                format!("⚡ 这个请求走的是新连接，比还在旧连接上的 {first} 退款先到支付方；两条连接之间没有先后顺序。"),
+            info.narration = tx!(
+                "⚡ This request came on a new connection and reaches the provider before the refund for {first} still on the old one; nothing orders two connections.",
+                "⚡ 这个请求走的是新连接，比还在旧连接上的 {first} 退款先到支付方；两条连接之间没有先后顺序。"
             )
             .then(&info.narration);
         }
@@ -400,30 +364,27 @@ impl Cx<'_> {
         if let Some(st) = st {
             info.code = Some(set_status(cur, st));
         }
-        info.title = Text::new(
-            format!("{id} {}", st.map(|x| x.sql()).unwrap_or("")),
-            format!("{id} 记为 {}", st.map(|x| x.sql()).unwrap_or("")),
-        );
+        info.title = tx!("{id} {}", "{id} 记为 {}", st.map(|x| x.sql()).unwrap_or(""));
         info.narration = match b.wait {
-            Some(Msg::Query(_) | Msg::Void(_)) if st == Some(OpStatus::Succeeded) => Text::new(
-                format!("The provider's answer settles it: {id} was refunded. The service records SUCCEEDED, the fact the screen must report."),
-                format!("支付方的应答给出了结论：{id} 已经退款。服务记下 SUCCEEDED，这是屏幕必须报告的事实。"),
+            Some(Msg::Query(_) | Msg::Void(_)) if st == Some(OpStatus::Succeeded) => tx!(
+                "The provider's answer settles it: {id} was refunded. The service records SUCCEEDED, the fact the screen must report.",
+                "支付方的应答给出了结论：{id} 已经退款。服务记下 SUCCEEDED，这是屏幕必须报告的事实。"
             ),
-            Some(Msg::Void(_)) => Text::new(
-                format!("The key {id} is voided: the provider will never refund under it. The service records NOT_EXECUTED, and it is true."),
-                format!("键 {id} 已作废：支付方永远不会在这个键下退款。服务记下 NOT_EXECUTED，这是真的。"),
+            Some(Msg::Void(_)) => tx!(
+                "The key {id} is voided: the provider will never refund under it. The service records NOT_EXECUTED, and it is true.",
+                "键 {id} 已作废：支付方永远不会在这个键下退款。服务记下 NOT_EXECUTED，这是真的。"
             ),
-            Some(Msg::Query(o)) if s.may_run(o) => Text::new(
-                format!("The provider had no refund for {id} when it looked, and the service records NOT_EXECUTED. But the refund request is still at the provider, and nothing stops it from running."),
-                format!("支付方查的时候没有 {id} 的退款，服务就记下 NOT_EXECUTED。可退款请求还在支付方手里，没有什么能拦住它执行。"),
+            Some(Msg::Query(o)) if s.may_run(o) => tx!(
+                "The provider had no refund for {id} when it looked, and the service records NOT_EXECUTED. But the refund request is still at the provider, and nothing stops it from running.",
+                "支付方查的时候没有 {id} 的退款，服务就记下 NOT_EXECUTED。可退款请求还在支付方手里，没有什么能拦住它执行。"
             ),
-            Some(Msg::Query(_)) => Text::new(
-                format!("The provider has no refund for {id}: the service records NOT_EXECUTED."),
-                format!("支付方没有 {id} 的退款：服务记下 NOT_EXECUTED。"),
+            Some(Msg::Query(_)) => tx!(
+                "The provider has no refund for {id}: the service records NOT_EXECUTED.",
+                "支付方没有 {id} 的退款：服务记下 NOT_EXECUTED。"
             ),
-            _ => Text::new(
-                format!("The answer arrives in time: {id} SUCCEEDED, and the screen counts it."),
-                format!("应答及时到达：{id} SUCCEEDED，屏幕把它计入。"),
+            _ => tx!(
+                "The answer arrives in time: {id} SUCCEEDED, and the screen counts it.",
+                "应答及时到达：{id} SUCCEEDED，屏幕把它计入。"
             ),
         };
     }
@@ -431,17 +392,17 @@ impl Cx<'_> {
     fn abort(&self, info: &mut StepInfo) {
         let Cx { m, b, s, naive, cur, id } = *self;
         info.lane = SERVICE;
-        info.title = Text::new(format!("{id}: AbortError"), format!("{id}：AbortError"));
+        info.title = tx!("{id}: AbortError", "{id}：AbortError");
         info.mark(SERVICE, MarkKind::Fail, "AbortError", "AbortError");
         let fate = if b.ledger.contains(&cur) {
-            Text::new(
-                format!("The provider has already committed {id}; only the answer was still on its way."),
-                format!("支付方已经提交了 {id}，只是应答还在路上。"),
+            tx!(
+                "The provider has already committed {id}; only the answer was still on its way.",
+                "支付方已经提交了 {id}，只是应答还在路上。"
             )
         } else {
-            Text::new(
-                format!("The request for {id} is already at the provider, which will still process it."),
-                format!("{id} 的请求已经到了支付方，支付方照样会处理它。"),
+            tx!(
+                "The request for {id} is already at the provider, which will still process it.",
+                "{id} 的请求已经到了支付方，支付方照样会处理它。"
             )
         };
         let head = Text::new(
@@ -458,14 +419,14 @@ impl Cx<'_> {
             info.code = Some(set_status(cur, OpStatus::CancelRequested));
             info.mark(DB, MarkKind::Write, "CANCEL_REQUESTED", "CANCEL_REQUESTED");
             let then = if m.variant.settles() {
-                Text::new(
-                    format!("So the service keeps {id} as CANCEL_REQUESTED: its outcome is not known yet, and it will void the request by its key."),
-                    format!("所以服务保留 {id}，标为 CANCEL_REQUESTED：结果还不知道，它会按键作废这个请求。"),
+                tx!(
+                    "So the service keeps {id} as CANCEL_REQUESTED: its outcome is not known yet, and it will void the request by its key.",
+                    "所以服务保留 {id}，标为 CANCEL_REQUESTED：结果还不知道，它会按键作废这个请求。"
                 )
             } else {
-                Text::new(
-                    format!("So the service keeps {id} as CANCEL_REQUESTED: its outcome is not known yet, and it will ask."),
-                    format!("所以服务保留 {id}，标为 CANCEL_REQUESTED：结果还不知道，它会去查询。"),
+                tx!(
+                    "So the service keeps {id} as CANCEL_REQUESTED: its outcome is not known yet, and it will ask.",
+                    "所以服务保留 {id}，标为 CANCEL_REQUESTED：结果还不知道，它会去查询。"
                 )
             };
             info.narration = head.then(&then);
@@ -475,11 +436,11 @@ impl Cx<'_> {
     fn timeout(&self, info: &mut StepInfo) {
         let Cx { m, b, s, naive, cur, id } = *self;
         info.lane = SERVICE;
-        info.title = Text::new(format!("{id}: timeout"), format!("{id}：超时"));
+        info.title = tx!("{id}: timeout", "{id}：超时");
         info.mark(SERVICE, MarkKind::Fail, "TimeoutError", "TimeoutError");
-        let head = Text::new(
-            format!("No answer for {id}: AbortSignal.timeout(5000) fires and the fetch rejects with TimeoutError. A timeout is an abort too; it says nothing about the provider."),
-            format!("{id} 没有应答：AbortSignal.timeout(5000) 触发，fetch 以 TimeoutError 拒绝。超时也是一种中止，它说明不了支付方做了什么。"),
+        let head = tx!(
+            "No answer for {id}: AbortSignal.timeout(5000) fires and the fetch rejects with TimeoutError. A timeout is an abort too; it says nothing about the provider.",
+            "{id} 没有应答：AbortSignal.timeout(5000) 触发，fetch 以 TimeoutError 拒绝。超时也是一种中止，它说明不了支付方做了什么。"
         );
         if naive {
             info.code = Some(deleted_sql());
@@ -489,14 +450,14 @@ impl Cx<'_> {
             info.code = Some(set_status(cur, OpStatus::Unknown));
             info.mark(DB, MarkKind::Write, "UNKNOWN", "UNKNOWN");
             info.narration = head.then(&if m.variant.settles() {
-                Text::new(
-                    format!("The service records {id} as UNKNOWN and will send it again with the same key."),
-                    format!("服务把 {id} 记为 UNKNOWN，并会用同一个键再发一次。"),
+                tx!(
+                    "The service records {id} as UNKNOWN and will send it again with the same key.",
+                    "服务把 {id} 记为 UNKNOWN，并会用同一个键再发一次。"
                 )
             } else {
-                Text::new(
-                    format!("The service records {id} as UNKNOWN and will ask the provider."),
-                    format!("服务把 {id} 记为 UNKNOWN，并会去问支付方。"),
+                tx!(
+                    "The service records {id} as UNKNOWN and will ask the provider.",
+                    "服务把 {id} 记为 UNKNOWN，并会去问支付方。"
                 )
             });
         }
@@ -505,15 +466,15 @@ impl Cx<'_> {
     fn query(&self, info: &mut StepInfo) {
         let Cx { b, cur, id, .. } = *self;
         info.lane = SERVICE;
-        info.title = Text::new(format!("ask about {id}"), format!("查询 {id}"));
+        info.title = tx!("ask about {id}", "查询 {id}");
         info.arrow(SERVICE, PSP, format!("? {id}"), ArrowKind::Message);
         info.code = Some(format!(
             "provider.findRefund('{id}', {{ signal: AbortSignal.timeout(5000) }})"
         ));
         let behind = b.inbox.contains(&Msg::Refund(cur));
-        info.narration = Text::new(
-            format!("The service asks the provider for the refund with Idempotency-Key {id}. The query is not tied to the agent's signal: cancelling must not stop the service from finding out."),
-            format!("服务向支付方查询 Idempotency-Key 为 {id} 的退款。这个查询不挂在客服的信号上：取消不能让服务连结果都不查。"),
+        info.narration = tx!(
+            "The service asks the provider for the refund with Idempotency-Key {id}. The query is not tied to the agent's signal: cancelling must not stop the service from finding out.",
+            "服务向支付方查询 Idempotency-Key 为 {id} 的退款。这个查询不挂在客服的信号上：取消不能让服务连结果都不查。"
         )
         .then(&if behind {
             Text::new(
@@ -528,28 +489,28 @@ impl Cx<'_> {
     fn void(&self, info: &mut StepInfo) {
         let Cx { id, .. } = *self;
         info.lane = SERVICE;
-        info.title = Text::new(format!("void {id}"), format!("作废 {id}"));
-        info.arrow(SERVICE, PSP, Text::new(format!("void {id}"), format!("作废 {id}")), ArrowKind::Message);
+        info.title = tx!("void {id}", "作废 {id}");
+        info.arrow(SERVICE, PSP, tx!("void {id}", "作废 {id}"), ArrowKind::Message);
         info.code = Some(format!(
             "provider.voidRefund('{id}', {{ signal: AbortSignal.timeout(5000) }})"
         ));
-        info.narration = Text::new(
-            format!("The service asks the provider to void the key {id}. Whatever order the two requests arrive in, the answer is final: “already refunded”, or “voided”, after which a refund under {id} is refused. The call is not tied to the agent's signal."),
-            format!("服务请支付方作废键 {id}。两个请求无论谁先到，回答都是定论：要么“已经退款”，要么“已作废”，此后 {id} 下的退款一律拒绝。这个调用不挂在客服的信号上。"),
+        info.narration = tx!(
+            "The service asks the provider to void the key {id}. Whatever order the two requests arrive in, the answer is final: “already refunded”, or “voided”, after which a refund under {id} is refused. The call is not tied to the agent's signal.",
+            "服务请支付方作废键 {id}。两个请求无论谁先到，回答都是定论：要么“已经退款”，要么“已作废”，此后 {id} 下的退款一律拒绝。这个调用不挂在客服的信号上。"
         );
     }
 
     fn retry(&self, info: &mut StepInfo) {
         let Cx { id, .. } = *self;
         info.lane = SERVICE;
-        info.title = Text::new(format!("send {id} again"), format!("再发 {id}"));
+        info.title = tx!("send {id} again", "再发 {id}");
         info.arrow(SERVICE, PSP, id, ArrowKind::Duplicate);
         info.code = Some(format!(
             "fetch(`${{PROVIDER}}/refunds`, {{ method: 'POST',\n  headers: {{ 'Idempotency-Key': '{id}' }}, signal }})"
         ));
-        info.narration = Text::new(
-            format!("The service sends {id} again under the same Idempotency-Key: if the provider refunded, it replays the saved result; if not, it refunds now. Either way once, and the answer is final."),
-            format!("服务用同一个 Idempotency-Key 再发一次 {id}：支付方若已退款，就重放保存的结果；若没有，现在才退。无论哪种只退一次，应答就是定论。"),
+        info.narration = tx!(
+            "The service sends {id} again under the same Idempotency-Key: if the provider refunded, it replays the saved result; if not, it refunds now. Either way once, and the answer is final.",
+            "服务用同一个 Idempotency-Key 再发一次 {id}：支付方若已退款，就重放保存的结果；若没有，现在才退。无论哪种只退一次，应答就是定论。"
         );
     }
 
@@ -558,9 +519,9 @@ impl Cx<'_> {
         info.lane = SERVICE;
         info.title = Text::new("no answer: ask again", "没有应答：再问");
         info.mark(SERVICE, MarkKind::Fail, "timeout", "超时");
-        info.narration = Text::new(
-            format!("The answer was lost. The outcome of {id} is still unknown, so the service asks again rather than guess."),
-            format!("应答丢了。{id} 的结果仍然未知，所以服务再问一次，而不是去猜。"),
+        info.narration = tx!(
+            "The answer was lost. The outcome of {id} is still unknown, so the service asks again rather than guess.",
+            "应答丢了。{id} 的结果仍然未知，所以服务再问一次，而不是去猜。"
         );
     }
 
@@ -579,9 +540,9 @@ impl Cx<'_> {
         } else if naive {
             info.code = Some(deleted_sql());
             info.mark(DB, MarkKind::Rollback, "deleted", "已删除");
-            info.narration = Text::new(
-                format!("The next fetch, for {id}, is called with an aborted signal and rejects at once; nothing is sent."),
-                format!("下一次 fetch（{id}）带着已中止的信号调用，立即拒绝；什么也没发出去。"),
+            info.narration = tx!(
+                "The next fetch, for {id}, is called with an aborted signal and rejects at once; nothing is sent.",
+                "下一次 fetch（{id}）带着已中止的信号调用，立即拒绝；什么也没发出去。"
             )
             .then(&gave_up(b, s));
         } else {
@@ -602,19 +563,15 @@ impl Cx<'_> {
         info.arrow(SCREEN, SERVICE, Text::new("cancel", "取消"), ArrowKind::Message);
         info.code = Some("controllers.get('b-9').abort()".into());
         let where_ = match b.wait {
-            Some(Msg::Refund(o)) if b.ledger.contains(&o) => Text::new(
-                format!(
-                    "{} is already committed at the provider; its answer is on the way.",
-                    op_id(o)
-                ),
-                format!("{} 在支付方已经提交，应答正在路上。", op_id(o)),
+            Some(Msg::Refund(o)) if b.ledger.contains(&o) => tx!(
+                "{} is already committed at the provider; its answer is on the way.",
+                "{} 在支付方已经提交，应答正在路上。",
+                op_id(o)
             ),
-            Some(Msg::Refund(o)) => Text::new(
-                format!(
-                    "The request for {} is in flight, not yet committed.",
-                    op_id(o)
-                ),
-                format!("{} 的请求在途中，还没有提交。", op_id(o)),
+            Some(Msg::Refund(o)) => tx!(
+                "The request for {} is in flight, not yet committed.",
+                "{} 的请求在途中，还没有提交。",
+                op_id(o)
             ),
             _ => Text::new("No request is in flight right now.", "此刻没有在途的请求。"),
         };
@@ -631,13 +588,15 @@ impl Cx<'_> {
         info.title = Text::new("answer lost", "应答丢失");
         info.mark(PSP, MarkKind::Crash, "answer lost", "应答丢失");
         let what = match b.answers.first() {
-            Some((Msg::Refund(o), _)) => Text::new(
-                format!("The provider's 200 for {} is lost on the way back; the refund itself is committed.", op_id(*o)),
-                format!("支付方给 {} 的 200 在回程中丢了；退款本身已经提交。", op_id(*o)),
+            Some((Msg::Refund(o), _)) => tx!(
+                "The provider's 200 for {} is lost on the way back; the refund itself is committed.",
+                "支付方给 {} 的 200 在回程中丢了；退款本身已经提交。",
+                op_id(*o)
             ),
-            Some((Msg::Query(o) | Msg::Void(o), _)) => Text::new(
-                format!("The provider's answer about {} is lost.", op_id(*o)),
-                format!("支付方关于 {} 的应答丢了。", op_id(*o)),
+            Some((Msg::Query(o) | Msg::Void(o), _)) => tx!(
+                "The provider's answer about {} is lost.",
+                "支付方关于 {} 的应答丢了。",
+                op_id(*o)
             ),
             None => Text::default(),
         };

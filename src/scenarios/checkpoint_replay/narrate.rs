@@ -1,4 +1,5 @@
 //! Step narration: what happened, why it matters, and the code that ran.
+use crate::tx;
 use super::*;
 
 pub(super) fn describe(m: &CheckpointReplayModel, b: &CrState, a: CrAct, s: &CrState) -> StepInfo {
@@ -46,30 +47,27 @@ impl Cx<'_> {
         } else {
             ArrowKind::Message
         };
-        let label = Text::new(format!("call {call}"), format!("调用 {call}"));
+        let label = tx!("call {call}", "调用 {call}");
         info.arrow(RUNTIME, PSP, label, kind);
         if dedup {
             info.title = Text::new("tool call: deduplicated", "工具调用：已去重");
             info.mark(PSP, MarkKind::Dedup, "same op id", "同一操作 ID");
-            info.narration = Text::new(
-                format!("The re-run node calls the tool again, with the same operation id {OP_ID}: the refund service has it already and returns the first refund. Nothing moves."),
-                format!("重跑的节点再次调用工具，带着同一个操作 ID {OP_ID}：退款服务已经有了它，返回第一笔退款。钱没有再动。"),
+            info.narration = tx!(
+                "The re-run node calls the tool again, with the same operation id {OP_ID}: the refund service has it already and returns the first refund. Nothing moves.",
+                "重跑的节点再次调用工具，带着同一个操作 ID {OP_ID}：退款服务已经有了它，返回第一笔退款。钱没有再动。"
             );
         } else {
             let r = s.ledger.len();
-            info.title = Text::new(
-                format!("tool call {call}: refund re_{r}"),
-                format!("工具调用 {call}：退款 re_{r}"),
-            );
+            info.title = tx!("tool call {call}: refund re_{r}", "工具调用 {call}：退款 re_{r}");
             info.marks.push(if r > 1 {
                 mark(PSP, MarkKind::Duplicate, "refund again", "再次退款")
             } else {
                 mark(PSP, MarkKind::Commit, "refunded", "已退款")
             });
             info.narration = if r > 1 {
-                Text::new(
-                    format!("The node runs from its first line again and calls the tool again. Without a stable id the refund service sees a new request: refund re_{r}. The checkpoint said nothing about the refund."),
-                    format!("节点又从第一行开始运行，再次调用工具。没有稳定 ID，退款服务把它当作新请求：退款 re_{r}。检查点对这笔退款一无所知。"),
+                tx!(
+                    "The node runs from its first line again and calls the tool again. Without a stable id the refund service sees a new request: refund re_{r}. The checkpoint said nothing about the refund.",
+                    "节点又从第一行开始运行，再次调用工具。没有稳定 ID，退款服务把它当作新请求：退款 re_{r}。检查点对这笔退款一无所知。"
                 )
             } else {
                 Text::new(
@@ -83,7 +81,7 @@ impl Cx<'_> {
     fn run(&self, info: &mut StepInfo) {
         let Cx { b, n, .. } = *self;
         info.lane = RUNTIME;
-        info.title = Text::new(format!("node {n} runs"), format!("节点 {n} 运行"));
+        info.title = tx!("node {n} runs", "节点 {n} 运行");
         info.narration = if b.node == 0 {
             Text::new(
                 "Node plan decides: refund 80.00 for ord-1701.",
@@ -112,18 +110,12 @@ impl Cx<'_> {
         let cp = format!("cp-{}", s.checkpoints);
         info.arrow(RUNTIME, SAVER, cp, ArrowKind::Message);
         info.mark(SAVER, MarkKind::Write, "saved", "已保存");
-        info.title = Text::new(format!("checkpoint after {n}"), format!("{n} 之后的检查点"));
-        info.narration = Text::new(
-            format!(
-                "Checkpoint cp-{} records that {n} finished; a resume will start at {}.",
-                s.checkpoints,
-                CheckpointReplayModel::node_name(s.node)
-            ),
-            format!(
-                "检查点 cp-{} 记录 {n} 已完成；恢复时将从 {} 开始。",
-                s.checkpoints,
-                CheckpointReplayModel::node_name(s.node)
-            ),
+        info.title = tx!("checkpoint after {n}", "{n} 之后的检查点");
+        info.narration = tx!(
+            "Checkpoint cp-{} records that {n} finished; a resume will start at {}.",
+            "检查点 cp-{} 记录 {n} 已完成；恢复时将从 {} 开始。",
+            s.checkpoints,
+            CheckpointReplayModel::node_name(s.node)
         );
     }
 
@@ -147,10 +139,7 @@ impl Cx<'_> {
                 "进程在退款工具运行之后、检查点之前死掉：退款发生了，工作流状态却没有记下。",
             )
         } else {
-            Text::new(
-                format!("The process dies during node {n}."),
-                format!("进程在节点 {n} 运行期间死掉。"),
-            )
+            tx!("The process dies during node {n}.", "进程在节点 {n} 运行期间死掉。")
         };
         info.narration = when.then(&lost);
     }
@@ -160,16 +149,18 @@ impl Cx<'_> {
         info.lane = RUNTIME;
         info.mark(RUNTIME, MarkKind::Restart, "resume", "恢复");
         let next = CheckpointReplayModel::node_name(s.node);
-        info.title = Text::new(format!("resume at {next}"), format!("从 {next} 恢复"));
+        info.title = tx!("resume at {next}", "从 {next} 恢复");
         info.narration = if b.checkpoints == 0 {
             Text::new(
                 "The process restarts and finds no checkpoint for thread t-42: the run is lost, and the request is run again from its input, plan first.",
                 "进程重启后找不到会话 t-42（thread_id）的检查点：这次运行丢了，请求从输入重新开始，先运行 plan。",
             )
         } else {
-            Text::new(
-                format!("The process restarts and loads the latest checkpoint, cp-{}: the thread resumes at node {next}, from its first line. That cp-{} is the last node's holds with synchronous checkpoint durability (LangGraph's durability=\"sync\" writes each checkpoint before the next step starts); with \"async\" a write may still be in flight when the process dies, and the resume starts from an older checkpoint.", b.checkpoints, b.checkpoints),
-                format!("进程重启，加载最新的检查点 cp-{}：运行从节点 {next} 的第一行恢复。cp-{} 恰好是上一个节点的检查点，这一点只在同步持久化时成立（LangGraph 的 durability=\"sync\" 会在下一步开始前写完每个检查点）；用 \"async\" 时进程死掉那一刻写入可能还在进行，恢复会从更早的检查点开始。", b.checkpoints, b.checkpoints),
+            tx!(
+                "The process restarts and loads the latest checkpoint, cp-{}: the thread resumes at node {next}, from its first line. That cp-{} is the last node's holds with synchronous checkpoint durability (LangGraph's durability=\"sync\" writes each checkpoint before the next step starts); with \"async\" a write may still be in flight when the process dies, and the resume starts from an older checkpoint.",
+                "进程重启，加载最新的检查点 cp-{}：运行从节点 {next} 的第一行恢复。cp-{} 恰好是上一个节点的检查点，这一点只在同步持久化时成立（LangGraph 的 durability=\"sync\" 会在下一步开始前写完每个检查点）；用 \"async\" 时进程死掉那一刻写入可能还在进行，恢复会从更早的检查点开始。",
+                b.checkpoints,
+                b.checkpoints
             )
         };
     }

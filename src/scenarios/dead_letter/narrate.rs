@@ -1,5 +1,6 @@
 //! Step narration for the dead-letter scenario: what the consumer did with the head message,
 //! the statement or call that ran, and what the partition, the records and the provider hold.
+use crate::tx;
 use super::view::{parked_word, reason_word};
 use super::*;
 use crate::sim::{ArrowKind, MarkKind};
@@ -95,10 +96,7 @@ impl Cx<'_> {
         }
         if waited > 0 {
             let w = secs(waited);
-            let note = t(
-                format!("(It waited {w} before this attempt.)"),
-                format!("（这次尝试前等了 {w}。）"),
-            );
+            let note = tx!("(It waited {w} before this attempt.)", "（这次尝试前等了 {w}。）");
             info.narration = info.narration.clone().then(&note);
         }
     }
@@ -125,9 +123,10 @@ impl Cx<'_> {
             self.failed_call(unavailable)
         ));
         self.fail_marks(info, unavailable);
-        info.title = t(
-            format!("{name} fails (attempt {}): retry in {wait}", h.attempts),
-            format!("{name} 失败（第 {} 次）：{wait} 后重试", h.attempts),
+        info.title = tx!(
+            "{name} fails (attempt {}): retry in {wait}",
+            "{name} 失败（第 {} 次）：{wait} 后重试",
+            h.attempts
         );
         info.narration = if !unavailable {
             let behind = s.queue.len() - 1;
@@ -139,31 +138,31 @@ impl Cx<'_> {
             } else {
                 Text::default()
             };
-            t(
-                format!("The consumer cannot read schema v3, and retrying will not teach it: attempt {} fails like the first. A partition is read in order, so the {behind} message(s) behind {name} wait.", h.attempts),
-                format!("消费者读不懂 schema v3，重试也学不会：第 {} 次和第一次一样失败。分区按顺序读取，{name} 后面的 {behind} 条消息只能等着。", h.attempts),
+            tx!(
+                "The consumer cannot read schema v3, and retrying will not teach it: attempt {} fails like the first. A partition is read in order, so the {behind} message(s) behind {name} wait.",
+                "消费者读不懂 schema v3，重试也学不会：第 {} 次和第一次一样失败。分区按顺序读取，{name} 后面的 {behind} 条消息只能等着。",
+                h.attempts
             )
             .then(&end)
         } else if m.variant.bounded() {
             let base = 1u16 << (h.attempts - 1);
-            t(
-                format!("A 503 may pass, so the consumer retries — after {wait}: {base} s doubled per attempt, plus jitter so that consumers that failed together do not retry together. Attempt {} of {MAX_ATTEMPTS}, the first included.", h.attempts),
-                format!("503 可能会过去，所以消费者重试——等 {wait}：每次尝试翻倍的 {base} 秒，再加随机抖动，免得一起失败的消费者一起重试。这是第 {} 次，共 {MAX_ATTEMPTS} 次（含首次）。", h.attempts),
+            tx!(
+                "A 503 may pass, so the consumer retries — after {wait}: {base} s doubled per attempt, plus jitter so that consumers that failed together do not retry together. Attempt {} of {MAX_ATTEMPTS}, the first included.",
+                "503 可能会过去，所以消费者重试——等 {wait}：每次尝试翻倍的 {base} 秒，再加随机抖动，免得一起失败的消费者一起重试。这是第 {} 次，共 {MAX_ATTEMPTS} 次（含首次）。",
+                h.attempts
             )
         } else {
-            t(
-                format!("The provider is overloaded, and this consumer retries every second with no limit: attempt {} adds to the load. With many consumers doing the same, a 503 burst becomes a storm of calls.", h.attempts),
-                format!("支付方已经过载，这个消费者还每秒重试、没有上限：第 {} 次尝试又加了一份压力。许多消费者都这样做时，一阵 503 就变成调用风暴。", h.attempts),
+            tx!(
+                "The provider is overloaded, and this consumer retries every second with no limit: attempt {} adds to the load. With many consumers doing the same, a 503 burst becomes a storm of calls.",
+                "支付方已经过载，这个消费者还每秒重试、没有上限：第 {} 次尝试又加了一份压力。许多消费者都这样做时，一阵 503 就变成调用风暴。",
+                h.attempts
             )
         };
     }
 
     fn fail_marks(&self, info: &mut StepInfo, unavailable: bool) {
         if unavailable {
-            let label = t(
-                format!("charge {}", self.h.order()),
-                format!("扣款 {}", self.h.order()),
-            );
+            let label = tx!("charge {}", "扣款 {}", self.h.order());
             info.arrow(CONSUMER, PROVIDER, label, ArrowKind::Message);
             info.mark(PROVIDER, MarkKind::Fail, "503", "503");
         } else {
@@ -182,14 +181,11 @@ impl Cx<'_> {
         self.fail_marks(info, unavailable);
         info.arrow(CONSUMER, DB, t("dead letter", "死信"), ArrowKind::Message);
         info.mark(DB, MarkKind::Commit, "parked", "已停放");
-        info.title = t(
-            format!("{name} parked: {reason}"),
-            format!("{name} 停放：{reason}"),
-        );
+        info.title = tx!("{name} parked: {reason}", "{name} 停放：{reason}");
         let why = if unavailable {
-            t(
-                format!("Attempt {n} of {MAX_ATTEMPTS} meets a 503 too: the attempts are spent."),
-                format!("第 {n} 次（共 {MAX_ATTEMPTS} 次）也遇到 503：尝试次数用完了。"),
+            tx!(
+                "Attempt {n} of {MAX_ATTEMPTS} meets a 503 too: the attempts are spent.",
+                "第 {n} 次（共 {MAX_ATTEMPTS} 次）也遇到 503：尝试次数用完了。"
             )
         } else {
             t(
@@ -197,9 +193,9 @@ impl Cx<'_> {
                 "schema v3 不是等一等就会好的错误，所以消费者不重试。",
             )
         };
-        let rest = t(
-            format!("It writes {name} to dead_letters — reason, attempts, owner; the owner is paged if it stays parked 15 minutes — and only after that commits does it acknowledge. The partition moves on."),
-            format!("它把 {name} 写入 dead_letters——原因、尝试次数、负责人；停放超过 15 分钟就告警负责人——提交之后才确认消息。分区继续前进。"),
+        let rest = tx!(
+            "It writes {name} to dead_letters — reason, attempts, owner; the owner is paged if it stays parked 15 minutes — and only after that commits does it acknowledge. The partition moves on.",
+            "它把 {name} 写入 dead_letters——原因、尝试次数、负责人；停放超过 15 分钟就告警负责人——提交之后才确认消息。分区继续前进。"
         );
         info.narration = why.then(&rest);
     }
@@ -219,18 +215,15 @@ impl Cx<'_> {
         info.arrow(
             CONSUMER,
             BROKER,
-            t(format!("ack {name}"), format!("确认 {name}")),
+            tx!("ack {name}", "确认 {name}"),
             ArrowKind::Message,
         );
         info.arrow(CONSUMER, DB, t("no record", "没有记录"), ArrowKind::Ghost);
         info.mark(BROKER, MarkKind::Fail, "gone", "消失");
-        info.title = t(
-            format!("{name} acknowledged with a log line"),
-            format!("{name} 只记日志就确认了"),
-        );
-        info.narration = t(
-            format!("The consumer gives up on {name} as it should, but the way it gives up is to log the error and acknowledge: the broker deletes {name}, and a log line — sampled, rotated, not replayable — is all that is left. Nobody owns it, and nothing will replay it."),
-            format!("消费者按规矩放弃了 {name}，但它放弃的方式是记一行错误日志然后确认：消息代理删掉了 {name}，只剩下一行日志——会被采样、会被轮转、无法重放。没有人负责它，也没有东西能重放它。"),
+        info.title = tx!("{name} acknowledged with a log line", "{name} 只记日志就确认了");
+        info.narration = tx!(
+            "The consumer gives up on {name} as it should, but the way it gives up is to log the error and acknowledge: the broker deletes {name}, and a log line — sampled, rotated, not replayable — is all that is left. Nobody owns it, and nothing will replay it.",
+            "消费者按规矩放弃了 {name}，但它放弃的方式是记一行错误日志然后确认：消息代理删掉了 {name}，只剩下一行日志——会被采样、会被轮转、无法重放。没有人负责它，也没有东西能重放它。"
         );
     }
 
@@ -259,23 +252,20 @@ impl Cx<'_> {
         info.arrow(
             CONSUMER,
             DB,
-            t(format!("check {o}"), format!("核对 {o}")),
+            tx!("check {o}", "核对 {o}"),
             ArrowKind::Message,
         );
         info.mark(DB, MarkKind::Dedup, "refused", "拒绝");
-        info.title = t(
-            format!("{name} refused: {o} is {status}"),
-            format!("{name} 被拒绝：{o} 已是 {status}"),
-        );
+        info.title = tx!("{name} refused: {o} is {status}", "{name} 被拒绝：{o} 已是 {status}");
         info.narration = if paid {
-            t(
-                format!("Before charging, the replayed command re-reads {o}: it is PAID, and payments already holds its charge. The command is stale — another replay did its work — so the consumer refuses it, records why on {orig}'s dead letter and acknowledges. Nothing is charged."),
-                format!("扣款之前，重放的命令先重读 {o}：它已是 PAID，payments 里已有它的扣款。这条命令过期了——另一次重放已经完成了它——所以消费者拒绝执行，在 {orig} 的死信记录上写明原因，然后确认。没有扣款。"),
+            tx!(
+                "Before charging, the replayed command re-reads {o}: it is PAID, and payments already holds its charge. The command is stale — another replay did its work — so the consumer refuses it, records why on {orig}'s dead letter and acknowledges. Nothing is charged.",
+                "扣款之前，重放的命令先重读 {o}：它已是 PAID，payments 里已有它的扣款。这条命令过期了——另一次重放已经完成了它——所以消费者拒绝执行，在 {orig} 的死信记录上写明原因，然后确认。没有扣款。"
             )
         } else {
-            t(
-                format!("Before charging, the replayed command locks and re-reads {o}: the customer cancelled it while {orig} was parked. The command was right when it was written and is wrong now, so the consumer refuses it, records why on the dead letter and acknowledges. Nothing is charged."),
-                format!("扣款之前，重放的命令先锁定并重读 {o}：客户在 {orig} 停放期间取消了它。这条命令写下时是对的，现在已经错了，所以消费者拒绝执行，在死信记录上写明原因，然后确认。没有扣款。"),
+            tx!(
+                "Before charging, the replayed command locks and re-reads {o}: the customer cancelled it while {orig} was parked. The command was right when it was written and is wrong now, so the consumer refuses it, records why on the dead letter and acknowledges. Nothing is charged.",
+                "扣款之前，重放的命令先锁定并重读 {o}：客户在 {orig} 停放期间取消了它。这条命令写下时是对的，现在已经错了，所以消费者拒绝执行，在死信记录上写明原因，然后确认。没有扣款。"
             )
         };
     }
@@ -303,14 +293,11 @@ impl Cx<'_> {
         info.arrow(
             CONSUMER,
             PROVIDER,
-            t(format!("charge {o}"), format!("扣款 {o}")),
+            tx!("charge {o}", "扣款 {o}"),
             kind,
         );
         info.mark(DB, MarkKind::Commit, "PAID", "已支付");
-        info.title = t(
-            format!("{name}: {o} charged (ch_{ch})"),
-            format!("{name}：{o} 已扣款（ch_{ch}）"),
-        );
+        info.title = tx!("{name}: {o} charged (ch_{ch})", "{name}：{o} 已扣款（ch_{ch}）");
         info.narration = if c.stale {
             info.mark(
                 PROVIDER,
@@ -318,26 +305,26 @@ impl Cx<'_> {
                 "cancelled order",
                 "已取消的订单",
             );
-            t(
-                format!("The replayed {name} charges {o} as it was written — but the customer cancelled {o} while it was parked. The provider takes the money (ch_{ch}), and the consumer's UPDATE even writes PAID over CANCELLED. The fix made the message readable; nothing checked that the command was still wanted."),
-                format!("重放的 {name} 按原样为 {o} 扣款——可客户在它停放期间已经取消了 {o}。支付方收了钱（ch_{ch}），消费者的 UPDATE 甚至把 CANCELLED 覆盖成了 PAID。修复让消息能读了，却没有人核对这条命令是否仍然需要。"),
+            tx!(
+                "The replayed {name} charges {o} as it was written — but the customer cancelled {o} while it was parked. The provider takes the money (ch_{ch}), and the consumer's UPDATE even writes PAID over CANCELLED. The fix made the message readable; nothing checked that the command was still wanted.",
+                "重放的 {name} 按原样为 {o} 扣款——可客户在它停放期间已经取消了 {o}。支付方收了钱（ch_{ch}），消费者的 UPDATE 甚至把 CANCELLED 覆盖成了 PAID。修复让消息能读了，却没有人核对这条命令是否仍然需要。"
             )
         } else if again {
             info.mark(PROVIDER, MarkKind::Duplicate, "second charge", "第二笔扣款");
-            t(
-                format!("{name} is a second replay of the same parked command, and nothing tells the consumer that {o} is paid already: the provider charges it again (ch_{ch}). Each replay is a new message, so an inbox of message ids would not have caught it either."),
-                format!("{name} 是同一条停放命令的第二次重放，没有任何东西告诉消费者 {o} 已经付过了：支付方再次扣款（ch_{ch}）。每次重放都是一条新消息，所以按消息标识去重的收件箱也拦不住。"),
+            tx!(
+                "{name} is a second replay of the same parked command, and nothing tells the consumer that {o} is paid already: the provider charges it again (ch_{ch}). Each replay is a new message, so an inbox of message ids would not have caught it either.",
+                "{name} 是同一条停放命令的第二次重放，没有任何东西告诉消费者 {o} 已经付过了：支付方再次扣款（ch_{ch}）。每次重放都是一条新消息，所以按消息标识去重的收件箱也拦不住。"
             )
         } else if !check.is_empty() {
-            t(
-                format!("The replayed command first locks {o} and re-reads it: PENDING, no payment yet. Only then does it charge (ch_{ch}); the lock holds off a cancel until the charge is recorded."),
-                format!("重放的命令先锁定并重读 {o}：仍是 PENDING，还没有支付。这之后才扣款（ch_{ch}）；在扣款记录提交前，锁挡住了取消。"),
+            tx!(
+                "The replayed command first locks {o} and re-reads it: PENDING, no payment yet. Only then does it charge (ch_{ch}); the lock holds off a cancel until the charge is recorded.",
+                "重放的命令先锁定并重读 {o}：仍是 PENDING，还没有支付。这之后才扣款（ch_{ch}）；在扣款记录提交前，锁挡住了取消。"
             )
         } else {
             info.mark(PROVIDER, MarkKind::Commit, "200", "200");
-            t(
-                format!("The consumer charges {o} (ch_{ch}), records the payment and the order's new status in one transaction, and only then acknowledges {name}."),
-                format!("消费者为 {o} 扣款（ch_{ch}），在同一个事务里写入支付记录和订单的新状态，之后才确认 {name}。"),
+            tx!(
+                "The consumer charges {o} (ch_{ch}), records the payment and the order's new status in one transaction, and only then acknowledges {name}.",
+                "消费者为 {o} 扣款（ch_{ch}），在同一个事务里写入支付记录和订单的新状态，之后才确认 {name}。"
             )
         };
     }
@@ -360,10 +347,7 @@ fn replay(info: &mut StepInfo, m: &DeadLetterModel, s: &DlState, of: u8, a: DlAc
     };
     info.arrow(OPERATOR, BROKER, Text::same(copy.clone()), kind);
     info.mark(BROKER, MarkKind::Publish, "replayed", "已重放");
-    info.title = t(
-        format!("replay {orig} as {copy}"),
-        format!("把 {orig} 重放为 {copy}"),
-    );
+    info.title = tx!("replay {orig} as {copy}", "把 {orig} 重放为 {copy}");
     let checked = if m.variant == DlVariant::CheckedReplay {
         t(
             " Its handler will check the order before it charges.",
@@ -376,19 +360,19 @@ fn replay(info: &mut StepInfo, m: &DeadLetterModel, s: &DlState, of: u8, a: DlAc
         )
     };
     info.narration = if matches!(a, DlAct::ReplayAgain(_)) {
-        t(
-            format!("A second operator, answering the same alert, replays {orig} as well: {copy} joins the partition."),
-            format!("另一位运维响应同一个告警，也重放了 {orig}：{copy} 进入分区。"),
+        tx!(
+            "A second operator, answering the same alert, replays {orig} as well: {copy} joins the partition.",
+            "另一位运维响应同一个告警，也重放了 {orig}：{copy} 进入分区。"
         )
     } else if of == POISON {
-        t(
-            format!("The team deploys a consumer that reads schema v3, and the operator replays {orig}: a copy, {copy}, goes to the back of payments-0. The dead letter stays, marked REPLAYED."),
-            format!("团队部署了能读 schema v3 的消费者，运维重放 {orig}：副本 {copy} 排到 payments-0 的末尾。死信记录保留，标记为 REPLAYED。"),
+        tx!(
+            "The team deploys a consumer that reads schema v3, and the operator replays {orig}: a copy, {copy}, goes to the back of payments-0. The dead letter stays, marked REPLAYED.",
+            "团队部署了能读 schema v3 的消费者，运维重放 {orig}：副本 {copy} 排到 payments-0 的末尾。死信记录保留，标记为 REPLAYED。"
         )
     } else {
-        t(
-            format!("The provider is healthy again, and the operator replays {orig}: a copy, {copy}, goes to the back of payments-0. The dead letter stays, marked REPLAYED."),
-            format!("支付方恢复了，运维重放 {orig}：副本 {copy} 排到 payments-0 的末尾。死信记录保留，标记为 REPLAYED。"),
+        tx!(
+            "The provider is healthy again, and the operator replays {orig}: a copy, {copy}, goes to the back of payments-0. The dead letter stays, marked REPLAYED.",
+            "支付方恢复了，运维重放 {orig}：副本 {copy} 排到 payments-0 的末尾。死信记录保留，标记为 REPLAYED。"
         )
     }
     .then(&checked);
@@ -403,13 +387,13 @@ fn cancel(info: &mut StepInfo, of: u8) {
     info.arrow(
         OPERATOR,
         DB,
-        t(format!("cancel {o}"), format!("取消 {o}")),
+        tx!("cancel {o}", "取消 {o}"),
         ArrowKind::Message,
     );
     info.mark(DB, MarkKind::Commit, "CANCELLED", "已取消");
-    info.title = t(format!("{o} cancelled"), format!("{o} 已取消"));
-    info.narration = t(
-        format!("While its charge waits in dead_letters, the customer gives up on {o} and cancels it. The parked command still says “charge {o}”."),
-        format!("在它的扣款命令还停在 dead_letters 里时，客户放弃了 {o}，取消了订单。停放的命令上仍写着“为 {o} 扣款”。"),
+    info.title = tx!("{o} cancelled", "{o} 已取消");
+    info.narration = tx!(
+        "While its charge waits in dead_letters, the customer gives up on {o} and cancels it. The parked command still says “charge {o}”.",
+        "在它的扣款命令还停在 dead_letters 里时，客户放弃了 {o}，取消了订单。停放的命令上仍写着“为 {o} 扣款”。"
     );
 }

@@ -1,6 +1,7 @@
 //! The dead-letter scenario's buttons and tables: the partition, the database's three tables
 //! (the harness reads them back from PostgreSQL), the provider's ledger, the consumer's log and
 //! the retry policy.
+use crate::tx;
 use super::*;
 
 fn t(en: impl Into<String>, zh: impl Into<String>) -> Text {
@@ -15,44 +16,36 @@ pub(super) fn label(m: &DeadLetterModel, s: &DlState, a: DlAct) -> Text {
             Some(h) if h.attempts > 0 => {
                 let wait = secs(h.next_at.saturating_sub(s.clock));
                 let n = h.attempts + 1;
-                t(
-                    format!("Wait {wait}, then try {name} again (attempt {n})"),
-                    format!("等待 {wait}，再试 {name}（第 {n} 次）"),
+                tx!(
+                    "Wait {wait}, then try {name} again (attempt {n})",
+                    "等待 {wait}，再试 {name}（第 {n} 次）"
                 )
             }
-            Some(h) if h.unreadable() => t(format!("Handle {name}"), format!("处理 {name}")),
-            Some(h) if m.variant == DlVariant::CheckedReplay && h.replay > 0 => t(
-                format!("Handle {name}: check {}, then charge", h.order()),
-                format!("处理 {name}：先核对 {}，再扣款", h.order()),
+            Some(h) if h.unreadable() => tx!("Handle {name}", "处理 {name}"),
+            Some(h) if m.variant == DlVariant::CheckedReplay && h.replay > 0 => tx!(
+                "Handle {name}: check {}, then charge",
+                "处理 {name}：先核对 {}，再扣款",
+                h.order()
             ),
-            Some(h) => t(
-                format!("Handle {name}: charge {}", h.order()),
-                format!("处理 {name}：为 {} 扣款", h.order()),
-            ),
+            Some(h) => tx!("Handle {name}: charge {}", "处理 {name}：为 {} 扣款", h.order()),
             None => Text::default(),
         },
-        DlAct::Unavailable => t(
-            format!("Provider answers 503 to {name}"),
-            format!("支付方对 {name} 回 503"),
-        ),
+        DlAct::Unavailable => tx!("Provider answers 503 to {name}", "支付方对 {name} 回 503"),
         DlAct::Replay(of) if of == POISON => t(
             "Operator deploys the v3 reader and replays m-2",
             "运维部署 v3 读取器并重放 m-2",
         ),
         DlAct::Replay(of) => {
             let n = of + 1;
-            t(format!("Operator replays m-{n}"), format!("运维重放 m-{n}"))
+            tx!("Operator replays m-{n}", "运维重放 m-{n}")
         }
         DlAct::ReplayAgain(of) => {
             let n = of + 1;
-            t(
-                format!("A second operator replays m-{n} too"),
-                format!("另一位运维也重放了 m-{n}"),
-            )
+            tx!("A second operator replays m-{n} too", "另一位运维也重放了 m-{n}")
         }
         DlAct::Cancel(of) => {
             let o = ORDERS[of as usize];
-            t(format!("Customer cancels {o}"), format!("客户取消 {o}"))
+            tx!("Customer cancels {o}", "客户取消 {o}")
         }
     }
 }
@@ -237,10 +230,7 @@ fn log(s: &DlState) -> TableView {
             m.name(),
             vec![
                 Text::same("ERROR"),
-                t(
-                    format!("{}: {why}; acknowledged", m.name()),
-                    format!("{}：{why}；已确认", m.name()),
-                ),
+                tx!("{}: {why}; acknowledged", "{}：{why}；已确认", m.name()),
             ],
         ));
     }

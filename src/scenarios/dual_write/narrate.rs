@@ -1,4 +1,5 @@
 //! Step narration: what happened and why it matters, in both languages.
+use crate::tx;
 use super::*;
 use crate::sim::mark;
 
@@ -51,25 +52,25 @@ fn crash_narration(m: &DualWriteModel, b: &DwState, o: u32) -> Text {
     let i = b.svc.mem.req as usize;
     let published = b.log.contains(&b.svc.mem.req);
     match (b.orders[i], published, m.variant) {
-        (Row::Committed, false, DwVariant::CommitThenPublish) => Text::new(
-            format!("The order service crashes after COMMIT and before publishing. Order {o} exists; the event e-{o} was only in memory, and nobody will hear of it."),
-            format!("订单服务在提交之后、发布之前崩溃。订单 {o} 已存在；事件 e-{o} 只在内存里，再也没人会知道这个订单。"),
+        (Row::Committed, false, DwVariant::CommitThenPublish) => tx!(
+            "The order service crashes after COMMIT and before publishing. Order {o} exists; the event e-{o} was only in memory, and nobody will hear of it.",
+            "订单服务在提交之后、发布之前崩溃。订单 {o} 已存在；事件 e-{o} 只在内存里，再也没人会知道这个订单。"
         ),
-        (Row::Committed, _, DwVariant::Outbox) => Text::new(
-            format!("The order service crashes after COMMIT. Nothing is lost: the outbox row for e-{o} was committed with the order, and the relay will publish it."),
-            format!("订单服务在提交之后崩溃。什么也没丢：e-{o} 的发件箱记录与订单一起提交了，中继会发布它。"),
+        (Row::Committed, _, DwVariant::Outbox) => tx!(
+            "The order service crashes after COMMIT. Nothing is lost: the outbox row for e-{o} was committed with the order, and the relay will publish it.",
+            "订单服务在提交之后崩溃。什么也没丢：e-{o} 的发件箱记录与订单一起提交了，中继会发布它。"
         ),
-        (Row::Uncommitted, true, _) => Text::new(
-            format!("The order service crashes after publishing e-{o} and before COMMIT. The database aborts the open transaction: order {o} never exists, yet its event is out."),
-            format!("订单服务在发布 e-{o} 之后、提交之前崩溃。数据库中止了未提交的事务：订单 {o} 从未存在，事件却已发出。"),
+        (Row::Uncommitted, true, _) => tx!(
+            "The order service crashes after publishing e-{o} and before COMMIT. The database aborts the open transaction: order {o} never exists, yet its event is out.",
+            "订单服务在发布 e-{o} 之后、提交之前崩溃。数据库中止了未提交的事务：订单 {o} 从未存在，事件却已发出。"
         ),
-        (Row::Uncommitted, false, _) => Text::new(
-            format!("The order service crashes inside the transaction. The database aborts it: order {o} disappears and the client gets an error. Consistent."),
-            format!("订单服务在事务中途崩溃。数据库中止事务：订单 {o} 消失，客户端收到错误。仍然一致。"),
+        (Row::Uncommitted, false, _) => tx!(
+            "The order service crashes inside the transaction. The database aborts it: order {o} disappears and the client gets an error. Consistent.",
+            "订单服务在事务中途崩溃。数据库中止事务：订单 {o} 消失，客户端收到错误。仍然一致。"
         ),
-        _ => Text::new(
-            format!("The order service crashes before replying. Order {o} and its event are both done; only the client's answer is lost."),
-            format!("订单服务在回复前崩溃。订单 {o} 和它的事件都已完成；只是客户端没收到回复。"),
+        _ => tx!(
+            "The order service crashes before replying. Order {o} and its event are both done; only the client's answer is lost.",
+            "订单服务在回复前崩溃。订单 {o} 和它的事件都已完成；只是客户端没收到回复。"
         ),
     }
 }
@@ -95,7 +96,7 @@ impl Cx<'_> {
         let (o, e) = (order_id(i), event(i));
         let dup = b.log[..b.delivered as usize].contains(&i);
         info.lane = broker;
-        info.title = Text::new(format!("deliver {e}"), format!("投递 {e}"));
+        info.title = tx!("deliver {e}", "投递 {e}");
         info.arrow(broker, consumer, e.clone(), if dup {
                 ArrowKind::Duplicate
             } else {
@@ -104,20 +105,20 @@ impl Cx<'_> {
         info.code = Some(format!("inventory.consume({{ id: '{e}', order: {o} }})"));
         if dup {
             info.mark(consumer, MarkKind::Duplicate, "duplicate", "重复");
-            info.narration = Text::new(
-                format!("The broker delivers {e} a second time. At-least-once delivery is correct here; without deduplication the inventory service would reserve stock for order {o} twice."),
-                format!("消息代理第二次投递 {e}。这是正确的至少一次投递；若消费者不去重，库存服务会为订单 {o} 预留两次库存。"),
+            info.narration = tx!(
+                "The broker delivers {e} a second time. At-least-once delivery is correct here; without deduplication the inventory service would reserve stock for order {o} twice.",
+                "消息代理第二次投递 {e}。这是正确的至少一次投递；若消费者不去重，库存服务会为订单 {o} 预留两次库存。"
             );
         } else {
             info.mark(consumer, MarkKind::Deliver, "delivered", "已投递");
             info.narration = match b.orders[i as usize] {
-                Row::Committed => Text::new(
-                    format!("Inventory receives {e} and reserves stock for order {o}."),
-                    format!("库存服务收到 {e}，为订单 {o} 预留库存。"),
+                Row::Committed => tx!(
+                    "Inventory receives {e} and reserves stock for order {o}.",
+                    "库存服务收到 {e}，为订单 {o} 预留库存。"
                 ),
-                _ => Text::new(
-                    format!("Inventory receives {e}, but order {o} is not committed: it looks the order up and finds nothing."),
-                    format!("库存服务收到 {e}，但订单 {o} 尚未提交：它去查订单，什么也查不到。"),
+                _ => tx!(
+                    "Inventory receives {e}, but order {o} is not committed: it looks the order up and finds nothing.",
+                    "库存服务收到 {e}，但订单 {o} 尚未提交：它去查订单，什么也查不到。"
                 ),
             };
         }
@@ -126,7 +127,7 @@ impl Cx<'_> {
     fn svc_begin(&self, info: &mut StepInfo) {
         let Cx { m, b, svc, db, .. } = *self;
         let o = order_id(b.next_req);
-        info.title = Text::new(format!("INSERT order {o}"), format!("插入订单 {o}"));
+        info.title = tx!("INSERT order {o}", "插入订单 {o}");
         info.arrow(svc, db, "INSERT", ArrowKind::Message);
         info.mark(db, MarkKind::Write, "uncommitted write", "未提交写入");
         let mut sql =
@@ -135,14 +136,14 @@ impl Cx<'_> {
             sql.push_str(&format!(
                 "\nINSERT INTO outbox (event_id, aggregate_id, type, status)\n  VALUES ('e-{o}', {o}, 'OrderCreated', 'pending');"
             ));
-            info.narration = Text::new(
-                format!("Order {o} arrives. In one transaction the service inserts the order and an outbox row for event e-{o}; neither is visible until COMMIT."),
-                format!("订单 {o} 到达。服务在同一个事务中插入订单和事件 e-{o} 的发件箱记录；提交前两者都不可见。"),
+            info.narration = tx!(
+                "Order {o} arrives. In one transaction the service inserts the order and an outbox row for event e-{o}; neither is visible until COMMIT.",
+                "订单 {o} 到达。服务在同一个事务中插入订单和事件 e-{o} 的发件箱记录；提交前两者都不可见。"
             );
         } else {
-            info.narration = Text::new(
-                format!("Order {o} arrives. The service opens a transaction and inserts the order; it is invisible to others until COMMIT."),
-                format!("订单 {o} 到达。服务开启事务并插入订单；提交前其他人看不到它。"),
+            info.narration = tx!(
+                "Order {o} arrives. The service opens a transaction and inserts the order; it is invisible to others until COMMIT.",
+                "订单 {o} 到达。服务开启事务并插入订单；提交前其他人看不到它。"
             );
         }
         info.code = Some(sql);
@@ -150,43 +151,43 @@ impl Cx<'_> {
 
     fn svc_commit(&self, info: &mut StepInfo) {
         let Cx { m, svc, db, o, .. } = *self;
-        info.title = Text::new(format!("COMMIT order {o}"), format!("提交订单 {o}"));
+        info.title = tx!("COMMIT order {o}", "提交订单 {o}");
         info.arrow(svc, db, "COMMIT", ArrowKind::Message);
         info.mark(db, MarkKind::Commit, "commit", "提交");
         info.code = Some("COMMIT;".into());
         info.narration = match m.variant {
-            DwVariant::CommitThenPublish => Text::new(
-                format!("Order {o} is committed. The event e-{o} exists only in the service's memory until it is published: this is the dual-write gap."),
-                format!("订单 {o} 已提交。事件 e-{o} 在发布之前只存在于服务内存中：这就是双写窗口。"),
+            DwVariant::CommitThenPublish => tx!(
+                "Order {o} is committed. The event e-{o} exists only in the service's memory until it is published: this is the dual-write gap.",
+                "订单 {o} 已提交。事件 e-{o} 在发布之前只存在于服务内存中：这就是双写窗口。"
             ),
-            DwVariant::PublishThenCommit => Text::new(
-                format!("Order {o} is committed, after its event was already published."),
-                format!("订单 {o} 已提交，而它的事件早已发布。"),
+            DwVariant::PublishThenCommit => tx!(
+                "Order {o} is committed, after its event was already published.",
+                "订单 {o} 已提交，而它的事件早已发布。"
             ),
-            DwVariant::Outbox => Text::new(
-                format!("Order {o} and its outbox row commit together. From now on the event cannot be lost: the relay will find the pending row."),
-                format!("订单 {o} 和它的发件箱记录一起提交。从现在起事件不会丢失：中继会找到这条待发送记录。"),
+            DwVariant::Outbox => tx!(
+                "Order {o} and its outbox row commit together. From now on the event cannot be lost: the relay will find the pending row.",
+                "订单 {o} 和它的发件箱记录一起提交。从现在起事件不会丢失：中继会找到这条待发送记录。"
             ),
         };
     }
 
     fn svc_publish(&self, info: &mut StepInfo) {
         let Cx { m, svc, broker, o, .. } = *self;
-        info.title = Text::new(format!("publish e-{o}"), format!("发布 e-{o}"));
+        info.title = tx!("publish e-{o}", "发布 e-{o}");
         info.arrow(svc, broker, format!("e-{o}"), ArrowKind::Message);
         info.mark(broker, MarkKind::Publish, "publish", "发布");
         info.code = Some(format!(
             "broker.publish({{ key: '{o}', id: 'e-{o}', type: 'OrderCreated' }})"
         ));
         info.narration = if m.variant == DwVariant::PublishThenCommit {
-            Text::new(
-                format!("e-{o} is published while order {o}'s transaction is still open. If it never commits, the event is a phantom."),
-                format!("在订单 {o} 的事务仍未提交时发布了 e-{o}。如果事务最终没有提交，这个事件就是幽灵事件。"),
+            tx!(
+                "e-{o} is published while order {o}'s transaction is still open. If it never commits, the event is a phantom.",
+                "在订单 {o} 的事务仍未提交时发布了 e-{o}。如果事务最终没有提交，这个事件就是幽灵事件。"
             )
         } else {
-            Text::new(
-                format!("The service publishes e-{o}. Order and event now agree."),
-                format!("服务发布 e-{o}。订单与事件现在一致了。"),
+            tx!(
+                "The service publishes e-{o}. Order and event now agree.",
+                "服务发布 e-{o}。订单与事件现在一致了。"
             )
         };
     }
@@ -209,14 +210,11 @@ impl Cx<'_> {
             .into(),
         );
         info.narration = if ok {
-            Text::new(
-                format!("The client is told order {o} was created."),
-                format!("客户端得知订单 {o} 已创建。"),
-            )
+            tx!("The client is told order {o} was created.", "客户端得知订单 {o} 已创建。")
         } else {
-            Text::new(
-                format!("The client is told order {o} failed; it may try again."),
-                format!("客户端得知订单 {o} 失败，可以重试。"),
+            tx!(
+                "The client is told order {o} failed; it may try again.",
+                "客户端得知订单 {o} 失败，可以重试。"
             )
         };
     }
@@ -236,7 +234,7 @@ impl Cx<'_> {
         let (o, ev) = (order_id(e), event(e));
         let again = b.log.contains(&e);
         info.lane = relay;
-        info.title = Text::new(format!("relay publish {ev}"), format!("中继发布 {ev}"));
+        info.title = tx!("relay publish {ev}", "中继发布 {ev}");
         info.arrow(relay, broker, ev.clone(), if again {
                 ArrowKind::Duplicate
             } else {
@@ -251,14 +249,14 @@ impl Cx<'_> {
             "SELECT event_id, aggregate_id, payload FROM outbox\n  WHERE status = 'pending' ORDER BY created_at LIMIT 1;\nbroker.publish({{ key: '{o}', id: '{ev}' }})"
         ));
         info.narration = if again {
-            Text::new(
-                format!("The relay finds {ev} still pending and publishes it again: the broker now holds two copies. Delivery is at-least-once; consumers must deduplicate by event id."),
-                format!("中继发现 {ev} 仍是待发送，于是再次发布：消息代理里现在有两份。投递是至少一次；消费者必须按事件 ID 去重。"),
+            tx!(
+                "The relay finds {ev} still pending and publishes it again: the broker now holds two copies. Delivery is at-least-once; consumers must deduplicate by event id.",
+                "中继发现 {ev} 仍是待发送，于是再次发布：消息代理里现在有两份。投递是至少一次；消费者必须按事件 ID 去重。"
             )
         } else {
-            Text::new(
-                format!("The relay polls the outbox, finds {ev} pending and publishes it with its event id."),
-                format!("中继轮询发件箱，发现 {ev} 待发送，带着事件 ID 发布出去。"),
+            tx!(
+                "The relay polls the outbox, finds {ev} pending and publishes it with its event id.",
+                "中继轮询发件箱，发现 {ev} 待发送，带着事件 ID 发布出去。"
             )
         };
     }
@@ -267,15 +265,15 @@ impl Cx<'_> {
         let Cx { db, relay, .. } = *self;
         let ev = event(e);
         info.lane = relay;
-        info.title = Text::new(format!("mark {ev} sent"), format!("标记 {ev} 已发送"));
+        info.title = tx!("mark {ev} sent", "标记 {ev} 已发送");
         info.arrow(relay, db, "UPDATE", ArrowKind::Message);
         info.mark(db, MarkKind::Commit, "marked sent", "已标记");
         info.code = Some(format!(
             "UPDATE outbox SET status = 'sent'\n  WHERE event_id = '{ev}' AND status = 'pending';"
         ));
-        info.narration = Text::new(
-            format!("The broker acknowledged {ev}; the relay marks the outbox row sent so the next poll skips it."),
-            format!("消息代理确认收到 {ev}；中继把发件箱记录标记为已发送，下次轮询就会跳过它。"),
+        info.narration = tx!(
+            "The broker acknowledged {ev}; the relay marks the outbox row sent so the next poll skips it.",
+            "消息代理确认收到 {ev}；中继把发件箱记录标记为已发送，下次轮询就会跳过它。"
         );
     }
 
@@ -301,10 +299,8 @@ impl Cx<'_> {
             && m.variant == DwVariant::CommitThenPublish
         {
             // Nothing is left that would publish it: draw the event that never goes out.
-            info.arrow(svc, broker, Text::new(
-                    format!("e-{o} never published"),
-                    format!("e-{o} 永远不会发布"),
-                ), ArrowKind::Ghost);
+            let never = tx!("e-{o} never published", "e-{o} 永远不会发布");
+            info.arrow(svc, broker, never, ArrowKind::Ghost);
         }
         if b.orders[b.svc.mem.req as usize] == Row::Uncommitted {
             info.mark(db, MarkKind::Rollback, "aborted", "中止");
@@ -318,14 +314,14 @@ impl Cx<'_> {
         info.mark(db, MarkKind::Rollback, "rollback", "回滚");
         info.code = Some("ROLLBACK;".into());
         info.narration = if b.log.contains(&b.svc.mem.req) {
-            Text::new(
-                format!("The transaction rolls back: order {o} never existed, but e-{o} is already in the broker. Consumers will act on an order that does not exist."),
-                format!("事务回滚：订单 {o} 从未存在，但 e-{o} 已经在消息代理中。消费者会处理一个并不存在的订单。"),
+            tx!(
+                "The transaction rolls back: order {o} never existed, but e-{o} is already in the broker. Consumers will act on an order that does not exist.",
+                "事务回滚：订单 {o} 从未存在，但 e-{o} 已经在消息代理中。消费者会处理一个并不存在的订单。"
             )
         } else {
-            Text::new(
-                format!("The transaction rolls back: order {o} and everything written with it disappear together. Nothing was published, so nothing is inconsistent."),
-                format!("事务回滚：订单 {o} 以及同一事务中写入的一切一起消失。什么都没发布，所以没有不一致。"),
+            tx!(
+                "The transaction rolls back: order {o} and everything written with it disappear together. Nothing was published, so nothing is inconsistent.",
+                "事务回滚：订单 {o} 以及同一事务中写入的一切一起消失。什么都没发布，所以没有不一致。"
             )
         };
     }
@@ -336,14 +332,14 @@ impl Cx<'_> {
         info.arrow(svc, broker, format!("e-{o}"), ArrowKind::Lost);
         info.mark(broker, MarkKind::Fail, "unavailable", "不可用");
         info.narration = if m.variant == DwVariant::CommitThenPublish {
-            Text::new(
-                format!("The publish of e-{o} fails. The handler logs the error and still answers 201, because order {o} is committed. Nothing will ever publish e-{o}."),
-                format!("发布 e-{o} 失败。处理函数记录错误后仍回复 201，因为订单 {o} 已提交。再也不会有人发布 e-{o}。"),
+            tx!(
+                "The publish of e-{o} fails. The handler logs the error and still answers 201, because order {o} is committed. Nothing will ever publish e-{o}.",
+                "发布 e-{o} 失败。处理函数记录错误后仍回复 201，因为订单 {o} 已提交。再也不会有人发布 e-{o}。"
             )
         } else {
-            Text::new(
-                format!("The publish of e-{o} fails, the exception aborts the request and its transaction: no order, no event."),
-                format!("发布 e-{o} 失败，异常中止了请求及其事务：没有订单，也没有事件。"),
+            tx!(
+                "The publish of e-{o} fails, the exception aborts the request and its transaction: no order, no event.",
+                "发布 e-{o} 失败，异常中止了请求及其事务：没有订单，也没有事件。"
             )
         };
     }
@@ -354,9 +350,9 @@ impl Cx<'_> {
         info.lane = relay;
         info.title = Text::new("⚡ crash relay", "⚡ 中继崩溃");
         info.mark(relay, MarkKind::Crash, "crash", "崩溃");
-        info.narration = Text::new(
-            format!("The relay crashes after publishing {ev} and before marking it sent. The outbox row still says pending."),
-            format!("中继在发布 {ev} 之后、标记已发送之前崩溃。发件箱记录仍是待发送。"),
+        info.narration = tx!(
+            "The relay crashes after publishing {ev} and before marking it sent. The outbox row still says pending.",
+            "中继在发布 {ev} 之后、标记已发送之前崩溃。发件箱记录仍是待发送。"
         );
     }
 
@@ -367,9 +363,9 @@ impl Cx<'_> {
         info.title = Text::new("⚡ broker unavailable", "⚡ 消息代理不可用");
         info.arrow(relay, broker, ev.clone(), ArrowKind::Lost);
         info.mark(broker, MarkKind::Fail, "unavailable", "不可用");
-        info.narration = Text::new(
-            format!("The broker refuses {ev}. The outbox row stays pending, so the relay simply tries again on its next poll."),
-            format!("消息代理拒绝了 {ev}。发件箱记录仍是待发送，中继下次轮询时会重试。"),
+        info.narration = tx!(
+            "The broker refuses {ev}. The outbox row stays pending, so the relay simply tries again on its next poll.",
+            "消息代理拒绝了 {ev}。发件箱记录仍是待发送，中继下次轮询时会重试。"
         );
     }
 }

@@ -1,5 +1,6 @@
 //! Step narration for the duplicate-charge incident: the SQL or request that ran, what the
 //! consumer, the broker and the provider each know afterwards.
+use crate::tx;
 use super::*;
 
 const STRIPE: &str = "a saved failure is replayed too, and a key is kept at least 24 hours; Stripe API v1, idempotent requests: docs.stripe.com/api/idempotent_requests";
@@ -27,9 +28,9 @@ pub(super) fn intro(v: DcVariant) -> Text {
             "This consumer keeps an inbox of processed message ids, committed with the result, and sends the message id as the key. Crash it the same way; then let the relay re-publish the command as msg-2.",
             "这个消费者维护记录已处理消息标识的收件箱，与支付结果在同一事务里提交，并把消息标识作为键。用同样的方式让它崩溃；再让中继以 msg-2 重新发布同一命令。",
         ),
-        DcVariant::StableIntent => t(
-            format!("This consumer creates or reads the payment intent pay-1701 (unique per order) and sends pay-1701 as the key on every attempt; the provider replays a saved result ({STRIPE}). Try every fault."),
-            format!("这个消费者创建或读取支付意图 pay-1701（按订单唯一），每次尝试都以 pay-1701 为键；支付方对同一个键重放已保存的结果（{STRIPE_ZH}）。每种故障都试一试。"),
+        DcVariant::StableIntent => tx!(
+            "This consumer creates or reads the payment intent pay-1701 (unique per order) and sends pay-1701 as the key on every attempt; the provider replays a saved result ({STRIPE}). Try every fault.",
+            "这个消费者创建或读取支付意图 pay-1701（按订单唯一），每次尝试都以 pay-1701 为键；支付方对同一个键重放已保存的结果（{STRIPE_ZH}）。每种故障都试一试。"
         ),
     };
     setting.then(&what)
@@ -96,16 +97,16 @@ fn describe_open(
 fn open_new_number(s: &DcState, j: Job, info: &mut StepInfo) {
     let no = j.no.show();
     info.code = Some(format!("SELECT nextval('payment_no');  -- {no}"));
-    info.title = t(format!("new payment number {no}"), format!("新流水号 {no}"));
+    info.title = tx!("new payment number {no}", "新流水号 {no}");
     info.narration = if s.serial > 1 {
-        t(
-            format!("The handler does what it always does: a new payment number, {no}, which will be the provider's key. Nothing links it to the payment ord-1701 already has."),
-            format!("处理函数照旧执行：生成新的支付流水号 {no}，并把它作为支付方的键。没有任何东西把它和 ord-1701 已有的那笔支付联系起来。"),
+        tx!(
+            "The handler does what it always does: a new payment number, {no}, which will be the provider's key. Nothing links it to the payment ord-1701 already has.",
+            "处理函数照旧执行：生成新的支付流水号 {no}，并把它作为支付方的键。没有任何东西把它和 ord-1701 已有的那笔支付联系起来。"
         )
     } else {
-        t(
-            format!("The handler takes payment number {no} from the sequence; it will be the provider's idempotency key."),
-            format!("处理函数从序列取得支付流水号 {no}，它将作为支付方的幂等键。"),
+        tx!(
+            "The handler takes payment number {no} from the sequence; it will be the provider's idempotency key.",
+            "处理函数从序列取得支付流水号 {no}，它将作为支付方的幂等键。"
         )
     };
 }
@@ -115,38 +116,32 @@ fn open_inbox(j: Job, info: &mut StepInfo, mid: &str, redelivered: bool) {
     let lookup = format!("SELECT 1 FROM processed_messages WHERE message_id = '{mid}';");
     if j.skipped {
         info.code = Some(format!("{lookup}  -- 1 row"));
-        info.title = t(
-            format!("{mid}: in the inbox"),
-            format!("{mid}：已在收件箱中"),
-        );
+        info.title = tx!("{mid}: in the inbox", "{mid}：已在收件箱中");
         info.mark(DB, MarkKind::Dedup, "inbox hit", "已处理");
-        info.narration = t(
-            format!("{mid} is in processed_messages: its result was committed with it. The handler acknowledges without charging."),
-            format!("{mid} 已在 processed_messages 中：它的结果当初与它一起提交了。处理函数不扣款，直接确认。"),
+        info.narration = tx!(
+            "{mid} is in processed_messages: its result was committed with it. The handler acknowledges without charging.",
+            "{mid} 已在 processed_messages 中：它的结果当初与它一起提交了。处理函数不扣款，直接确认。"
         );
     } else {
         let no = j.no.show();
         info.code = Some(format!(
             "{lookup}  -- 0 rows\nSELECT nextval('payment_no');  -- {no}"
         ));
-        info.title = t(
-            format!("{mid}: not in the inbox"),
-            format!("{mid}：不在收件箱中"),
-        );
+        info.title = tx!("{mid}: not in the inbox", "{mid}：不在收件箱中");
         info.narration = if j.msg > 0 {
-            t(
-                format!("{mid} is not in the inbox: it is a new message id. The inbox cannot know that it carries the same command as msg-1, so the handler charges with the key {mid}."),
-                format!("{mid} 不在收件箱中：这是一个新的消息标识。收件箱无从知道它和 msg-1 是同一个命令，于是处理函数用键 {mid} 扣款。"),
+            tx!(
+                "{mid} is not in the inbox: it is a new message id. The inbox cannot know that it carries the same command as msg-1, so the handler charges with the key {mid}.",
+                "{mid} 不在收件箱中：这是一个新的消息标识。收件箱无从知道它和 msg-1 是同一个命令，于是处理函数用键 {mid} 扣款。"
             )
         } else if redelivered {
-            t(
-                format!("{mid} is not in the inbox: its result was never saved. The handler charges again, but with the same key {mid}."),
-                format!("{mid} 不在收件箱中：它的结果没保存下来。处理函数再次扣款，但用的是同一个键 {mid}。"),
+            tx!(
+                "{mid} is not in the inbox: its result was never saved. The handler charges again, but with the same key {mid}.",
+                "{mid} 不在收件箱中：它的结果没保存下来。处理函数再次扣款，但用的是同一个键 {mid}。"
             )
         } else {
-            t(
-                format!("{mid} is not in processed_messages. The handler takes payment number {no} and will send the message id {mid} as the key."),
-                format!("{mid} 不在 processed_messages 中。处理函数取得流水号 {no}，并将以消息标识 {mid} 作为键。"),
+            tx!(
+                "{mid} is not in processed_messages. The handler takes payment number {no} and will send the message id {mid} as the key.",
+                "{mid} 不在 processed_messages 中。处理函数取得流水号 {no}，并将以消息标识 {mid} 作为键。"
             )
         };
     }
@@ -169,9 +164,9 @@ fn open_intent(b: &DcState, info: &mut StepInfo, mid: &str) {
             let c = p.charge.map_or(String::new(), |c| format!("ch_{c}"));
             info.title = t("pay-1701 SUCCEEDED: skip", "pay-1701 已成功：跳过");
             info.mark(DB, MarkKind::Dedup, "0 rows", "0 行");
-            info.narration = t(
-                format!("The insert finds pay-1701 already there, SUCCEEDED with {c}: the handler returns the saved result and acknowledges {mid}. Nothing is charged, whichever message carried the command."),
-                format!("插入时发现 pay-1701 已存在，且已成功（{c}）：处理函数返回已有结果并确认 {mid}。无论命令由哪条消息带来，都不会再扣款。"),
+            info.narration = tx!(
+                "The insert finds pay-1701 already there, SUCCEEDED with {c}: the handler returns the saved result and acknowledges {mid}. Nothing is charged, whichever message carried the command.",
+                "插入时发现 pay-1701 已存在，且已成功（{c}）：处理函数返回已有结果并确认 {mid}。无论命令由哪条消息带来，都不会再扣款。"
             );
         }
         Some(_) => {
@@ -219,9 +214,9 @@ impl Cx<'_> {
         info.mark(BROKER, MarkKind::Duplicate, "msg-2", "msg-2");
         info.code = Some("publish(\"payment-commands\", id=\"msg-2\",   -- a new message id\n        {\"order_id\": \"ord-1701\", \"intent_id\": \"pay-1701\", \"amount\": 10000})".into());
         info.title = t("re-publish as msg-2", "以 msg-2 重新发布");
-        info.narration = t(
-            format!("The relay died before marking its outbox row sent; after restarting, it publishes the same command again. It mints message ids when it publishes, so this copy is msg-2: same order, same intent pay-1701, new message id. An outbox promises no loss, not no duplicates ({OUTBOX})."),
-            format!("中继在把发件箱记录标为已发送之前退出，恢复后再次发布同一命令。它在发布时才生成消息标识，所以这份副本是 msg-2：同一个订单、同一个支付意图 pay-1701，消息标识却是新的。发件箱保证不丢，不保证不重（{OUTBOX_ZH}）。"),
+        info.narration = tx!(
+            "The relay died before marking its outbox row sent; after restarting, it publishes the same command again. It mints message ids when it publishes, so this copy is msg-2: same order, same intent pay-1701, new message id. An outbox promises no loss, not no duplicates ({OUTBOX}).",
+            "中继在把发件箱记录标为已发送之前退出，恢复后再次发布同一命令。它在发布时才生成消息标识，所以这份副本是 msg-2：同一个订单、同一个支付意图 pay-1701，消息标识却是新的。发件箱保证不丢，不保证不重（{OUTBOX_ZH}）。"
         );
     }
 
@@ -238,23 +233,23 @@ impl Cx<'_> {
         info.mark(CONSUMER, MarkKind::Deliver, &id, &id);
         let n = s.msgs.get(i as usize).map_or(1, |x| x.delivered);
         if again {
-            info.title = t(format!("redeliver {id}"), format!("再次投递 {id}"));
+            info.title = tx!("redeliver {id}", "再次投递 {id}");
             info.mark(BROKER, MarkKind::Duplicate, "redelivery", "再次投递");
-            info.narration = t(
-                format!("{id} was never acknowledged, so the broker delivers it again (delivery {n}). This is at-least-once delivery doing its job, not a broker bug."),
-                format!("{id} 一直没有被确认，所以消息代理再次投递（第 {n} 次）。这是至少投递一次的约定在正常工作，不是消息代理的缺陷。"),
+            info.narration = tx!(
+                "{id} was never acknowledged, so the broker delivers it again (delivery {n}). This is at-least-once delivery doing its job, not a broker bug.",
+                "{id} 一直没有被确认，所以消息代理再次投递（第 {n} 次）。这是至少投递一次的约定在正常工作，不是消息代理的缺陷。"
             );
         } else if i > 0 {
-            info.title = t(format!("deliver {id}"), format!("投递 {id}"));
-            info.narration = t(
-                format!("The broker delivers {id}. To the broker it is a new message: same order ord-1701, same intent pay-1701, a new id."),
-                format!("消息代理投递 {id}。对消息代理来说这是一条新消息：同一个订单 ord-1701、同一个支付意图 pay-1701，标识是新的。"),
+            info.title = tx!("deliver {id}", "投递 {id}");
+            info.narration = tx!(
+                "The broker delivers {id}. To the broker it is a new message: same order ord-1701, same intent pay-1701, a new id.",
+                "消息代理投递 {id}。对消息代理来说这是一条新消息：同一个订单 ord-1701、同一个支付意图 pay-1701，标识是新的。"
             );
         } else {
-            info.title = t(format!("deliver {id}"), format!("投递 {id}"));
-            info.narration = t(
-                format!("The broker delivers {id} to the payment consumer. It stays unacknowledged until the consumer says so."),
-                format!("消息代理把 {id} 投递给支付消费者。在消费者确认之前，它一直处于未确认状态。"),
+            info.title = tx!("deliver {id}", "投递 {id}");
+            info.narration = tx!(
+                "The broker delivers {id} to the payment consumer. It stays unacknowledged until the consumer says so.",
+                "消息代理把 {id} 投递给支付消费者。在消费者确认之前，它一直处于未确认状态。"
             );
         }
     }
@@ -284,33 +279,27 @@ impl Cx<'_> {
                 replayed: true,
             }) => {
                 info.lane = PSP;
-                info.title = t(
-                    format!("replay {k}: ch_{charge}"),
-                    format!("重放 {k}：ch_{charge}"),
-                );
+                info.title = tx!("replay {k}: ch_{charge}", "重放 {k}：ch_{charge}");
                 info.mark(PSP, MarkKind::Dedup, "replayed", "重放");
-                info.narration = t(
-                    format!("The provider has a saved result for {k}: it replays “charged ch_{charge}” and charges nothing ({STRIPE})."),
-                    format!("支付方已为 {k} 保存了结果：它重放“已扣款 ch_{charge}”，不会再扣一次（{STRIPE_ZH}）。"),
+                info.narration = tx!(
+                    "The provider has a saved result for {k}: it replays “charged ch_{charge}” and charges nothing ({STRIPE}).",
+                    "支付方已为 {k} 保存了结果：它重放“已扣款 ch_{charge}”，不会再扣一次（{STRIPE_ZH}）。"
                 );
             }
             Some(Answer::Charged { charge, .. }) => {
                 info.lane = PSP;
-                info.title = t(
-                    format!("charge ch_{charge} ({k})"),
-                    format!("扣款 ch_{charge}（{k}）"),
-                );
+                info.title = tx!("charge ch_{charge} ({k})", "扣款 ch_{charge}（{k}）");
                 if *charge > 1 {
                     info.mark(PSP, MarkKind::Duplicate, "2nd charge", "重复扣款");
-                    info.narration = t(
-                        format!("The provider has never seen the key {k}, so to it this is a new payment: it charges ord-1701 again, ch_{charge}, 100.00. Nothing on its side says that this is the same order's payment."),
-                        format!("支付方从没见过键 {k}，对它来说这是一笔新支付：它再次为 ord-1701 扣款，ch_{charge}，100.00。支付方那边没有任何信息表明这是同一个订单的同一次收款。"),
+                    info.narration = tx!(
+                        "The provider has never seen the key {k}, so to it this is a new payment: it charges ord-1701 again, ch_{charge}, 100.00. Nothing on its side says that this is the same order's payment.",
+                        "支付方从没见过键 {k}，对它来说这是一笔新支付：它再次为 ord-1701 扣款，ch_{charge}，100.00。支付方那边没有任何信息表明这是同一个订单的同一次收款。"
                     );
                 } else {
                     info.mark(PSP, MarkKind::Commit, "charged", "已扣款");
-                    info.narration = t(
-                        format!("The provider charges 100.00 for ord-1701: ch_1, saved under the key {k}, and answers 200."),
-                        format!("支付方为 ord-1701 扣款 100.00：ch_1，以键 {k} 保存结果，并应答 200。"),
+                    info.narration = tx!(
+                        "The provider charges 100.00 for ord-1701: ch_1, saved under the key {k}, and answers 200.",
+                        "支付方为 ord-1701 扣款 100.00：ch_1，以键 {k} 保存结果，并应答 200。"
                     );
                 }
             }
@@ -349,27 +338,24 @@ impl Cx<'_> {
                 "UPDATE payment_intents SET status = 'SUCCEEDED', charge_id = 'ch_{charge}'\n  WHERE intent_id = 'pay-1701' AND status = 'PROCESSING';"
             ),
         });
-        info.title = t(
-            format!("save {no}: ch_{charge}"),
-            format!("保存 {no}：ch_{charge}"),
-        );
+        info.title = tx!("save {no}: ch_{charge}", "保存 {no}：ch_{charge}");
         let rows = s.payments.len();
         info.narration = match m.variant {
-            DcVariant::StableIntent => t(
-                format!("The consumer records pay-1701 SUCCEEDED with ch_{charge}. It has not acknowledged {mid} yet."),
-                format!("消费者把 pay-1701 记为成功，对应 ch_{charge}。它还没有确认 {mid}。"),
+            DcVariant::StableIntent => tx!(
+                "The consumer records pay-1701 SUCCEEDED with ch_{charge}. It has not acknowledged {mid} yet.",
+                "消费者把 pay-1701 记为成功，对应 ch_{charge}。它还没有确认 {mid}。"
             ),
-            DcVariant::MessageIdDedup => t(
-                format!("In one transaction the consumer records {no} SUCCEEDED with ch_{charge} and {mid} in processed_messages. It has not acknowledged {mid} yet."),
-                format!("消费者在同一事务里把 {no} 记为成功（ch_{charge}），并把 {mid} 写入 processed_messages。它还没有确认 {mid}。"),
+            DcVariant::MessageIdDedup => tx!(
+                "In one transaction the consumer records {no} SUCCEEDED with ch_{charge} and {mid} in processed_messages. It has not acknowledged {mid} yet.",
+                "消费者在同一事务里把 {no} 记为成功（ch_{charge}），并把 {mid} 写入 processed_messages。它还没有确认 {mid}。"
             ),
-            DcVariant::NewChargePerDelivery if rows > 1 => t(
-                format!("The consumer records {no} SUCCEEDED with ch_{charge}: the books now show {rows} successful payments for one order."),
-                format!("消费者把 {no} 记为成功（ch_{charge}）：账上现在是一个订单 {rows} 笔成功支付。"),
+            DcVariant::NewChargePerDelivery if rows > 1 => tx!(
+                "The consumer records {no} SUCCEEDED with ch_{charge}: the books now show {rows} successful payments for one order.",
+                "消费者把 {no} 记为成功（ch_{charge}）：账上现在是一个订单 {rows} 笔成功支付。"
             ),
-            DcVariant::NewChargePerDelivery => t(
-                format!("The consumer writes its local result: {no} SUCCEEDED with ch_{charge}. It has not acknowledged {mid} yet."),
-                format!("消费者写入本地支付结果：{no} 成功，对应 ch_{charge}。它还没有确认 {mid}。"),
+            DcVariant::NewChargePerDelivery => tx!(
+                "The consumer writes its local result: {no} SUCCEEDED with ch_{charge}. It has not acknowledged {mid} yet.",
+                "消费者写入本地支付结果：{no} 成功，对应 ch_{charge}。它还没有确认 {mid}。"
             ),
         };
     }
@@ -379,37 +365,34 @@ impl Cx<'_> {
         info.arrow(CONSUMER, BROKER, t("ack", "确认"), ArrowKind::Message);
         info.mark(BROKER, MarkKind::Respond, "ack", "确认");
         info.code = Some(format!("msg.ack()  # {mid}"));
-        info.title = t(format!("ack {mid}"), format!("确认 {mid}"));
-        info.narration = t(
-            format!("The consumer acknowledges {mid}: the broker will not deliver it again."),
-            format!("消费者确认 {mid}：消息代理不会再投递它。"),
+        info.title = tx!("ack {mid}", "确认 {mid}");
+        info.narration = tx!(
+            "The consumer acknowledges {mid}: the broker will not deliver it again.",
+            "消费者确认 {mid}：消息代理不会再投递它。"
         );
     }
 
     fn timeout(&self, info: &mut StepInfo) {
         let Cx { m, mid, .. } = *self;
         info.mark(CONSUMER, MarkKind::Fail, "timeout", "超时");
-        info.title = t(
-            format!("timeout: {mid} not acked"),
-            format!("超时：{mid} 未确认"),
-        );
+        info.title = tx!("timeout: {mid} not acked", "超时：{mid} 未确认");
         let tail = match m.variant {
             DcVariant::StableIntent => t(
                 "pay-1701 stays PROCESSING: the next attempt asks the provider with the same key.",
                 "pay-1701 保持“处理中”：下一次尝试会用同一个键询问支付方。",
             ),
-            DcVariant::MessageIdDedup => t(
-                format!("The next attempt sends the same key, {mid}."),
-                format!("下一次尝试会发送同一个键 {mid}。"),
+            DcVariant::MessageIdDedup => tx!(
+                "The next attempt sends the same key, {mid}.",
+                "下一次尝试会发送同一个键 {mid}。"
             ),
             DcVariant::NewChargePerDelivery => t(
                 "Its payment number lived only in memory: the next attempt takes a new one.",
                 "它的支付流水号只在内存里：下一次尝试会生成新的。",
             ),
         };
-        info.narration = t(
-            format!("No answer came. The consumer does not know whether the provider charged; it gives up on {mid} without acknowledging it, and the broker will deliver it again."),
-            format!("应答没有回来。消费者不知道支付方有没有扣款；它放弃处理 {mid} 且不确认，消息代理会再次投递。"),
+        info.narration = tx!(
+            "No answer came. The consumer does not know whether the provider charged; it gives up on {mid} without acknowledging it, and the broker will deliver it again.",
+            "应答没有回来。消费者不知道支付方有没有扣款；它放弃处理 {mid} 且不确认，消息代理会再次投递。"
         )
         .then(&tail);
     }
@@ -419,14 +402,14 @@ impl Cx<'_> {
         info.title = t("consumer crashes", "消费者崩溃");
         info.mark(CONSUMER, MarkKind::Crash, "crash", "崩溃");
         info.narration = if b.job.is_some_and(|j| j.stage == Stage::Sent) {
-            t(
-                format!("The consumer crashes after the provider charged and before saving the result: the payments table knows nothing of the charge, and {mid} is unacknowledged."),
-                format!("消费者在支付方扣款之后、保存结果之前崩溃：支付表对这笔扣款一无所知，{mid} 也没有确认。"),
+            tx!(
+                "The consumer crashes after the provider charged and before saving the result: the payments table knows nothing of the charge, and {mid} is unacknowledged.",
+                "消费者在支付方扣款之后、保存结果之前崩溃：支付表对这笔扣款一无所知，{mid} 也没有确认。"
             )
         } else {
-            t(
-                format!("The consumer crashes after writing its local result and before acknowledging {mid}, as in the ord-1701 incident. The broker will deliver {mid} again."),
-                format!("消费者在写入本地支付结果之后、确认 {mid} 之前退出，正如 ord-1701 事故。消息代理会再次投递 {mid}。"),
+            tx!(
+                "The consumer crashes after writing its local result and before acknowledging {mid}, as in the ord-1701 incident. The broker will deliver {mid} again.",
+                "消费者在写入本地支付结果之后、确认 {mid} 之前退出，正如 ord-1701 事故。消息代理会再次投递 {mid}。"
             )
         };
     }
@@ -448,17 +431,17 @@ impl Cx<'_> {
             Some(Answer::Refunded { refund, .. }) => {
                 info.arrow(PSP, RECON, "200", ArrowKind::Lost);
                 info.title = t("refund answer lost", "退款应答丢失");
-                info.narration = t(
-                    format!("The provider's “refunded re_{refund}” never reaches the reconciliation job: the refund happened, the job does not know."),
-                    format!("支付方的“已退款 re_{refund}”没能到达对账任务：退款已经发生，对账任务却不知道。"),
+                info.narration = tx!(
+                    "The provider's “refunded re_{refund}” never reaches the reconciliation job: the refund happened, the job does not know.",
+                    "支付方的“已退款 re_{refund}”没能到达对账任务：退款已经发生，对账任务却不知道。"
                 );
             }
             Some(Answer::Charged { charge, .. }) => {
                 info.arrow(PSP, CONSUMER, "200", ArrowKind::Lost);
                 info.title = t("answer lost", "应答丢失");
-                info.narration = t(
-                    format!("The provider's “charged ch_{charge}” never reaches the consumer. The money has moved; the consumer will only see a timeout."),
-                    format!("支付方的“已扣款 ch_{charge}”没能到达消费者。钱已经扣了；消费者只会看到一次超时。"),
+                info.narration = tx!(
+                    "The provider's “charged ch_{charge}” never reaches the consumer. The money has moved; the consumer will only see a timeout.",
+                    "支付方的“已扣款 ch_{charge}”没能到达消费者。钱已经扣了；消费者只会看到一次超时。"
                 );
             }
             None => {}
@@ -492,20 +475,17 @@ impl Cx<'_> {
         if new.is_empty() {
             info.title = t("reconcile: books match", "对账：一致");
             info.mark(RECON, MarkKind::Dedup, "1 charge", "1 笔扣款");
-            info.narration = t(
-                format!("Reconciliation compares the provider's charges for ord-1701 with the order: {n} charge, as expected. Nothing to repair."),
-                format!("对账任务核对支付方上 ord-1701 的扣款与订单：{n} 笔，符合预期，无需修复。"),
+            info.narration = tx!(
+                "Reconciliation compares the provider's charges for ord-1701 with the order: {n} charge, as expected. Nothing to repair.",
+                "对账任务核对支付方上 ord-1701 的扣款与订单：{n} 笔，符合预期，无需修复。"
             );
         } else {
             let (dups, ops) = (new.join(", "), ops.join(", "));
-            info.title = t(
-                format!("reconcile: {dups} is a duplicate"),
-                format!("对账：{dups} 是重复扣款"),
-            );
+            info.title = tx!("reconcile: {dups} is a duplicate", "对账：{dups} 是重复扣款");
             info.mark(RECON, MarkKind::Write, "refund op", "退款操作");
-            info.narration = t(
-                format!("Reconciliation finds {n} charges for ord-1701, which needs one: {dups} is a duplicate. It is not deleted — that would fake a clean ledger. A refund operation {ops}, with its own stable id, is recorded PENDING."),
-                format!("对账任务发现 ord-1701 有 {n} 笔扣款，而订单只需要 1 笔：{dups} 是重复的。不能删除它来制造只有 1 笔的假象，而是记录一个带稳定操作标识 {ops} 的退款操作，状态 PENDING。"),
+            info.narration = tx!(
+                "Reconciliation finds {n} charges for ord-1701, which needs one: {dups} is a duplicate. It is not deleted — that would fake a clean ledger. A refund operation {ops}, with its own stable id, is recorded PENDING.",
+                "对账任务发现 ord-1701 有 {n} 笔扣款，而订单只需要 1 笔：{dups} 是重复的。不能删除它来制造只有 1 笔的假象，而是记录一个带稳定操作标识 {ops} 的退款操作，状态 PENDING。"
             );
         }
     }
@@ -530,22 +510,19 @@ impl Cx<'_> {
                 replayed: true,
                 ..
             }) => {
-                info.title = t(format!("replay {k}"), format!("重放 {k}"));
+                info.title = tx!("replay {k}", "重放 {k}");
                 info.mark(PSP, MarkKind::Dedup, "replayed", "重放");
-                info.narration = t(
-                    format!("No answer came, so the job asks again with the same key {k}: the provider replays re_{refund} and refunds nothing more. A new key here would refund twice."),
-                    format!("应答没有回来，对账任务用同一个键 {k} 再问一次：支付方重放 re_{refund}，不会再退。这里若换新键，就会退两次。"),
+                info.narration = tx!(
+                    "No answer came, so the job asks again with the same key {k}: the provider replays re_{refund} and refunds nothing more. A new key here would refund twice.",
+                    "应答没有回来，对账任务用同一个键 {k} 再问一次：支付方重放 re_{refund}，不会再退。这里若换新键，就会退两次。"
                 );
             }
             Some(Answer::Refunded { refund, .. }) => {
-                info.title = t(
-                    format!("refund re_{refund} of ch_{c}"),
-                    format!("退款 re_{refund}（退还 ch_{c}）"),
-                );
+                info.title = tx!("refund re_{refund} of ch_{c}", "退款 re_{refund}（退还 ch_{c}）");
                 info.mark(PSP, MarkKind::Rollback, "refunded", "已退款");
-                info.narration = t(
-                    format!("The provider refunds ch_{c}: re_{refund}, -100.00, under the key {k}. The ledger keeps ch_{c} and adds re_{refund}: the duplicate and its repair are both on record."),
-                    format!("支付方以键 {k} 退还 ch_{c}：re_{refund}，-100.00。流水里保留 ch_{c} 并新增 re_{refund}：重复扣款和它的修复都有据可查。"),
+                info.narration = tx!(
+                    "The provider refunds ch_{c}: re_{refund}, -100.00, under the key {k}. The ledger keeps ch_{c} and adds re_{refund}: the duplicate and its repair are both on record.",
+                    "支付方以键 {k} 退还 ch_{c}：re_{refund}，-100.00。流水里保留 ch_{c} 并新增 re_{refund}：重复扣款和它的修复都有据可查。"
                 );
             }
             _ => {}
@@ -568,11 +545,12 @@ impl Cx<'_> {
             "UPDATE refund_operations SET status = 'SUCCEEDED'\n  WHERE operation_id = '{k}' AND status <> 'SUCCEEDED';"
         ));
         info.mark(RECON, MarkKind::Commit, "SUCCEEDED", "SUCCEEDED");
-        info.title = t(format!("{k} SUCCEEDED"), format!("{k} 成功"));
+        info.title = tx!("{k} SUCCEEDED", "{k} 成功");
         let net = s.net().max(0) as u32;
-        info.narration = t(
-            format!("The job records {k} SUCCEEDED. The customer has paid {} net; the ledger still shows every charge and every refund.", money(net)),
-            format!("对账任务把 {k} 记为成功。客户净支付 {}；流水里每笔扣款和退款都还在。", money(net)),
+        info.narration = tx!(
+            "The job records {k} SUCCEEDED. The customer has paid {} net; the ledger still shows every charge and every refund.",
+            "对账任务把 {k} 记为成功。客户净支付 {}；流水里每笔扣款和退款都还在。",
+            money(net)
         );
     }
 }

@@ -1,5 +1,6 @@
 //! Step narration for events out of order: the delivery, the statement the consumer ran for it,
 //! and what the row says against the provider.
+use crate::tx;
 use super::*;
 use crate::sim::{ArrowKind, MarkKind};
 
@@ -11,17 +12,11 @@ pub(super) fn label(a: EoAct) -> Text {
     match a {
         EoAct::Deliver(e) => {
             let ev = &EVENTS[e as usize];
-            t(
-                format!("Deliver {} (v{})", ev.kind, ev.version),
-                format!("投递 {}（v{}）", ev.kind, ev.version),
-            )
+            tx!("Deliver {} (v{})", "投递 {}（v{}）", ev.kind, ev.version)
         }
         EoAct::Redeliver(e) => {
             let ev = &EVENTS[e as usize];
-            t(
-                format!("Deliver {} (v{}) again", ev.kind, ev.version),
-                format!("再次投递 {}（v{}）", ev.kind, ev.version),
-            )
+            tx!("Deliver {} (v{}) again", "再次投递 {}（v{}）", ev.kind, ev.version)
         }
     }
 }
@@ -81,14 +76,11 @@ pub(super) fn describe(m: &EventOrderModel, b: &EoState, a: EoAct, s: &EoState) 
                 MarkKind::Commit
             };
             info.mark(DB, mark, status_word(s.status), status_word(s.status));
-            info.title = t(
-                format!("v{v} applied: {}", status_word(s.status)),
-                format!("v{v} 已应用：{}", status_word(s.status)),
-            );
+            info.title = tx!("v{v} applied: {}", "v{v} 已应用：{}", status_word(s.status));
         }
         Outcome::Dropped => {
             info.mark(DB, MarkKind::Dedup, "dropped", "已丢弃");
-            info.title = t(format!("v{v} dropped"), format!("v{v} 已丢弃"));
+            info.title = tx!("v{v} dropped", "v{v} 已丢弃");
         }
         Outcome::LookedUp => {
             info.arrow(CONSUMER, PROVIDER, t("look up", "补查"), ArrowKind::Message);
@@ -98,10 +90,7 @@ pub(super) fn describe(m: &EventOrderModel, b: &EoState, a: EoAct, s: &EoState) 
                 "v4 from the provider",
                 "按支付方更新到 v4",
             );
-            info.title = t(
-                format!("gap at v{v}: looked up"),
-                format!("v{v} 出现缺口：已补查"),
-            );
+            info.title = tx!("gap at v{v}: looked up", "v{v} 出现缺口：已补查");
         }
     }
     info.narration = story(m, b, s, e, out, again);
@@ -153,33 +142,52 @@ fn story(m: &EventOrderModel, b: &EoState, s: &EoState, e: u8, out: Outcome, aga
     let v = ev.version;
     let (paid, refunded) = (money(s.paid), money(s.refunded));
     match out {
-        Outcome::Applied if s.regressed && !b.regressed => t(
-            format!("{} (v{v}) arrives late and is applied as it is: pay-1701 goes back from {} to {}. The row now says the opposite of what the provider knows.", ev.kind, status_word(b.status), status_word(s.status)),
-            format!("{}（v{v}）晚到了，却被原样应用：pay-1701 从 {} 退回到 {}。这一行现在说的和支付方知道的正相反。", ev.kind, status_word(b.status), status_word(s.status)),
+        Outcome::Applied if s.regressed && !b.regressed => tx!(
+            "{} (v{v}) arrives late and is applied as it is: pay-1701 goes back from {} to {}. The row now says the opposite of what the provider knows.",
+            "{}（v{v}）晚到了，却被原样应用：pay-1701 从 {} 退回到 {}。这一行现在说的和支付方知道的正相反。",
+            ev.kind,
+            status_word(b.status),
+            status_word(s.status)
         ),
-        Outcome::Applied if again => t(
-            format!("{} (v{v}) arrives a second time and is applied a second time: our books now say {paid} paid and {refunded} refunded.", ev.kind),
-            format!("{}（v{v}）第二次到达，又被应用了一次：我们的账上变成已付 {paid}、已退 {refunded}。", ev.kind),
+        Outcome::Applied if again => tx!(
+            "{} (v{v}) arrives a second time and is applied a second time: our books now say {paid} paid and {refunded} refunded.",
+            "{}（v{v}）第二次到达，又被应用了一次：我们的账上变成已付 {paid}、已退 {refunded}。",
+            ev.kind
         ),
-        Outcome::Applied if m.variant == EoVariant::VersionGuard && v > b.version + 1 => t(
-            format!("{} (v{v}) is newer than the row's v{}, so the guard applies it — over a gap: v{} and anything it carried have not arrived, and once they do they will look old.", ev.kind, b.version, b.version + 1),
-            format!("{}（v{v}）比当前行的 v{} 新，于是版本校验应用了它——跨过了一个缺口：v{} 及其携带的内容还没到，等它们到了就会显得“旧”了。", ev.kind, b.version, b.version + 1),
+        Outcome::Applied if m.variant == EoVariant::VersionGuard && v > b.version + 1 => tx!(
+            "{} (v{v}) is newer than the row's v{}, so the guard applies it — over a gap: v{} and anything it carried have not arrived, and once they do they will look old.",
+            "{}（v{v}）比当前行的 v{} 新，于是版本校验应用了它——跨过了一个缺口：v{} 及其携带的内容还没到，等它们到了就会显得“旧”了。",
+            ev.kind,
+            b.version,
+            b.version + 1
         ),
-        Outcome::Applied => t(
-            format!("{} (v{v}) is applied: pay-1701 is {}, {paid} paid, {refunded} refunded.", ev.kind, status_word(s.status)),
-            format!("{}（v{v}）已应用：pay-1701 为 {}，已付 {paid}，已退 {refunded}。", ev.kind, status_word(s.status)),
+        Outcome::Applied => tx!(
+            "{} (v{v}) is applied: pay-1701 is {}, {paid} paid, {refunded} refunded.",
+            "{}（v{v}）已应用：pay-1701 为 {}，已付 {paid}，已退 {refunded}。",
+            ev.kind,
+            status_word(s.status)
         ),
-        Outcome::Dropped if m.variant == EoVariant::VersionGuard && EVENTS[e as usize].paid > s.paid => t(
-            format!("{} (v{v}) is older than the row's v{}, so the guard drops it — and with it the 100.00 paid it carried, which the row never recorded.", ev.kind, s.version),
-            format!("{}（v{v}）比当前行的 v{} 旧，于是版本校验丢弃了它——连同它携带的、这一行从未记下的已付 100.00。", ev.kind, s.version),
+        Outcome::Dropped
+            if m.variant == EoVariant::VersionGuard && EVENTS[e as usize].paid > s.paid =>
+        {
+            tx!(
+                "{} (v{v}) is older than the row's v{}, so the guard drops it — and with it the 100.00 paid it carried, which the row never recorded.",
+                "{}（v{v}）比当前行的 v{} 旧，于是版本校验丢弃了它——连同它携带的、这一行从未记下的已付 100.00。",
+                ev.kind,
+                s.version
+            )
+        }
+        Outcome::Dropped => tx!(
+            "{} (v{v}) is already reflected in the row (v{}): dropped, and nothing is counted again.",
+            "{}（v{v}）已经反映在这一行里（v{}）：丢弃，什么也不会重复记。",
+            ev.kind,
+            s.version
         ),
-        Outcome::Dropped => t(
-            format!("{} (v{v}) is already reflected in the row (v{}): dropped, and nothing is counted again.", ev.kind, s.version),
-            format!("{}（v{v}）已经反映在这一行里（v{}）：丢弃，什么也不会重复记。", ev.kind, s.version),
-        ),
-        Outcome::LookedUp => t(
-            format!("{} (v{v}) is not the next version after v{}: something is missing. Instead of trusting the order of arrival, the consumer asks the provider for pay-1701's state and records it: REFUNDED, 100.00 paid, 80.00 refunded, v4. The missing events will find themselves reflected.", ev.kind, b.version),
-            format!("{}（v{v}）不是 v{} 的下一个版本：中间缺了东西。消费者不相信到达顺序，而是向支付方查询 pay-1701 的状态并记下：REFUNDED，已付 100.00，已退 80.00，v4。缺的事件到了会发现自己已被反映。", ev.kind, b.version),
+        Outcome::LookedUp => tx!(
+            "{} (v{v}) is not the next version after v{}: something is missing. Instead of trusting the order of arrival, the consumer asks the provider for pay-1701's state and records it: REFUNDED, 100.00 paid, 80.00 refunded, v4. The missing events will find themselves reflected.",
+            "{}（v{v}）不是 v{} 的下一个版本：中间缺了东西。消费者不相信到达顺序，而是向支付方查询 pay-1701 的状态并记下：REFUNDED，已付 100.00，已退 80.00，v4。缺的事件到了会发现自己已被反映。",
+            ev.kind,
+            b.version
         ),
     }
 }

@@ -1,5 +1,6 @@
 //! Step narration for the order API: the request or statement that ran, and what the client,
 //! the database and the broker each know afterwards.
+use crate::tx;
 use super::view::status_word;
 use super::*;
 use crate::sim::{ArrowKind, MarkKind};
@@ -85,23 +86,14 @@ fn handle(info: &mut StepInfo, m: &OrderApiModel, b: &OaState, s: &OaState, lost
         info.arrow(API, CLIENT, Text::same(reply), kind);
     }
     info.title = match p.reply {
-        None => t(
-            format!("{id} created; the API waits"),
-            format!("{id} 已创建；API 在等"),
-        ),
+        None => tx!("{id} created; the API waits", "{id} 已创建；API 在等"),
         Some(Reply::Conflict) => t(
             "409: req-1701 belongs to cart-A",
             "409：req-1701 属于 cart-A",
         ),
-        Some(Reply::Lost) => t(
-            format!("{id} saved; the 202 is lost"),
-            format!("{id} 已保存；202 丢失"),
-        ),
-        _ if created => t(format!("202: {id} accepted"), format!("202：{id} 已受理")),
-        _ => t(
-            format!("same key: 202 {id} again"),
-            format!("同一个键：再次 202 {id}"),
-        ),
+        Some(Reply::Lost) => tx!("{id} saved; the 202 is lost", "{id} 已保存；202 丢失"),
+        _ if created => tx!("202: {id} accepted", "202：{id} 已受理"),
+        _ => tx!("same key: 202 {id} again", "同一个键：再次 202 {id}"),
     };
     info.narration = handle_story(m, s, p, &id, created, n);
 }
@@ -150,25 +142,26 @@ fn handle_story(
     n: usize,
 ) -> Text {
     match p.reply {
-        None => t(
-            format!("The API saves {id} with its outbox row, then holds POST #{n} open until the consumer has made the order — about 4.3 s away, past the ingress's 3 s."),
-            format!("API 保存 {id} 及其发件箱记录，然后一直占着第 {n} 个 POST，直到消费者把订单做完——大约还要 4.3 秒，超过了入口的 3 秒。"),
+        None => tx!(
+            "The API saves {id} with its outbox row, then holds POST #{n} open until the consumer has made the order — about 4.3 s away, past the ingress's 3 s.",
+            "API 保存 {id} 及其发件箱记录，然后一直占着第 {n} 个 POST，直到消费者把订单做完——大约还要 4.3 秒，超过了入口的 3 秒。"
         ),
         Some(Reply::Conflict) => t(
             "The insert finds req-1701 already taken, for cart-A; this POST carries cart-B. The API answers 409 rather than overwrite the order or make a second one: a key names one request, with one body.",
             "插入时发现 req-1701 已被 cart-A 占用；这个 POST 带的是 cart-B。API 回 409，既不覆盖原订单，也不新建订单：一个键只代表一个请求、一份内容。",
         ),
-        Some(Reply::Lost) => t(
-            format!("The API commits {id} with its outbox row and answers 202 — but the answer is lost on the way back. The client cannot tell this from a request that never arrived."),
-            format!("API 提交了 {id} 及其发件箱记录并回 202——但应答在回程中丢了。客户端无法把这种情况和请求根本没到区分开。"),
+        Some(Reply::Lost) => tx!(
+            "The API commits {id} with its outbox row and answers 202 — but the answer is lost on the way back. The client cannot tell this from a request that never arrived.",
+            "API 提交了 {id} 及其发件箱记录并回 202——但应答在回程中丢了。客户端无法把这种情况和请求根本没到区分开。"
         ),
-        _ if !created => t(
-            format!("The insert finds req-1701 already there (ON CONFLICT DO NOTHING: INSERT 0), with the same cart: this is the same request again. The API answers 202 with {id}, the order it already made."),
-            format!("插入时发现 req-1701 已存在（ON CONFLICT DO NOTHING：INSERT 0），购物车也相同：这是同一个请求的重试。API 回 202 和已经建好的 {id}。"),
+        _ if !created => tx!(
+            "The insert finds req-1701 already there (ON CONFLICT DO NOTHING: INSERT 0), with the same cart: this is the same request again. The API answers 202 with {id}, the order it already made.",
+            "插入时发现 req-1701 已存在（ON CONFLICT DO NOTHING：INSERT 0），购物车也相同：这是同一个请求的重试。API 回 202 和已经建好的 {id}。"
         ),
-        _ if s.orders.len() > 1 => t(
-            format!("Nothing in POST #{n} says it is a retry, so the API does what it does for any order: a new one, {id}. The client meant one order; there are now {}.", s.orders.len()),
-            format!("第 {n} 个 POST 里没有任何东西表明它是重试，所以 API 像对待任何订单一样：新建 {id}。客户端只想要一个订单；现在有 {} 个。", s.orders.len()),
+        _ if s.orders.len() > 1 => tx!(
+            "Nothing in POST #{n} says it is a retry, so the API does what it does for any order: a new one, {id}. The client meant one order; there are now {}.",
+            "第 {n} 个 POST 里没有任何东西表明它是重试，所以 API 像对待任何订单一样：新建 {id}。客户端只想要一个订单；现在有 {} 个。",
+            s.orders.len()
         ),
         _ => {
             let key = if m.variant.keyed() {
@@ -176,9 +169,9 @@ fn handle_story(
             } else {
                 Text::default()
             };
-            t(
-                format!("In one transaction the API saves {id} and its outbox row, and only then answers 202 with the order id and a status URL — in 40 ms, well inside the 300 ms target."),
-                format!("API 在一个事务里保存 {id} 和它的发件箱记录，之后才回 202、订单号和状态地址——40 毫秒，远在 300 毫秒的目标之内。"),
+            tx!(
+                "In one transaction the API saves {id} and its outbox row, and only then answers 202 with the order id and a status URL — in 40 ms, well inside the 300 ms target.",
+                "API 在一个事务里保存 {id} 和它的发件箱记录，之后才回 202、订单号和状态地址——40 毫秒，远在 300 毫秒的目标之内。"
             )
             .then(&key)
         }
@@ -198,10 +191,7 @@ fn timeout(info: &mut StepInfo, s: &OaState) {
     info.code = Some(format!("504 Gateway Timeout  after {}", ms(TIMEOUT_MS)));
     info.arrow(API, CLIENT, Text::same("504"), ArrowKind::Message);
     info.mark(CLIENT, MarkKind::Fail, "504", "504");
-    info.title = t(
-        format!("504 for POST #{n} at 3 s"),
-        format!("第 {n} 个 POST 在 3 秒时得到 504"),
-    );
+    info.title = tx!("504 for POST #{n} at 3 s", "第 {n} 个 POST 在 3 秒时得到 504");
     info.narration = t(
         "The ingress gives up at 3 s and answers 504. The order is still being made behind it; the client holds no order id, only a failure that is not one.",
         "入口在 3 秒时放弃，回 504。订单仍在后面制作中；客户端手里没有订单号，只有一个其实并非失败的“失败”。",
@@ -218,10 +208,7 @@ fn retry(info: &mut StepInfo, m: &OrderApiModel, s: &OaState, other: bool) {
         format!("POST /orders  {{\"cart\": \"{cart}\"}}")
     });
     info.mark(CLIENT, MarkKind::Write, "retry", "重试");
-    info.title = t(
-        format!("client sends POST #{n}"),
-        format!("客户端发出第 {n} 个 POST"),
-    );
+    info.title = tx!("client sends POST #{n}", "客户端发出第 {n} 个 POST");
     info.narration = if other {
         t(
             "A client bug: it reuses the request key req-1701 for a different cart. The key must not silently stand for two requests.",
@@ -256,11 +243,11 @@ fn publish(info: &mut StepInfo, b: &OaState, s: &OaState) {
         ArrowKind::Message,
     );
     info.mark(RELAY, MarkKind::Publish, "ack", "已确认");
-    info.title = t(format!("evt-{e} published"), format!("evt-{e} 已发布"));
+    info.title = tx!("evt-{e} published", "evt-{e} 已发布");
     let status = status_word(s.orders[i].status);
-    info.narration = t(
-        format!("The relay publishes {id}'s event and the broker acknowledges it. That acknowledgement says the event is stored, not that the order succeeded: {id} is still {status}."),
-        format!("中继发布 {id} 的事件，消息代理确认收到。这个确认只说明事件已存下，不说明订单成功：{id} 仍是 {status}。"),
+    info.narration = tx!(
+        "The relay publishes {id}'s event and the broker acknowledges it. That acknowledgement says the event is stored, not that the order succeeded: {id} is still {status}.",
+        "中继发布 {id} 的事件，消息代理确认收到。这个确认只说明事件已存下，不说明订单成功：{id} 仍是 {status}。"
     );
 }
 
@@ -288,19 +275,16 @@ fn finish(info: &mut StepInfo, b: &OaState, s: &OaState) {
         MarkKind::Fail
     };
     info.mark(DB, kind, word, word);
-    info.title = t(
-        format!("{id} {word} at {}", ms(o.done)),
-        format!("{id} 于 {} {word}", ms(o.done)),
-    );
+    info.title = tx!("{id} {word} at {}", "{id} 于 {} {word}", ms(o.done));
     info.narration = if i > 0 {
-        t(
-            format!("The consumer makes {id} too: a second reservation and a second charge, for the order the client placed once."),
-            format!("消费者把 {id} 也做完了：第二次预留、第二次扣款，而客户端只下过一次单。"),
+        tx!(
+            "The consumer makes {id} too: a second reservation and a second charge, for the order the client placed once.",
+            "消费者把 {id} 也做完了：第二次预留、第二次扣款，而客户端只下过一次单。"
         )
     } else if o.status == Status::Rejected {
-        t(
-            format!("Out of stock: the consumer rejects {id}. It was accepted (202) and its event acknowledged, and it still did not succeed — which is why the client follows the status URL."),
-            format!("缺货：消费者拒绝了 {id}。它被受理了（202），事件也被确认了，却仍然没有成功——这就是客户端要跟进状态地址的原因。"),
+        tx!(
+            "Out of stock: the consumer rejects {id}. It was accepted (202) and its event acknowledged, and it still did not succeed — which is why the client follows the status URL.",
+            "缺货：消费者拒绝了 {id}。它被受理了（202），事件也被确认了，却仍然没有成功——这就是客户端要跟进状态地址的原因。"
         )
     } else {
         let (en, zh) = if o.done <= COMPLETE_TARGET_MS {
@@ -308,9 +292,10 @@ fn finish(info: &mut StepInfo, b: &OaState, s: &OaState) {
         } else {
             ("past", "之外")
         };
-        t(
-            format!("The consumer reserves the stock and charges pay-1701: {id} is COMPLETED, {} after the first POST — {en} the 5 s target.", ms(o.done)),
-            format!("消费者预留库存并扣款 pay-1701：{id} 完成，距第一个 POST {}——在 5 秒目标{zh}。", ms(o.done)),
+        tx!(
+            "The consumer reserves the stock and charges pay-1701: {id} is COMPLETED, {} after the first POST — {en} the 5 s target.",
+            "消费者预留库存并扣款 pay-1701：{id} 完成，距第一个 POST {}——在 5 秒目标{zh}。",
+            ms(o.done)
         )
     };
 }
@@ -333,7 +318,7 @@ fn poll(info: &mut StepInfo, m: &OrderApiModel, s: &OaState) {
     ));
     info.arrow(CLIENT, API, Text::same("GET"), ArrowKind::Message);
     info.mark(CLIENT, MarkKind::Respond, word, word);
-    info.title = t(format!("status: {word}"), format!("状态：{word}"));
+    info.title = tx!("status: {word}", "状态：{word}");
     let by_key = if s.held().is_none() {
         t(
             "No answer ever reached the client, but it has its request key: it looks its order up by req-1701. ",
@@ -343,13 +328,13 @@ fn poll(info: &mut StepInfo, m: &OrderApiModel, s: &OaState) {
         Text::default()
     };
     info.narration = by_key.then(&match s.known {
-        Some(Status::Processing) => t(
-            format!("The client reads {id}: PROCESSING. Accepted is not done; it will ask again."),
-            format!("客户端查询 {id}：处理中。受理不等于完成；它稍后再问。"),
+        Some(Status::Processing) => tx!(
+            "The client reads {id}: PROCESSING. Accepted is not done; it will ask again.",
+            "客户端查询 {id}：处理中。受理不等于完成；它稍后再问。"
         ),
-        _ => t(
-            format!("The client reads {id}: {word}. Now it knows what became of its order."),
-            format!("客户端查询 {id}：{word}。现在它知道订单的结果了。"),
+        _ => tx!(
+            "The client reads {id}: {word}. Now it knows what became of its order.",
+            "客户端查询 {id}：{word}。现在它知道订单的结果了。"
         ),
     });
 }

@@ -1,6 +1,7 @@
 //! The order API's buttons and tables: the client's POSTs and what each got back, the
 //! database's `orders` and `outbox` (the harness reads them back from PostgreSQL), and the
 //! notes' targets against this run.
+use crate::tx;
 use super::*;
 
 fn t(en: impl Into<String>, zh: impl Into<String>) -> Text {
@@ -10,17 +11,14 @@ fn t(en: impl Into<String>, zh: impl Into<String>) -> Text {
 pub(super) fn label(m: &OrderApiModel, s: &OaState, a: OaAct) -> Text {
     let n = s.posts.len();
     match a {
-        OaAct::Handle if m.variant == OaVariant::SyncWait => t(
-            format!("API handles POST #{n} and waits for the order"),
-            format!("API 处理第 {n} 个 POST，并等待订单完成"),
+        OaAct::Handle if m.variant == OaVariant::SyncWait => tx!(
+            "API handles POST #{n} and waits for the order",
+            "API 处理第 {n} 个 POST，并等待订单完成"
         ),
-        OaAct::Handle => t(
-            format!("API handles POST #{n}"),
-            format!("API 处理第 {n} 个 POST"),
-        ),
-        OaAct::LoseReply => t(
-            format!("API handles POST #{n}; its answer is lost"),
-            format!("API 处理第 {n} 个 POST；应答丢失"),
+        OaAct::Handle => tx!("API handles POST #{n}", "API 处理第 {n} 个 POST"),
+        OaAct::LoseReply => tx!(
+            "API handles POST #{n}; its answer is lost",
+            "API 处理第 {n} 个 POST；应答丢失"
         ),
         OaAct::Timeout => t("Ingress gives up at 3 s: 504", "入口 3 秒时放弃：504"),
         OaAct::Retry => t("Client retries the POST", "客户端重试 POST"),
@@ -35,10 +33,7 @@ pub(super) fn label(m: &OrderApiModel, s: &OaState, a: OaAct) -> Text {
                 .position(|o| o.published.is_none())
                 .unwrap_or(0);
             let id = order_id(o as u8);
-            t(
-                format!("Relay publishes {id}'s event"),
-                format!("中继发布 {id} 的事件"),
-            )
+            tx!("Relay publishes {id}'s event", "中继发布 {id} 的事件")
         }
         OaAct::Complete => t("Consumer completes the order", "消费者完成订单"),
         OaAct::OutOfStock => t(

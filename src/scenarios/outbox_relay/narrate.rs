@@ -1,4 +1,5 @@
 //! Step narration for the outbox relay: what happened, why it matters, and the SQL that ran.
+use crate::tx;
 use super::*;
 use crate::sim::mark;
 
@@ -47,9 +48,9 @@ pub(super) fn describe(m: &OutboxRelayModel, b: &OrState, a: &OrAct, s: &OrState
 
 /// Version 2 of order 17 applied before version 1: what a version gap means.
 fn gap(id: &str) -> Text {
-    Text::new(
-        format!("{id} (version 2) arrives before version 1: a gap. The guard accepts it because 0 < 2, and here that is safe only because version 2 is a cancel, a final state no earlier version can change. In general a gap means: look up order 17's current state from the order service, or wait for the missing version — never drop every late message (the scenario “Events are a state machine” shows a gap whose skipped version carried money). Nothing was reserved, so nothing is released; the stock row is now at version 2."),
-        format!("{id}（版本 2）比版本 1 先到：出现了版本缺口。因为 0 < 2，版本条件接受了它；这里之所以安全，只是因为版本 2 是取消——一个更早的版本无法改变的终态。一般来说，发现版本缺口时要么向订单服务补查订单 17 的当前状态，要么等待缺失的版本——不能简单丢弃所有晚到的消息（场景“事件是状态机”展示了被跳过的版本带着钱的缺口）。之前没有预留，所以无需释放；库存行现在是版本 2。"),
+    tx!(
+        "{id} (version 2) arrives before version 1: a gap. The guard accepts it because 0 < 2, and here that is safe only because version 2 is a cancel, a final state no earlier version can change. In general a gap means: look up order 17's current state from the order service, or wait for the missing version — never drop every late message (the scenario “Events are a state machine” shows a gap whose skipped version carried money). Nothing was reserved, so nothing is released; the stock row is now at version 2.",
+        "{id}（版本 2）比版本 1 先到：出现了版本缺口。因为 0 < 2，版本条件接受了它；这里之所以安全，只是因为版本 2 是取消——一个更早的版本无法改变的终态。一般来说，发现版本缺口时要么向订单服务补查订单 17 的当前状态，要么等待缺失的版本——不能简单丢弃所有晚到的消息（场景“事件是状态机”展示了被跳过的版本带着钱的缺口）。之前没有预留，所以无需释放；库存行现在是版本 2。"
     )
 }
 
@@ -93,7 +94,7 @@ impl Cx<'_> {
 
     fn title(&self, r: u8, en: &str, zh: &str) -> Text {
         let x = suffix(self.m, r);
-        Text::new(format!("relay{x} {en}"), format!("中继{x} {zh}"))
+        tx!("relay{x} {en}", "中继{x} {zh}")
     }
 
     /// The event relay `r` has in hand before the step.
@@ -148,18 +149,19 @@ impl Cx<'_> {
         info.narration = match other {
             Some(o) if m.relays() > 1 && o.ev == e => {
                 info.mark(self.relay(r), MarkKind::Duplicate, "same row", "同一行");
-                Text::new(
-                    format!("The plain SELECT of {x} returns {id} too: the other relay has it in hand, but an unlocked read cannot know."),
-                    format!("{xz} 的普通 SELECT 也返回了 {id}：另一个中继正拿着它，但不加锁的读取无从得知。"),
+                tx!(
+                    "The plain SELECT of {x} returns {id} too: the other relay has it in hand, but an unlocked read cannot know.",
+                    "{xz} 的普通 SELECT 也返回了 {id}：另一个中继正拿着它，但不加锁的读取无从得知。"
                 )
             }
-            Some(o) if v == OrVariant::SkipLocked => Text::new(
-                format!("The SELECT of {x} skips {}, locked by the other relay, and locks {id}. The relays now share the work — and one order's two events.", ev_id(o.ev)),
-                format!("{xz} 的 SELECT 跳过被另一个中继锁住的 {}，锁住了 {id}。两个中继分摊了工作——也分走了同一订单的两个事件。", ev_id(o.ev)),
+            Some(o) if v == OrVariant::SkipLocked => tx!(
+                "The SELECT of {x} skips {}, locked by the other relay, and locks {id}. The relays now share the work — and one order's two events.",
+                "{xz} 的 SELECT 跳过被另一个中继锁住的 {}，锁住了 {id}。两个中继分摊了工作——也分走了同一订单的两个事件。",
+                ev_id(o.ev)
             ),
-            _ if b.log.contains(&e) => Text::new(
-                format!("{id} is still pending, so {x} takes it again. Nothing in the database says the broker already has it."),
-                format!("{id} 仍是待发送，{xz} 再次领取它。数据库里没有任何记录表明消息代理已经收到过。"),
+            _ if b.log.contains(&e) => tx!(
+                "{id} is still pending, so {x} takes it again. Nothing in the database says the broker already has it.",
+                "{id} 仍是待发送，{xz} 再次领取它。数据库里没有任何记录表明消息代理已经收到过。"
             ),
             _ => Text::new(
                 format!("{} polls the outbox and takes {id}, the oldest pending row of order 17.", cap(&x)),
@@ -236,9 +238,9 @@ impl Cx<'_> {
             "UPDATE outbox SET status = 'sent'\n  WHERE event_id = '{id}' AND status = 'pending';  -- {rows} row\nCOMMIT;"
         ));
         info.narration = if already {
-            Text::new(
-                format!("The broker acknowledged {id}; the UPDATE changes 0 rows because the other relay already marked it. The harm — two copies — is done."),
-                format!("消息代理确认了 {id}；UPDATE 影响 0 行，因为另一个中继已经标记过。损害——两份副本——已经造成。"),
+            tx!(
+                "The broker acknowledged {id}; the UPDATE changes 0 rows because the other relay already marked it. The harm — two copies — is done.",
+                "消息代理确认了 {id}；UPDATE 影响 0 行，因为另一个中继已经标记过。损害——两份副本——已经造成。"
             )
         } else {
             Text::new(
@@ -251,10 +253,7 @@ impl Cx<'_> {
     fn relay_restart(&self, info: &mut StepInfo, r: u8) {
         let Cx { m, .. } = *self;
         info.lane = self.relay(r);
-        info.title = Text::new(
-            format!("restart relay{}", suffix(m, r)),
-            format!("重启中继{}", suffix(m, r)),
-        );
+        info.title = tx!("restart relay{}", "重启中继{}", suffix(m, r));
         info.mark(self.relay(r), MarkKind::Restart, "restart", "重启");
         info.narration = Text::new(
             "The relay restarts with empty memory; the outbox still says which rows are pending.",
@@ -268,7 +267,7 @@ impl Cx<'_> {
         let id = ev_id(e);
         let dup = b.seen[e as usize];
         info.lane = broker;
-        info.title = Text::new(format!("deliver {id}"), format!("投递 {id}"));
+        info.title = tx!("deliver {id}", "投递 {id}");
         let kind = if dup {
             ArrowKind::Duplicate
         } else {
@@ -286,9 +285,9 @@ impl Cx<'_> {
             e + 1
         ));
         info.narration = if dup {
-            Text::new(
-                format!("The inventory service receives {id} again. Same event id, same order: whether stock is reserved twice is up to the consumer."),
-                format!("库存服务再次收到 {id}。同样的事件 ID、同样的订单：库存会不会被预留两次，取决于消费者。"),
+            tx!(
+                "The inventory service receives {id} again. Same event id, same order: whether stock is reserved twice is up to the consumer.",
+                "库存服务再次收到 {id}。同样的事件 ID、同样的订单：库存会不会被预留两次，取决于消费者。"
             )
         } else {
             Text::new(
@@ -308,22 +307,22 @@ impl Cx<'_> {
         let id = ev_id(e);
         let dup = b.inbox[e as usize];
         info.lane = inv;
-        info.title = Text::new(format!("inbox {id}"), format!("收件箱 {id}"));
+        info.title = tx!("inbox {id}", "收件箱 {id}");
         let rows = if dup { "0 rows: duplicate" } else { "1 row" };
         info.code = Some(format!(
             "BEGIN;\nINSERT INTO processed_messages (event_id) VALUES ('{id}')\n  ON CONFLICT DO NOTHING;  -- {rows}\nCOMMIT;"
         ));
         if dup {
             info.mark(inv, MarkKind::Dedup, "skipped", "跳过");
-            info.narration = Text::new(
-                format!("{id} is already in processed_messages, so the consumer skips it. If the stock change for {id} never committed, it never will now."),
-                format!("{id} 已在 processed_messages 中，消费者跳过它。如果 {id} 的库存变更从未提交，现在也永远不会了。"),
+            info.narration = tx!(
+                "{id} is already in processed_messages, so the consumer skips it. If the stock change for {id} never committed, it never will now.",
+                "{id} 已在 processed_messages 中，消费者跳过它。如果 {id} 的库存变更从未提交，现在也永远不会了。"
             );
         } else {
             info.mark(inv, MarkKind::Commit, "inbox", "收件箱");
-            info.narration = Text::new(
-                format!("The consumer records {id} as processed and commits — before the stock has changed. A crash now leaves a promise nobody keeps."),
-                format!("消费者把 {id} 记录为已处理并提交——而库存还没有变。此刻崩溃，就留下了一个没人兑现的承诺。"),
+            info.narration = tx!(
+                "The consumer records {id} as processed and commits — before the stock has changed. A crash now leaves a promise nobody keeps.",
+                "消费者把 {id} 记录为已处理并提交——而库存还没有变。此刻崩溃，就留下了一个没人兑现的承诺。"
             );
         }
     }
@@ -333,7 +332,7 @@ impl Cx<'_> {
         let e = OutboxRelayModel::delivery(self.b);
         let id = ev_id(e);
         info.lane = inv;
-        info.title = Text::new(format!("commit {id}"), format!("提交 {id}"));
+        info.title = tx!("commit {id}", "提交 {id}");
         let outcome = s.history.last().map(|h| h.1).unwrap_or(Outcome::Applied);
         info.code = Some(self.apply_sql(e, outcome));
         info.narration = self.applied(info, e, outcome);
@@ -389,30 +388,32 @@ impl Cx<'_> {
         match outcome {
             Outcome::Absorbed => {
                 info.mark(inv, MarkKind::Dedup, "absorbed", "已拦截");
-                Text::new(
-                    format!("The INSERT into processed_messages conflicts: {id} was processed before. The transaction changes nothing — the duplicate is absorbed."),
-                    format!("插入 processed_messages 时冲突：{id} 之前已处理过。事务什么也没改——重复被拦截了。"),
+                tx!(
+                    "The INSERT into processed_messages conflicts: {id} was processed before. The transaction changes nothing — the duplicate is absorbed.",
+                    "插入 processed_messages 时冲突：{id} 之前已处理过。事务什么也没改——重复被拦截了。"
                 )
             }
             Outcome::Stale => {
                 info.mark(inv, MarkKind::Dedup, "old version", "旧版本");
-                Text::new(
-                    format!("{id} carries version {}, but the stock row is already at version {}: the guarded UPDATE matches no row, so the late event changes nothing.", e + 1, version(b)),
-                    format!("{id} 的版本是 {}，但库存行已是版本 {}：带版本条件的 UPDATE 不匹配任何行，迟到的事件什么也不改。", e + 1, version(b)),
+                tx!(
+                    "{id} carries version {}, but the stock row is already at version {}: the guarded UPDATE matches no row, so the late event changes nothing.",
+                    "{id} 的版本是 {}，但库存行已是版本 {}：带版本条件的 UPDATE 不匹配任何行，迟到的事件什么也不改。",
+                    e + 1,
+                    version(b)
                 )
             }
             _ if e == 0 && made > 1 => {
                 info.mark(inv, MarkKind::Duplicate, "reserved again", "再次预留");
-                Text::new(
-                    format!("The consumer applies {id} again: stock for order 17 has now been reserved {made} times ({reserved} units held). Nothing told it this event was already handled."),
-                    format!("消费者再次处理 {id}：订单 17 的库存已被预留 {made} 次（占用 {reserved} 件）。没有任何东西告诉它这个事件已经处理过。"),
+                tx!(
+                    "The consumer applies {id} again: stock for order 17 has now been reserved {made} times ({reserved} units held). Nothing told it this event was already handled.",
+                    "消费者再次处理 {id}：订单 17 的库存已被预留 {made} 次（占用 {reserved} 件）。没有任何东西告诉它这个事件已经处理过。"
                 )
             }
             _ if e == 0 && version(b) > 1 => {
                 info.mark(inv, MarkKind::Commit, "reserved", "已预留");
-                Text::new(
-                    format!("{id} (version 1) arrives after the cancellation took effect, and the consumer reserves stock for an order that has been cancelled."),
-                    format!("{id}（版本 1）在取消生效之后才到，消费者为一个已取消的订单预留了库存。"),
+                tx!(
+                    "{id} (version 1) arrives after the cancellation took effect, and the consumer reserves stock for an order that has been cancelled.",
+                    "{id}（版本 1）在取消生效之后才到，消费者为一个已取消的订单预留了库存。"
                 )
             }
             _ if e == 0 => {
@@ -436,9 +437,9 @@ impl Cx<'_> {
                 if guard && version(b) == 0 {
                     gap(&id)
                 } else {
-                    Text::new(
-                        format!("The consumer applies {id}: the reservation for order 17 is released."),
-                        format!("消费者处理 {id}：订单 17 的预留被释放。"),
+                    tx!(
+                        "The consumer applies {id}: the reservation for order 17 is released.",
+                        "消费者处理 {id}：订单 17 的预留被释放。"
                     )
                 }
             }
@@ -449,13 +450,14 @@ impl Cx<'_> {
         let Cx { b, broker, inv, .. } = *self;
         let k = b.cons.mem.off;
         info.lane = inv;
-        info.title = Text::new(format!("ack offset {k}"), format!("确认偏移量 {k}"));
+        info.title = tx!("ack offset {k}", "确认偏移量 {k}");
         info.arrow(inv, broker, Text::new("ack", "确认"), ArrowKind::Message);
         info.mark(broker, MarkKind::Respond, "ack", "确认");
         info.code = Some(format!("consumer.commitOffset({})", k + 1));
-        info.narration = Text::new(
-            format!("The inventory service commits offset {}: the broker will not deliver offset {k} to this group again.", k + 1),
-            format!("库存服务提交偏移量 {}：消息代理不会再把偏移量 {k} 投递给这个消费组。", k + 1),
+        info.narration = tx!(
+            "The inventory service commits offset {}: the broker will not deliver offset {k} to this group again.",
+            "库存服务提交偏移量 {}：消息代理不会再把偏移量 {k} 投递给这个消费组。",
+            k + 1
         );
     }
 
@@ -476,7 +478,7 @@ impl Cx<'_> {
         let id = ev_id(e);
         let dup = b.log[..b.notified as usize].contains(&e);
         info.lane = broker;
-        info.title = Text::new(format!("email for {id}"), format!("{id} 的邮件"));
+        info.title = tx!("email for {id}", "{id} 的邮件");
         info.arrow(broker, notify, id.clone(), if dup {
                 ArrowKind::Duplicate
             } else {
@@ -492,14 +494,14 @@ impl Cx<'_> {
             ev_type(e)
         ));
         info.narration = if dup {
-            Text::new(
-                format!("The notification service gets {id} again and sends a second email. It has no inbox: a repeated email may be acceptable, a repeated reservation is not."),
-                format!("通知服务再次收到 {id}，又发了一封邮件。它没有收件箱：重复邮件也许可以接受，重复预留则不行。"),
+            tx!(
+                "The notification service gets {id} again and sends a second email. It has no inbox: a repeated email may be acceptable, a repeated reservation is not.",
+                "通知服务再次收到 {id}，又发了一封邮件。它没有收件箱：重复邮件也许可以接受，重复预留则不行。"
             )
         } else {
-            Text::new(
-                format!("The notification service, a second consumer group with its own offset, emails the customer about {id}."),
-                format!("通知服务是另一个有独立偏移量的消费组，它就 {id} 给客户发邮件。"),
+            tx!(
+                "The notification service, a second consumer group with its own offset, emails the customer about {id}.",
+                "通知服务是另一个有独立偏移量的消费组，它就 {id} 给客户发邮件。"
             )
         };
     }
@@ -508,29 +510,27 @@ impl Cx<'_> {
         let Cx { v, broker, .. } = *self;
         let id = ev_id(self.hand(r));
         info.lane = self.relay(r);
-        info.title = Text::new(format!("⚡ {id} lost"), format!("⚡ {id} 丢失"));
+        info.title = tx!("⚡ {id} lost", "⚡ {id} 丢失");
         info.arrow(self.relay(r), broker, id.clone(), ArrowKind::Lost);
         info.mark(broker, MarkKind::Fail, "not stored", "未存下");
         if v == OrVariant::DeleteAfterPublish {
             // Nothing is left to publish it again: the inventory will never hear of it.
-            info.arrow(broker, broker + 1, Text::new(
-                    format!("{id} never delivered"),
-                    format!("{id} 永远不会投递"),
-                ), ArrowKind::Ghost);
+            let never = tx!("{id} never delivered", "{id} 永远不会投递");
+            info.arrow(broker, broker + 1, never, ArrowKind::Ghost);
         }
         info.narration = if v == OrVariant::DeleteAfterPublish {
             info.code = Some(format!(
                 "producer.send({{ id: '{id}' }});  // never stored, no ack\nDELETE FROM outbox WHERE event_id = '{id}';\nCOMMIT;"
             ));
-            Text::new(
-                format!("The broker never stores {id}, and no acknowledgement comes — but the relay did not wait for one and has deleted the row. The event is gone, with no record that it ever existed."),
-                format!("消息代理没有存下 {id}，也没有确认——但中继本就没等确认，已经删除了这一行。事件消失了，连它存在过的记录都没有。"),
+            tx!(
+                "The broker never stores {id}, and no acknowledgement comes — but the relay did not wait for one and has deleted the row. The event is gone, with no record that it ever existed.",
+                "消息代理没有存下 {id}，也没有确认——但中继本就没等确认，已经删除了这一行。事件消失了，连它存在过的记录都没有。"
             )
         } else {
             info.code = Some("ROLLBACK;  -- publish timed out".into());
-            Text::new(
-                format!("The broker never stores {id}; no acknowledgement arrives. The relay times out and rolls back: the row is still pending and will be published on the next poll."),
-                format!("消息代理没有存下 {id}，也没有确认。中继超时并回滚：记录仍是待发送，下次轮询会重新发布。"),
+            tx!(
+                "The broker never stores {id}; no acknowledgement arrives. The relay times out and rolls back: the row is still pending and will be published on the next poll.",
+                "消息代理没有存下 {id}，也没有确认。中继超时并回滚：记录仍是待发送，下次轮询会重新发布。"
             )
         };
     }
@@ -543,9 +543,9 @@ impl Cx<'_> {
         info.arrow(broker, self.relay(r), Text::new("ack", "确认"), ArrowKind::Lost);
         info.mark(self.relay(r), MarkKind::Fail, "timeout", "超时");
         info.code = Some("ROLLBACK;  -- no ack: treat as not sent".into());
-        info.narration = Text::new(
-            format!("The broker stored {id}, but its acknowledgement is lost. A timeout is not a failure: the relay cannot tell, keeps the row pending and will publish {id} again."),
-            format!("消息代理已存下 {id}，但确认丢了。超时不等于失败：中继无法分辨，只能保留待发送状态，之后会再次发布 {id}。"),
+        info.narration = tx!(
+            "The broker stored {id}, but its acknowledgement is lost. A timeout is not a failure: the relay cannot tell, keeps the row pending and will publish {id} again.",
+            "消息代理已存下 {id}，但确认丢了。超时不等于失败：中继无法分辨，只能保留待发送状态，之后会再次发布 {id}。"
         );
     }
 
@@ -553,10 +553,7 @@ impl Cx<'_> {
         let Cx { m, v, .. } = *self;
         let id = ev_id(self.hand(r));
         info.lane = self.relay(r);
-        info.title = Text::new(
-            format!("⚡ crash relay{}", suffix(m, r)),
-            format!("⚡ 中继{} 崩溃", suffix(m, r)),
-        );
+        info.title = tx!("⚡ crash relay{}", "⚡ 中继{} 崩溃", suffix(m, r));
         info.mark(self.relay(r), MarkKind::Crash, "crash", "崩溃");
         let lock = if v == OrVariant::SkipLocked {
             Text::new(
@@ -566,9 +563,9 @@ impl Cx<'_> {
         } else {
             Text::default()
         };
-        info.narration = Text::new(
-            format!("The relay crashes after publishing {id} and before marking it sent. The broker has it; the outbox row still says pending."),
-            format!("中继在发布 {id} 之后、标记已发送之前崩溃。消息代理已经有了它；发件箱记录仍是待发送。"),
+        info.narration = tx!(
+            "The relay crashes after publishing {id} and before marking it sent. The broker has it; the outbox row still says pending.",
+            "中继在发布 {id} 之后、标记已发送之前崩溃。消息代理已经有了它；发件箱记录仍是待发送。"
         )
         .then(&lock);
     }
@@ -580,17 +577,17 @@ impl Cx<'_> {
         info.title = Text::new("⚡ crash inventory", "⚡ 库存服务崩溃");
         info.mark(inv, MarkKind::Crash, "crash", "崩溃");
         info.narration = match b.cons.mem.pc {
-            CPc::Marked => Text::new(
-                format!("The inventory service crashes between its two transactions: {id} is in processed_messages, the stock never changed. When {id} comes back, the inbox will say it was handled."),
-                format!("库存服务在两个事务之间崩溃：{id} 已在 processed_messages 中，库存却从未改变。{id} 重新投递时，收件箱会说它已经处理过。"),
+            CPc::Marked => tx!(
+                "The inventory service crashes between its two transactions: {id} is in processed_messages, the stock never changed. When {id} comes back, the inbox will say it was handled.",
+                "库存服务在两个事务之间崩溃：{id} 已在 processed_messages 中，库存却从未改变。{id} 重新投递时，收件箱会说它已经处理过。"
             ),
-            CPc::Done => Text::new(
-                format!("The inventory service crashes after its transaction committed and before acknowledging. The broker will deliver {id} again."),
-                format!("库存服务在事务提交之后、确认之前崩溃。消息代理会再次投递 {id}。"),
+            CPc::Done => tx!(
+                "The inventory service crashes after its transaction committed and before acknowledging. The broker will deliver {id} again.",
+                "库存服务在事务提交之后、确认之前崩溃。消息代理会再次投递 {id}。"
             ),
-            _ => Text::new(
-                format!("The inventory service crashes before committing: the open transaction is aborted, nothing changed, and {id} will be delivered again."),
-                format!("库存服务在提交之前崩溃：未提交的事务被中止，什么也没变，{id} 会被再次投递。"),
+            _ => tx!(
+                "The inventory service crashes before committing: the open transaction is aborted, nothing changed, and {id} will be delivered again.",
+                "库存服务在提交之前崩溃：未提交的事务被中止，什么也没变，{id} 会被再次投递。"
             ),
         };
     }
@@ -599,11 +596,11 @@ impl Cx<'_> {
         let Cx { b, broker, .. } = *self;
         let id = ev_id(b.log[b.acked as usize - 1]);
         info.lane = broker;
-        info.title = Text::new(format!("⚡ redeliver {id}"), format!("⚡ 重投 {id}"));
+        info.title = tx!("⚡ redeliver {id}", "⚡ 重投 {id}");
         info.mark(broker, MarkKind::Duplicate, "redeliver", "重投");
-        info.narration = Text::new(
-            format!("A rebalance loses the consumer group's last offset commit: the broker will deliver {id} again, though it was processed."),
-            format!("一次再均衡丢失了消费组最后一次偏移量提交：消息代理会再次投递已经处理过的 {id}。"),
+        info.narration = tx!(
+            "A rebalance loses the consumer group's last offset commit: the broker will deliver {id} again, though it was processed.",
+            "一次再均衡丢失了消费组最后一次偏移量提交：消息代理会再次投递已经处理过的 {id}。"
         );
     }
 }

@@ -1,5 +1,6 @@
 //! The projection of a state to tables and live numbers: one short function per table, the
 //! lanes and the metrics.
+use crate::tx;
 use super::*;
 
 fn cols(names: &[&str]) -> Vec<Text> {
@@ -87,9 +88,9 @@ fn outbox(m: &OutboxRelayModel, s: &OrState) -> TableView {
         if !holders.is_empty() && v.relays() > 1 {
             let by = holders.join("+");
             let lock = if v == OrVariant::SkipLocked {
-                Text::new(format!(" (locked by {by})"), format!("（{by} 持锁）"))
+                tx!(" (locked by {by})", "（{by} 持锁）")
             } else {
-                Text::new(format!(" (read by {by})"), format!("（{by} 已读取）"))
+                tx!(" (read by {by})", "（{by} 已读取）")
             };
             status.en.push_str(&lock.en);
             status.zh.push_str(&lock.zh);
@@ -112,7 +113,7 @@ fn relay_memory(m: &OutboxRelayModel, s: &OrState, r: u8) -> TableView {
     let nr = m.relays();
     let x = relay_name(r);
     let title = if nr > 1 {
-        Text::new(format!("Relay {x} memory"), format!("中继 {x} 内存"))
+        tx!("Relay {x} memory", "中继 {x} 内存")
     } else {
         Text::new("Relay memory", "中继内存")
     };

@@ -1,5 +1,6 @@
 //! Step narration for retry layering: what the provider did, what the caller saw, and which
 //! layer retried because of it.
+use crate::tx;
 use super::*;
 use crate::sim::{ArrowKind, Mark, MarkKind};
 
@@ -13,30 +14,34 @@ pub(super) fn intro(m: &RetryLayersModel) -> Text {
         .map(|l| LAYERS[l][1])
         .collect::<Vec<_>>()
         .join(" → ");
-    let setting = Text::new(
-        format!("One refund of 80.00 for order ord-1701 goes down {stack} → Payment API. The innermost layer gives each call {}.", secs(CALL_TIMEOUT_MS)),
-        format!("订单 ord-1701 的一笔 80.00 退款依次经过 {stack_zh} → 支付 API。最内层给每次调用 {} 的超时。", secs(CALL_TIMEOUT_MS)),
+    let setting = tx!(
+        "One refund of 80.00 for order ord-1701 goes down {stack} → Payment API. The innermost layer gives each call {}.",
+        "订单 ord-1701 的一笔 80.00 退款依次经过 {stack_zh} → 支付 API。最内层给每次调用 {} 的超时。",
+        secs(CALL_TIMEOUT_MS)
     );
     let what = match m.variant {
-        RlVariant::EveryLayerRetries => Text::new(
-            format!("Each team configured {a} attempts for its own layer. Watch the call counter against attempts^layers = {a}^{n}, and the provider's ledger."),
-            format!("每个团队都给自己这一层配置了 {a} 次尝试。对照 尝试次数^层数 = {a}^{n} 看调用计数，再看支付方的账本。"),
+        RlVariant::EveryLayerRetries => tx!(
+            "Each team configured {a} attempts for its own layer. Watch the call counter against attempts^layers = {a}^{n}, and the provider's ledger.",
+            "每个团队都给自己这一层配置了 {a} 次尝试。对照 尝试次数^层数 = {a}^{n} 看调用计数，再看支付方的账本。"
         ),
-        RlVariant::OneRetryAuthority => Text::new(
-            format!("Only the outermost layer retries: {a} attempts in all, exponential backoff with jitter, and a {} deadline. Inner layers fail fast. But no idempotency key is sent.", secs(m.deadline_ms)),
-            format!("只有最外层重试：总共 {a} 次尝试，带抖动的指数退避，截止时间 {}。内层快速失败。但请求里没有幂等键。", secs(m.deadline_ms)),
+        RlVariant::OneRetryAuthority => tx!(
+            "Only the outermost layer retries: {a} attempts in all, exponential backoff with jitter, and a {} deadline. Inner layers fail fast. But no idempotency key is sent.",
+            "只有最外层重试：总共 {a} 次尝试，带抖动的指数退避，截止时间 {}。内层快速失败。但请求里没有幂等键。",
+            secs(m.deadline_ms)
         ),
-        RlVariant::IdempotencyKey => Text::new(
-            format!("Every layer still retries {a} times, but every attempt sends the same Idempotency-Key: {KEY}. The provider executes once and replays its saved result."),
-            format!("每一层仍然重试 {a} 次，但每次尝试都发送同一个 Idempotency-Key：{KEY}。支付方只执行一次，之后重放保存的结果。"),
+        RlVariant::IdempotencyKey => tx!(
+            "Every layer still retries {a} times, but every attempt sends the same Idempotency-Key: {KEY}. The provider executes once and replays its saved result.",
+            "每一层仍然重试 {a} 次，但每次尝试都发送同一个 Idempotency-Key：{KEY}。支付方只执行一次，之后重放保存的结果。"
         ),
-        RlVariant::TemporalDefaults => Text::new(
-            format!("The workflow engine uses Temporal's default activity retry policy: unlimited attempts, 1 s initial interval, coefficient 2.0, at most 100 s between attempts. Only the Schedule-To-Close timeout ({}) bounds it.", secs(m.deadline_ms)),
-            format!("工作流引擎使用 Temporal 默认的 Activity 重试策略：尝试次数不限，初始间隔 1 秒，系数 2.0，间隔最多 100 秒。只有 Schedule-To-Close 超时（{}）能约束它。", secs(m.deadline_ms)),
+        RlVariant::TemporalDefaults => tx!(
+            "The workflow engine uses Temporal's default activity retry policy: unlimited attempts, 1 s initial interval, coefficient 2.0, at most 100 s between attempts. Only the Schedule-To-Close timeout ({}) bounds it.",
+            "工作流引擎使用 Temporal 默认的 Activity 重试策略：尝试次数不限，初始间隔 1 秒，系数 2.0，间隔最多 100 秒。只有 Schedule-To-Close 超时（{}）能约束它。",
+            secs(m.deadline_ms)
         ),
-        RlVariant::BothFixes => Text::new(
-            format!("Both fixes: only the outermost layer retries ({a} attempts, jittered backoff, {} deadline), and every attempt carries the same key {KEY}.", secs(m.deadline_ms)),
-            format!("两个修复一起：只有最外层重试（{a} 次尝试，带抖动的退避，截止时间 {}），且每次尝试都带同一个键 {KEY}。", secs(m.deadline_ms)),
+        RlVariant::BothFixes => tx!(
+            "Both fixes: only the outermost layer retries ({a} attempts, jittered backoff, {} deadline), and every attempt carries the same key {KEY}.",
+            "两个修复一起：只有最外层重试（{a} 次尝试，带抖动的退避，截止时间 {}），且每次尝试都带同一个键 {KEY}。",
+            secs(m.deadline_ms)
         ),
     };
     setting.then(&what)
@@ -106,10 +111,7 @@ fn the_call(m: &RetryLayersModel, b: &RlState, o: Outcome, call: CallRec, info: 
         Effect::Refunded(r) => info.marks.push(mark(
             api,
             MarkKind::Duplicate,
-            Text::new(
-                format!("refund re_{r} (again)"),
-                format!("退款 re_{r}（重复）"),
-            ),
+            tx!("refund re_{r} (again)", "退款 re_{r}（重复）"),
         )),
         Effect::Replayed => info.marks.push(mark(
             api,
@@ -137,16 +139,10 @@ fn the_call(m: &RetryLayersModel, b: &RlState, o: Outcome, call: CallRec, info: 
 /// The step's title: the call and how it ended for the caller.
 fn title(k: u32, call: CallRec) -> Text {
     match (call.effect, call.answered) {
-        (_, true) => Text::new(format!("#{k}: answered"), format!("#{k}：已应答")),
-        (Effect::Refunded(_), false) => Text::new(
-            format!("#{k}: refunded, timed out"),
-            format!("#{k}：已退款，超时"),
-        ),
-        (Effect::Replayed, false) => Text::new(
-            format!("#{k}: replayed, timed out"),
-            format!("#{k}：已重放，超时"),
-        ),
-        (Effect::Nothing, false) => Text::new(format!("#{k}: failed"), format!("#{k}：失败")),
+        (_, true) => tx!("#{k}: answered", "#{k}：已应答"),
+        (Effect::Refunded(_), false) => tx!("#{k}: refunded, timed out", "#{k}：已退款，超时"),
+        (Effect::Replayed, false) => tx!("#{k}: replayed, timed out", "#{k}：已重放，超时"),
+        (Effect::Nothing, false) => tx!("#{k}: failed", "#{k}：失败"),
     }
 }
 
@@ -154,35 +150,35 @@ fn title(k: u32, call: CallRec) -> Text {
 fn what_happened(k: u32, o: Outcome, call: CallRec) -> Text {
     let t = secs(call.end - call.start);
     match (call.effect, call.answered) {
-        (Effect::Refunded(1), true) => Text::new(
-            format!("Call #{k}: the provider executes refund re_1 and answers in time."),
-            format!("调用 #{k}：支付方执行退款 re_1 并及时应答。"),
+        (Effect::Refunded(1), true) => tx!(
+            "Call #{k}: the provider executes refund re_1 and answers in time.",
+            "调用 #{k}：支付方执行退款 re_1 并及时应答。"
         ),
-        (Effect::Refunded(r), true) => Text::new(
-            format!("Call #{k}: the provider executes refund re_{r} (one more) and answers in time."),
-            format!("调用 #{k}：支付方又执行了一笔退款 re_{r}，并及时应答。"),
+        (Effect::Refunded(r), true) => tx!(
+            "Call #{k}: the provider executes refund re_{r} (one more) and answers in time.",
+            "调用 #{k}：支付方又执行了一笔退款 re_{r}，并及时应答。"
         ),
-        (Effect::Refunded(r), false) => Text::new(
-            format!("Call #{k}: the provider executes refund re_{r}, but its answer comes after the caller's {t} timeout: to the caller it is a timeout, not a failure."),
-            format!("调用 #{k}：支付方执行了退款 re_{r}，但应答晚于调用方 {t} 的超时：对调用方来说这是超时，而不是失败。"),
+        (Effect::Refunded(r), false) => tx!(
+            "Call #{k}: the provider executes refund re_{r}, but its answer comes after the caller's {t} timeout: to the caller it is a timeout, not a failure.",
+            "调用 #{k}：支付方执行了退款 re_{r}，但应答晚于调用方 {t} 的超时：对调用方来说这是超时，而不是失败。"
         ),
-        (Effect::Replayed, true) => Text::new(
-            format!("Call #{k}: same key, same parameters: the provider replays its saved result (refund re_1 succeeded) without refunding again."),
-            format!("调用 #{k}：同一个键、同样的参数：支付方重放保存的结果（退款 re_1 成功），不会再退一次。"),
+        (Effect::Replayed, true) => tx!(
+            "Call #{k}: same key, same parameters: the provider replays its saved result (refund re_1 succeeded) without refunding again.",
+            "调用 #{k}：同一个键、同样的参数：支付方重放保存的结果（退款 re_1 成功），不会再退一次。"
         ),
-        (Effect::Replayed, false) => Text::new(
-            format!("Call #{k}: the provider recognises the key and replays its saved result, no new refund; the answer is late again, so the caller times out after {t}."),
-            format!("调用 #{k}：支付方认出这个键，重放保存的结果，没有新退款；但应答又迟了，调用方 {t} 后超时。"),
+        (Effect::Replayed, false) => tx!(
+            "Call #{k}: the provider recognises the key and replays its saved result, no new refund; the answer is late again, so the caller times out after {t}.",
+            "调用 #{k}：支付方认出这个键，重放保存的结果，没有新退款；但应答又迟了，调用方 {t} 后超时。"
         ),
         (Effect::Nothing, _) if o == Outcome::Refuse && call.end - call.start == FAIL_MS => {
-            Text::new(
-                format!("Call #{k}: the provider refuses with a 503 after {t}; nothing was done."),
-                format!("调用 #{k}：支付方 {t} 后返回 503；什么都没做。"),
+            tx!(
+                "Call #{k}: the provider refuses with a 503 after {t}; nothing was done.",
+                "调用 #{k}：支付方 {t} 后返回 503；什么都没做。"
             )
         }
-        (Effect::Nothing, _) => Text::new(
-            format!("Call #{k}: no answer; the caller gives up after {t}. (Nothing was done this time, but the caller cannot know that.)"),
-            format!("调用 #{k}：没有应答；调用方 {t} 后放弃。（这次确实什么都没做，但调用方无从得知。）"),
+        (Effect::Nothing, _) => tx!(
+            "Call #{k}: no answer; the caller gives up after {t}. (Nothing was done this time, but the caller cannot know that.)",
+            "调用 #{k}：没有应答；调用方 {t} 后放弃。（这次确实什么都没做，但调用方无从得知。）"
         ),
     }
 }
@@ -265,7 +261,7 @@ fn retry(m: &RetryLayersModel, s: &RlState, call: CallRec, l: usize, info: &mut 
     info.marks.push(mark(
         l,
         MarkKind::Restart,
-        Text::new(format!("retry {a}{of}"), format!("重试 {a}{of_zh}")),
+        tx!("retry {a}{of}", "重试 {a}{of_zh}"),
     ));
 }
 
@@ -275,48 +271,30 @@ fn ending(m: &RetryLayersModel, b: &RlState, s: &RlState, info: &mut StepInfo) {
         Some(End::Succeeded) => {
             info.marks
                 .push(mark(0, MarkKind::Respond, Text::new("succeeded", "成功")));
-            info.narration.add(&Text::new(
-                format!(
-                    "Every layer reports success after {} calls and {}.",
-                    s.calls,
-                    secs(s.now)
-                ),
-                format!(
-                    "经过 {} 次调用、{}，每一层都报告成功。",
-                    s.calls,
-                    secs(s.now)
-                ),
+            info.narration.add(&tx!(
+                "Every layer reports success after {} calls and {}.",
+                "经过 {} 次调用、{}，每一层都报告成功。",
+                s.calls,
+                secs(s.now)
             ));
         }
         Some(End::GaveUp) => {
             let over = if s.now > m.deadline_ms {
-                Text::new(
-                    format!(
-                        " The user's {} deadline passed long ago; nobody enforced it.",
-                        secs(m.deadline_ms)
-                    ),
-                    format!(
-                        "用户的 {} 截止时间早已过去；没有任何一层去强制执行它。",
-                        secs(m.deadline_ms)
-                    ),
+                tx!(
+                    " The user's {} deadline passed long ago; nobody enforced it.",
+                    "用户的 {} 截止时间早已过去；没有任何一层去强制执行它。",
+                    secs(m.deadline_ms)
                 )
             } else {
                 Text::default()
             };
             info.narration.add(
-                &Text::new(
-                    format!(
-                        "The outermost layer gives up: {} calls, {} refunds executed, {} elapsed.",
-                        s.calls,
-                        s.refunds,
-                        secs(s.now)
-                    ),
-                    format!(
-                        "最外层放弃：{} 次调用，执行了 {} 笔退款，用时 {}。",
-                        s.calls,
-                        s.refunds,
-                        secs(s.now)
-                    ),
+                &tx!(
+                    "The outermost layer gives up: {} calls, {} refunds executed, {} elapsed.",
+                    "最外层放弃：{} 次调用，执行了 {} 笔退款，用时 {}。",
+                    s.calls,
+                    s.refunds,
+                    secs(s.now)
                 )
                 .then(&over),
             );
@@ -324,9 +302,12 @@ fn ending(m: &RetryLayersModel, b: &RlState, s: &RlState, info: &mut StepInfo) {
         Some(End::Deadline) => {
             info.marks
                 .push(mark(0, MarkKind::Fail, Text::new("deadline", "截止")));
-            info.narration.add(&Text::new(
-                format!("The {} deadline stops the operation: {} calls, {} refunds executed. The outcome stays unknown until someone asks the provider.", secs(m.deadline_ms), s.calls, s.refunds),
-                format!("{} 的截止时间终止了这次操作：{} 次调用，执行了 {} 笔退款。在有人向支付方查询之前，结果仍是未知。", secs(m.deadline_ms), s.calls, s.refunds),
+            info.narration.add(&tx!(
+                "The {} deadline stops the operation: {} calls, {} refunds executed. The outcome stays unknown until someone asks the provider.",
+                "{} 的截止时间终止了这次操作：{} 次调用，执行了 {} 笔退款。在有人向支付方查询之前，结果仍是未知。",
+                secs(m.deadline_ms),
+                s.calls,
+                s.refunds
             ));
         }
         None => {}
@@ -337,12 +318,10 @@ fn ending(m: &RetryLayersModel, b: &RlState, s: &RlState, info: &mut StepInfo) {
 /// The moments worth a sentence: the first call over the budget, the second refund.
 fn moments(b: &RlState, s: &RlState, info: &mut StepInfo) {
     if b.calls <= b.budget && s.calls > s.budget {
-        info.narration.add(&Text::new(
-            format!(
-                "That is more calls than the {} attempts any one team configured.",
-                s.budget
-            ),
-            format!("这已经超过任何一个团队配置的 {} 次尝试了。", s.budget),
+        info.narration.add(&tx!(
+            "That is more calls than the {} attempts any one team configured.",
+            "这已经超过任何一个团队配置的 {} 次尝试了。",
+            s.budget
         ));
     }
     if b.refunds <= 1 && s.refunds > 1 {

@@ -1,5 +1,6 @@
 //! Step narration for the refund-timeout drill: the SQL or call that ran, what each side now
 //! knows, and what the other side may have done meanwhile.
+use crate::tx;
 use super::*;
 
 pub(super) fn intro(v: UoVariant) -> Text {
@@ -169,15 +170,16 @@ impl Cx<'_> {
         let x = req_name(r);
         info.code = Some("SELECT operation_id FROM refund_operations\n  WHERE idempotency_key = 'idem-7f3a';".into());
         info.arrow(API, DB, "SELECT", ArrowKind::Message);
-        info.title = t(format!("{x}: SELECT by key"), format!("{x}：按键 SELECT"));
+        info.title = tx!("{x}: SELECT by key", "{x}：按键 SELECT");
         info.narration = match s.reqs[r as usize] {
-            ReqPc::Checked(Some(o)) => t(
-                format!("{x} looks for the key and finds {}.", op_id(o)),
-                format!("{x} 查找这个键，找到了 {}。", op_id(o)),
+            ReqPc::Checked(Some(o)) => tx!(
+                "{x} looks for the key and finds {}.",
+                "{x} 查找这个键，找到了 {}。",
+                op_id(o)
             ),
-            _ => t(
-                format!("{x} looks for idem-7f3a: no operation yet, so it will insert one. Nothing stops the other request from seeing the same."),
-                format!("{x} 查找 idem-7f3a：还没有操作，于是准备插入。没有什么能阻止另一个请求也看到同样的结果。"),
+            _ => tx!(
+                "{x} looks for idem-7f3a: no operation yet, so it will insert one. Nothing stops the other request from seeing the same.",
+                "{x} 查找 idem-7f3a：还没有操作，于是准备插入。没有什么能阻止另一个请求也看到同样的结果。"
             ),
         };
     }
@@ -190,52 +192,54 @@ impl Cx<'_> {
         info.code = Some(create_sql(m.variant, amount, s.reqs[r as usize]));
         match s.reqs[r as usize] {
             ReqPc::Done(Reply::Created(o)) => {
-                info.title = t(
-                    format!("{x}: create {}, reserve {}", op_id(o), money(amount)),
-                    format!("{x}：创建 {}，预留 {}", op_id(o), money(amount)),
+                info.title = tx!(
+                    "{x}: create {}, reserve {}",
+                    "{x}：创建 {}，预留 {}",
+                    op_id(o),
+                    money(amount)
                 );
                 info.mark(DB, MarkKind::Commit, "COMMIT", "COMMIT");
                 info.narration = if o > 0 {
                     info.mark(DB, MarkKind::Duplicate, "2nd operation", "第二个操作");
-                    t(
-                        format!("{x} inserts too: its check ran before the first insert. Two operations for one key, 160.00 reserved, and each will be refunded."),
-                        format!("{x} 也插入了：它的检查发生在第一次插入之前。一个键两个操作，预留 160.00，而且每个都会被退款。"),
+                    tx!(
+                        "{x} inserts too: its check ran before the first insert. Two operations for one key, 160.00 reserved, and each will be refunded.",
+                        "{x} 也插入了：它的检查发生在第一次插入之前。一个键两个操作，预留 160.00，而且每个都会被退款。"
                     )
                 } else {
-                    t(
-                        format!("{x}: the operation {} is PENDING and {} is reserved on the order, in one transaction. The client gets 202.", op_id(o), money(amount)),
-                        format!("{x}：操作 {} 处于 PENDING，订单上预留了 {}，在同一个事务里完成。客户端收到 202。", op_id(o), money(amount)),
+                    tx!(
+                        "{x}: the operation {} is PENDING and {} is reserved on the order, in one transaction. The client gets 202.",
+                        "{x}：操作 {} 处于 PENDING，订单上预留了 {}，在同一个事务里完成。客户端收到 202。",
+                        op_id(o),
+                        money(amount)
                     )
                 };
             }
             ReqPc::Done(Reply::Existing(o)) => {
-                info.title = t(
-                    format!("{x}: returns {}", op_id(o)),
-                    format!("{x}：返回 {}", op_id(o)),
-                );
+                info.title = tx!("{x}: returns {}", "{x}：返回 {}", op_id(o));
                 info.narration = if m.variant == UoVariant::CheckThenInsert {
                     info.mark(API, MarkKind::Dedup, "found", "已找到");
-                    t(
-                        format!("{x}'s SELECT ran after the other request's INSERT and found {}: it returns it and inserts nothing. Check-then-insert goes wrong only when both SELECTs run before either INSERT.", op_id(o)),
-                        format!("{x} 的 SELECT 在另一个请求 INSERT 之后执行，找到了 {}：直接返回它，不再插入。先查再插只在两个 SELECT 都先于任何一个 INSERT 时出错。", op_id(o)),
+                    tx!(
+                        "{x}'s SELECT ran after the other request's INSERT and found {}: it returns it and inserts nothing. Check-then-insert goes wrong only when both SELECTs run before either INSERT.",
+                        "{x} 的 SELECT 在另一个请求 INSERT 之后执行，找到了 {}：直接返回它，不再插入。先查再插只在两个 SELECT 都先于任何一个 INSERT 时出错。",
+                        op_id(o)
                     )
                 } else {
                     info.mark(DB, MarkKind::Dedup, "0 rows", "0 行");
-                    t(
-                        format!("{x}'s insert hits the unique key: 0 rows, and nothing is reserved again. The API returns the existing {} with the same parameters: the same request, the same answer. {RC}", op_id(o)),
-                        format!("{x} 的插入撞上唯一键：0 行，也不会再预留一次。API 返回已有的 {}，参数相同：同样的请求，同样的应答。{RC_ZH}", op_id(o)),
+                    tx!(
+                        "{x}'s insert hits the unique key: 0 rows, and nothing is reserved again. The API returns the existing {} with the same parameters: the same request, the same answer. {RC}",
+                        "{x} 的插入撞上唯一键：0 行，也不会再预留一次。API 返回已有的 {}，参数相同：同样的请求，同样的应答。{RC_ZH}",
+                        op_id(o)
                     )
                 };
             }
             ReqPc::Done(Reply::Conflict) => {
-                info.title = t(
-                    format!("{x}: 409, other parameters"),
-                    format!("{x}：409，参数不同"),
-                );
+                info.title = tx!("{x}: 409, other parameters", "{x}：409，参数不同");
                 info.mark(API, MarkKind::Fail, "409", "409");
-                info.narration = t(
-                    format!("{x}'s insert hits the unique key. The stored digest is for {}, this request asks for {}: 409 Conflict. The operation is not rewritten; a different refund needs a different key.", money(AMOUNT), money(amount)),
-                    format!("{x} 的插入撞上唯一键。已保存的摘要对应 {}，这次请求是 {}：409 Conflict。操作不会被改写；另一笔退款需要另一个键。", money(AMOUNT), money(amount)),
+                info.narration = tx!(
+                    "{x}'s insert hits the unique key. The stored digest is for {}, this request asks for {}: 409 Conflict. The operation is not rewritten; a different refund needs a different key.",
+                    "{x} 的插入撞上唯一键。已保存的摘要对应 {}，这次请求是 {}：409 Conflict。操作不会被改写；另一笔退款需要另一个键。",
+                    money(AMOUNT),
+                    money(amount)
                 );
             }
             _ => {}
@@ -249,10 +253,11 @@ impl Cx<'_> {
             "UPDATE refund_operations SET status = 'PROCESSING', version = version + 1\n  WHERE operation_id = '{}' AND status = 'PENDING';",
             op_id(o)
         ));
-        info.title = t(format!("claim {}", op_id(o)), format!("领取 {}", op_id(o)));
-        info.narration = t(
-            format!("The worker claims {}: PROCESSING.", op_id(o)),
-            format!("Worker 领取 {}：PROCESSING。", op_id(o)),
+        info.title = tx!("claim {}", "领取 {}", op_id(o));
+        info.narration = tx!(
+            "The worker claims {}: PROCESSING.",
+            "Worker 领取 {}：PROCESSING。",
+            op_id(o)
         );
     }
 
@@ -267,12 +272,10 @@ impl Cx<'_> {
             s.ops[o as usize].amount * 100,
             op_id(o)
         ));
-        info.title = t(format!("send {k}"), format!("发送 {k}"));
-        info.narration = t(
-            format!(
-                "The worker sends the refund with the downstream key {k} and waits up to 5 s."
-            ),
-            format!("Worker 用下游键 {k} 发送退款，最多等待 5 秒。"),
+        info.title = tx!("send {k}", "发送 {k}");
+        info.narration = tx!(
+            "The worker sends the refund with the downstream key {k} and waits up to 5 s.",
+            "Worker 用下游键 {k} 发送退款，最多等待 5 秒。"
         );
     }
 
@@ -285,7 +288,7 @@ impl Cx<'_> {
             "POST /v1/refunds\nIdempotency-Key: {k}   -- the same key, the same parameters\n{{ \"charge\": \"ch_1701\", \"amount\": {} }}",
             s.ops[o as usize].amount * 100
         ));
-        info.title = t(format!("retry {k}, same key"), format!("同键重试 {k}"));
+        info.title = tx!("retry {k}, same key", "同键重试 {k}");
         let busy = s
             .answers
             .iter()
@@ -293,19 +296,22 @@ impl Cx<'_> {
         let pruned = b.ops[o as usize].old_key && s.day_later.is_some();
         info.narration = if pruned {
             info.mark(WORKER, MarkKind::Fail, "key pruned", "键已清除");
-            t(
-                format!("A day later the retry job retries {} with the same key {k}, as it always does. It cannot know that the provider pruned that key: to the provider this is a new refund request.", op_id(o)),
-                format!("一天后，重试任务照常用同一个键 {k} 重试 {}。它无从知道支付方已清除这个键：对支付方来说，这是一笔新的退款请求。", op_id(o)),
+            tx!(
+                "A day later the retry job retries {} with the same key {k}, as it always does. It cannot know that the provider pruned that key: to the provider this is a new refund request.",
+                "一天后，重试任务照常用同一个键 {k} 重试 {}。它无从知道支付方已清除这个键：对支付方来说，这是一笔新的退款请求。",
+                op_id(o)
             )
         } else if busy {
-            t(
-                format!("The worker retries {} with the same key. The provider is still processing the first request with that key: it answers 409 at once rather than running it twice.", op_id(o)),
-                format!("Worker 用同一个键重试 {}。支付方仍在处理同键的第一个请求：它立即回 409，而不是再执行一次。", op_id(o)),
+            tx!(
+                "The worker retries {} with the same key. The provider is still processing the first request with that key: it answers 409 at once rather than running it twice.",
+                "Worker 用同一个键重试 {}。支付方仍在处理同键的第一个请求：它立即回 409，而不是再执行一次。",
+                op_id(o)
             )
         } else {
-            t(
-                format!("The outcome of {} is UNKNOWN, so the worker asks again with the same key. If the provider refunded, it replays the saved result; if not, it refunds now: either way, once.", op_id(o)),
-                format!("{} 的结果未知，于是 Worker 用同一个键再问一次。支付方若已退款，就重放保存的结果；若没有，现在才退：无论哪种，只有一次。", op_id(o)),
+            tx!(
+                "The outcome of {} is UNKNOWN, so the worker asks again with the same key. If the provider refunded, it replays the saved result; if not, it refunds now: either way, once.",
+                "{} 的结果未知，于是 Worker 用同一个键再问一次。支付方若已退款，就重放保存的结果；若没有，现在才退：无论哪种，只有一次。",
+                op_id(o)
             )
         };
     }
@@ -319,14 +325,12 @@ impl Cx<'_> {
             op_id(o),
             s.ops[o as usize].amount
         ));
-        info.title = t(
-            format!("retry with new key {k}"),
-            format!("换新键 {k} 重试"),
-        );
+        info.title = tx!("retry with new key {k}", "换新键 {k} 重试");
         info.mark(WORKER, MarkKind::Restart, "new key", "新键");
-        info.narration = t(
-            format!("The retry job gives {} a new downstream key, {k}, and reserves again. To the provider, {k} is a new refund.", op_id(o)),
-            format!("重试任务给 {} 换了一个新的下游键 {k}，并再次预留。对支付方来说，{k} 是一笔新的退款。", op_id(o)),
+        info.narration = tx!(
+            "The retry job gives {} a new downstream key, {k}, and reserves again. To the provider, {k} is a new refund.",
+            "重试任务给 {} 换了一个新的下游键 {k}，并再次预留。对支付方来说，{k} 是一笔新的退款。",
+            op_id(o)
         );
     }
 
@@ -344,18 +348,15 @@ impl Cx<'_> {
         if refused {
             self.refuse(info, &k, heard);
         } else if replayed {
-            info.title = t(format!("replay {k}"), format!("重放 {k}"));
+            info.title = tx!("replay {k}", "重放 {k}");
             info.mark(PSP, MarkKind::Dedup, "replayed", "重放");
-            info.narration = t(
-                format!("The provider has a saved result for {k}: it replays “refund succeeded” without refunding again. It would replay a saved failure just the same, and it keeps a key at least 24 hours (Stripe API v1): a key reused after that is a new request."),
-                format!("支付方已为 {k} 保存了结果：它重放“退款成功”，不会再退一次。保存的若是失败，它同样重放；键至少保留 24 小时（Stripe API v1），过期后再用同一个键就是新请求。"),
+            info.narration = tx!(
+                "The provider has a saved result for {k}: it replays “refund succeeded” without refunding again. It would replay a saved failure just the same, and it keeps a key at least 24 hours (Stripe API v1): a key reused after that is a new request.",
+                "支付方已为 {k} 保存了结果：它重放“退款成功”，不会再退一次。保存的若是失败，它同样重放；键至少保留 24 小时（Stripe API v1），过期后再用同一个键就是新请求。"
             );
         } else {
             let n = s.ledger.len();
-            info.title = t(
-                format!("refund re_{n} ({k})"),
-                format!("退款 re_{n}（{k}）"),
-            );
+            info.title = tx!("refund re_{n} ({k})", "退款 re_{n}（{k}）");
             let second = s.ledger.iter().filter(|c| c.0 == o).count() > 1;
             info.marks.push(if second {
                 mark(PSP, MarkKind::Duplicate, "2nd refund", "第二笔退款")
@@ -364,9 +365,9 @@ impl Cx<'_> {
             });
             let forgot = b.ledger.iter().any(|c| c.0 == o && c.1 == at);
             let tail = if forgot {
-                t(
-                    format!("It refunded under {k} a day ago, but has pruned the key since: nothing says this request is that one."),
-                    format!("一天前它已用 {k} 退过款，但此后清除了这个键：没有任何东西表明这个请求就是那一个。"),
+                tx!(
+                    "It refunded under {k} a day ago, but has pruned the key since: nothing says this request is that one.",
+                    "一天前它已用 {k} 退过款，但此后清除了这个键：没有任何东西表明这个请求就是那一个。"
                 )
             } else if heard {
                 t(
@@ -379,15 +380,10 @@ impl Cx<'_> {
                     "已经没有人在等这个应答了：Worker 早已放弃。但钱照样退出去了。",
                 )
             };
-            info.narration = t(
-                format!(
-                    "The provider executes refund re_{n} of {} under the key {k}.",
-                    money(b.queue[0].2)
-                ),
-                format!(
-                    "支付方以键 {k} 执行退款 re_{n}，金额 {}。",
-                    money(b.queue[0].2)
-                ),
+            info.narration = tx!(
+                "The provider executes refund re_{n} of {} under the key {k}.",
+                "支付方以键 {k} 执行退款 re_{n}，金额 {}。",
+                money(b.queue[0].2)
             )
             .then(&tail);
         }
@@ -401,17 +397,19 @@ impl Cx<'_> {
         if answer == Some(Answer::Refused) {
             info.arrow(WORKER, DB, "UPDATE", ArrowKind::Message);
             info.code = Some(refuse_sql(o, s.reserved < b.reserved));
-            info.title = t(format!("400 → {} FAILED", op_id(o)), format!("400 → {} FAILED", op_id(o)));
+            info.title = tx!("400 → {} FAILED", "400 → {} FAILED", op_id(o));
             info.mark(DB, MarkKind::Rollback, "released", "已释放");
-            info.narration = t(
-                format!("A 400 is a definite answer: the provider will not refund this charge, now or on a retry. {} is FAILED and its reservation released, safely, because nothing can still happen.", op_id(o)),
-                format!("400 是确定的答复：支付方不会为这笔扣款退款，现在不会，重试也不会。{} 标为 FAILED 并释放预留，这是安全的，因为不会再发生任何事。", op_id(o)),
+            info.narration = tx!(
+                "A 400 is a definite answer: the provider will not refund this charge, now or on a retry. {} is FAILED and its reservation released, safely, because nothing can still happen.",
+                "400 是确定的答复：支付方不会为这笔扣款退款，现在不会，重试也不会。{} 标为 FAILED 并释放预留，这是安全的，因为不会再发生任何事。",
+                op_id(o)
             );
         } else if answer == Some(Answer::InProgress) {
             info.title = t("409: still in progress", "409：仍在处理");
-            info.narration = t(
-                format!("409: the provider is still working on the first request. {} stays UNKNOWN with its reservation; the worker will ask again.", op_id(o)),
-                format!("409：支付方还在处理第一个请求。{} 保持 UNKNOWN，预留不动；Worker 稍后再问。", op_id(o)),
+            info.narration = tx!(
+                "409: the provider is still working on the first request. {} stays UNKNOWN with its reservation; the worker will ask again.",
+                "409：支付方还在处理第一个请求。{} 保持 UNKNOWN，预留不动；Worker 稍后再问。",
+                op_id(o)
             );
         } else {
             info.arrow(WORKER, DB, "UPDATE", ArrowKind::Message);
@@ -419,20 +417,19 @@ impl Cx<'_> {
             if s.refunded == b.refunded {
                 info.title = t("answer: already settled", "应答：已有终态");
                 info.mark(DB, MarkKind::Dedup, "0 rows", "0 行");
-                info.narration = t(
-                    format!("The worker records the answer, but the callback got there first: {} is already SUCCEEDED and the guarded UPDATE matches 0 rows.", op_id(o)),
-                    format!("Worker 记录应答，但回调先到了：{} 已是 SUCCEEDED，带条件的 UPDATE 匹配 0 行。", op_id(o)),
+                info.narration = tx!(
+                    "The worker records the answer, but the callback got there first: {} is already SUCCEEDED and the guarded UPDATE matches 0 rows.",
+                    "Worker 记录应答，但回调先到了：{} 已是 SUCCEEDED，带条件的 UPDATE 匹配 0 行。",
+                    op_id(o)
                 );
                 return;
             }
-            info.title = t(
-                format!("{} SUCCEEDED", op_id(o)),
-                format!("{} 成功", op_id(o)),
-            );
+            info.title = tx!("{} SUCCEEDED", "{} 成功", op_id(o));
             info.mark(DB, MarkKind::Commit, "SUCCEEDED", "SUCCEEDED");
-            info.narration = t(
-                format!("The worker records the provider's answer: {} SUCCEEDED, the reservation becomes a refund.", op_id(o)),
-                format!("Worker 记下支付方的应答：{} 成功，预留转为已退款。", op_id(o)),
+            info.narration = tx!(
+                "The worker records the provider's answer: {} SUCCEEDED, the reservation becomes a refund.",
+                "Worker 记下支付方的应答：{} 成功，预留转为已退款。",
+                op_id(o)
             );
         }
     }
@@ -456,33 +453,30 @@ impl Cx<'_> {
         info.arrow(WORKER, DB, "UPDATE", ArrowKind::Message);
         if m.variant.naive() {
             info.code = Some(mark_failed_sql(o));
-            info.title = t(
-                format!("timeout → {} FAILED", op_id(o)),
-                format!("超时 → {} FAILED", op_id(o)),
-            );
+            info.title = tx!("timeout → {} FAILED", "超时 → {} FAILED", op_id(o));
             info.mark(DB, MarkKind::Rollback, "released", "已释放");
-            info.narration = cause.then(&t(
-                format!("The worker marks {} FAILED and releases the 80.00 reservation, as if nothing had happened. It does not know that.", op_id(o)),
-                format!("Worker 把 {} 标为 FAILED，释放 80.00 的预留，仿佛什么都没发生。可它并不知道。", op_id(o)),
+            info.narration = cause.then(&tx!(
+                "The worker marks {} FAILED and releases the 80.00 reservation, as if nothing had happened. It does not know that.",
+                "Worker 把 {} 标为 FAILED，释放 80.00 的预留，仿佛什么都没发生。可它并不知道。",
+                op_id(o)
             ));
         } else {
             info.code = Some(format!(
                 "UPDATE refund_operations SET status = 'UNKNOWN', version = version + 1\n  WHERE operation_id = '{}';   -- the reservation stays",
                 op_id(o)
             ));
-            info.title = t(
-                format!("timeout → {} UNKNOWN", op_id(o)),
-                format!("超时 → {} UNKNOWN", op_id(o)),
-            );
+            info.title = tx!("timeout → {} UNKNOWN", "超时 → {} UNKNOWN", op_id(o));
             let late = if m.variant.late() {
                 t("Its retry job runs once a day.", "它的重试任务每天只跑一次。")
             } else {
                 Text::default()
             };
-            info.narration = cause.then(&t(
-                format!("A timeout is not a failure: {} becomes UNKNOWN and keeps its 80.00 reserved until the provider says what happened.", op_id(o)),
-                format!("超时不是失败：{} 变为 UNKNOWN，保留 80.00 的预留，直到支付方说明发生了什么。", op_id(o)),
-            ).then(&late));
+            let unknown = tx!(
+                "A timeout is not a failure: {} becomes UNKNOWN and keeps its 80.00 reserved until the provider says what happened.",
+                "超时不是失败：{} 变为 UNKNOWN，保留 80.00 的预留，直到支付方说明发生了什么。",
+                op_id(o)
+            );
+            info.narration = cause.then(&unknown.then(&late));
         }
     }
 
@@ -500,34 +494,36 @@ impl Cx<'_> {
         } else {
             Text::default()
         };
-        info.title = t(
-            format!("callback for {}", op_id(o)),
-            format!("{} 的回调", op_id(o)),
-        );
+        info.title = tx!("callback for {}", "{} 的回调", op_id(o));
         info.narration = if applied {
             let was = b.ops[o as usize].status;
             if matches!(was, Status::Failed | Status::Pending) {
                 info.mark(API, MarkKind::Duplicate, "revived", "复活");
-                twice.then(&t(
-                    format!("The late callback finds {} {}: the handler only skips SUCCEEDED, so it marks it SUCCEEDED and adds 80.00 to refunded, on top of whatever the retry does.", op_id(o), was.sql()),
-                    format!("迟到的回调发现 {} 是 {}：处理函数只跳过 SUCCEEDED，于是把它标为 SUCCEEDED 并给已退金额加 80.00，重试做的事还要另算。", op_id(o), was.sql()),
+                twice.then(&tx!(
+                    "The late callback finds {} {}: the handler only skips SUCCEEDED, so it marks it SUCCEEDED and adds 80.00 to refunded, on top of whatever the retry does.",
+                    "迟到的回调发现 {} 是 {}：处理函数只跳过 SUCCEEDED，于是把它标为 SUCCEEDED 并给已退金额加 80.00，重试做的事还要另算。",
+                    op_id(o),
+                    was.sql()
                 ))
             } else if was == Status::Review {
-                twice.then(&t(
-                    format!("The provider's callback reports the refund of {}: the evidence the review was waiting for. SUCCEEDED, the reservation becomes a refund, and on-call has nothing left to decide.", op_id(o)),
-                    format!("支付方的回调报告了 {} 的退款：正是人工复核在等的证据。成功，预留转为已退款，值班人员无需再决定什么。", op_id(o)),
+                twice.then(&tx!(
+                    "The provider's callback reports the refund of {}: the evidence the review was waiting for. SUCCEEDED, the reservation becomes a refund, and on-call has nothing left to decide.",
+                    "支付方的回调报告了 {} 的退款：正是人工复核在等的证据。成功，预留转为已退款，值班人员无需再决定什么。",
+                    op_id(o)
                 ))
             } else {
-                twice.then(&t(
-                    format!("The callback arrives before the worker heard back: {} SUCCEEDED, the reservation becomes a refund.", op_id(o)),
-                    format!("回调比 Worker 先到：{} 成功，预留转为已退款。", op_id(o)),
+                twice.then(&tx!(
+                    "The callback arrives before the worker heard back: {} SUCCEEDED, the reservation becomes a refund.",
+                    "回调比 Worker 先到：{} 成功，预留转为已退款。",
+                    op_id(o)
                 ))
             }
         } else {
             info.mark(API, MarkKind::Dedup, "0 rows", "0 行");
-            twice.then(&t(
-                format!("{} is already settled: the guarded UPDATE matches 0 rows, and a late or repeated callback changes nothing.", op_id(o)),
-                format!("{} 已是终态：带条件的 UPDATE 匹配 0 行，迟到或重复的回调什么都不改变。", op_id(o)),
+            twice.then(&tx!(
+                "{} is already settled: the guarded UPDATE matches 0 rows, and a late or repeated callback changes nothing.",
+                "{} 已是终态：带条件的 UPDATE 匹配 0 行，迟到或重复的回调什么都不改变。",
+                op_id(o)
             ))
         };
     }
@@ -576,16 +572,16 @@ impl Cx<'_> {
 impl Cx<'_> {
     /// The provider's step when it refuses: nothing moves; its saved result is the refusal.
     fn refuse(&self, info: &mut StepInfo, k: &str, heard: bool) {
-        info.title = t(format!("400 for {k}: charge disputed"), format!("{k} 得到 400：扣款有争议"));
+        info.title = tx!("400 for {k}: charge disputed", "{k} 得到 400：扣款有争议");
         info.mark(PSP, MarkKind::Fail, "400", "400");
         let tail = if heard {
             t("It answers the worker.", "它把答复发给 Worker。")
         } else {
             t("Nobody is waiting for this answer any more.", "已经没有人在等这个答复了。")
         };
-        info.narration = t(
-            format!("The provider refuses the refund under {k}: the charge is disputed (400). No money moves, and it saves the refusal under the key: a retry gets the same answer."),
-            format!("支付方拒绝了 {k} 的退款：扣款有争议（400）。钱没有动，它把拒绝保存在这个键下：重试也会得到同样的答复。"),
+        info.narration = tx!(
+            "The provider refuses the refund under {k}: the charge is disputed (400). No money moves, and it saves the refusal under the key: a retry gets the same answer.",
+            "支付方拒绝了 {k} 的退款：扣款有争议（400）。钱没有动，它把拒绝保存在这个键下：重试也会得到同样的答复。"
         )
         .then(&tail);
     }
@@ -597,7 +593,7 @@ impl Cx<'_> {
         let id = op_id(o);
         info.arrow(WORKER, PSP, t("connect", "连接"), ArrowKind::Lost);
         info.mark(WORKER, MarkKind::Fail, "never sent", "没发出去");
-        info.title = t(format!("{id}: connection refused"), format!("{id}：连接被拒"));
+        info.title = tx!("{id}: connection refused", "{id}：连接被拒");
         let cause = t(
             "The connection to the provider is refused: not one byte of the request left. This is the one failure that proves nothing happened.",
             "到支付方的连接被拒：请求一个字节都没发出去。只有这种失败能证明什么都没发生。",
@@ -605,15 +601,15 @@ impl Cx<'_> {
         info.arrow(WORKER, DB, "UPDATE", ArrowKind::Message);
         if m.variant.naive() {
             info.code = Some(mark_failed_sql(o));
-            info.narration = cause.then(&t(
-                format!("The worker marks {id} FAILED and releases the reservation, as it does for any error; this time it happens to be right."),
-                format!("Worker 像对待任何错误一样把 {id} 标为 FAILED 并释放预留；这一次恰好是对的。"),
+            info.narration = cause.then(&tx!(
+                "The worker marks {id} FAILED and releases the reservation, as it does for any error; this time it happens to be right.",
+                "Worker 像对待任何错误一样把 {id} 标为 FAILED 并释放预留；这一次恰好是对的。"
             ));
         } else {
             info.code = Some(format!("UPDATE refund_operations SET status = 'PENDING', version = version + 1\n  WHERE operation_id = '{id}' AND status = 'PROCESSING';   -- never sent: send again"));
-            info.narration = cause.then(&t(
-                format!("{id} goes back to PENDING with its reservation and its key: sending it again is safe."),
-                format!("{id} 带着预留和原来的键回到 PENDING：再发一次是安全的。"),
+            info.narration = cause.then(&tx!(
+                "{id} goes back to PENDING with its reservation and its key: sending it again is safe.",
+                "{id} 带着预留和原来的键回到 PENDING：再发一次是安全的。"
             ));
         }
     }
@@ -631,9 +627,9 @@ impl Cx<'_> {
                 "它的回调还没送达（支付方会在几天内重试失败的 webhook）。",
             )
         };
-        info.narration = t(
-            format!("The retry job runs the next day. Stripe keeps an idempotency key at least {KEY_HOURS} hours and may prune it after that (Stripe API v1): the provider no longer remembers what it did under op-1, though the refund itself stays in its ledger."),
-            format!("重试任务第二天才运行。Stripe 至少保留幂等键 {KEY_HOURS} 小时，之后可能清除（Stripe API v1）：支付方已不记得在 op-1 这个键下做过什么，但退款本身仍在它的账本里。"),
+        info.narration = tx!(
+            "The retry job runs the next day. Stripe keeps an idempotency key at least {KEY_HOURS} hours and may prune it after that (Stripe API v1): the provider no longer remembers what it did under op-1, though the refund itself stays in its ledger.",
+            "重试任务第二天才运行。Stripe 至少保留幂等键 {KEY_HOURS} 小时，之后可能清除（Stripe API v1）：支付方已不记得在 op-1 这个键下做过什么，但退款本身仍在它的账本里。"
         )
         .then(&pending);
     }
@@ -646,20 +642,20 @@ impl Cx<'_> {
         info.arrow(WORKER, PSP, t("GET refunds", "GET refunds"), ArrowKind::Message);
         info.arrow(WORKER, DB, "UPDATE", ArrowKind::Message);
         let get = format!("GET /v1/refunds?charge=ch_1701\n-- a refund whose metadata.operation_id is {id}?");
-        info.title = t(format!("look {id} up"), format!("查询 {id}"));
+        info.title = tx!("look {id} up", "查询 {id}");
         if s.ops[o as usize].status == Status::Succeeded {
             let n = (b.ledger.iter()).position(|c| c.0 == o).map_or(0, |i| i + 1);
             info.code = Some(format!("{get}   -- re_{n}\n{}", settle_sql(m.variant, o, s.refunded > b.refunded)));
             info.mark(DB, MarkKind::Commit, "SUCCEEDED", "SUCCEEDED");
-            info.narration = t(
-                format!("The key is over {KEY_HOURS} hours old, so the worker does not resend under it: it lists the charge's refunds and finds re_{n} carrying {id}. {id} SUCCEEDED, the reservation becomes a refund, and nothing is sent."),
-                format!("这个键已超过 {KEY_HOURS} 小时，Worker 不再用它重发：它列出这笔扣款的退款，找到带着 {id} 的 re_{n}。{id} 成功，预留转为已退款，什么都不再发送。"),
+            info.narration = tx!(
+                "The key is over {KEY_HOURS} hours old, so the worker does not resend under it: it lists the charge's refunds and finds re_{n} carrying {id}. {id} SUCCEEDED, the reservation becomes a refund, and nothing is sent.",
+                "这个键已超过 {KEY_HOURS} 小时，Worker 不再用它重发：它列出这笔扣款的退款，找到带着 {id} 的 re_{n}。{id} 成功，预留转为已退款，什么都不再发送。"
             );
         } else {
             info.code = Some(format!("{get}   -- none\nUPDATE refund_operations SET status = 'PENDING', version = version + 1\n  WHERE operation_id = '{id}' AND status = 'UNKNOWN';   -- send again, same key"));
-            info.narration = t(
-                format!("The charge has no refund carrying {id}, a day after the send: the provider has executed or dropped everything it received by now, so it never ran. {id} goes back to PENDING, reservation kept, to be sent again under the same key."),
-                format!("一天过去了，这笔扣款仍没有带着 {id} 的退款：支付方早已执行或丢弃了收到的一切，所以它从未执行。{id} 回到 PENDING，保留预留，用同一个键再发一次。"),
+            info.narration = tx!(
+                "The charge has no refund carrying {id}, a day after the send: the provider has executed or dropped everything it received by now, so it never ran. {id} goes back to PENDING, reservation kept, to be sent again under the same key.",
+                "一天过去了，这笔扣款仍没有带着 {id} 的退款：支付方早已执行或丢弃了收到的一切，所以它从未执行。{id} 回到 PENDING，保留预留，用同一个键再发一次。"
             );
         }
     }
@@ -670,11 +666,11 @@ impl Cx<'_> {
         info.arrow(WORKER, PSP, t("GET refunds", "GET refunds"), ArrowKind::Lost);
         info.arrow(WORKER, DB, "UPDATE", ArrowKind::Message);
         info.mark(WORKER, MarkKind::Fail, "503", "503");
-        info.title = t(format!("{id}: inconclusive → a person"), format!("{id}：无法确认 → 人工"));
+        info.title = tx!("{id}: inconclusive → a person", "{id}：无法确认 → 人工");
         info.code = Some(format!("GET /v1/refunds?charge=ch_1701   -- 503, and 503 again\nUPDATE refund_operations SET status = 'NEEDS_REVIEW', version = version + 1\n  WHERE operation_id = '{id}' AND status = 'UNKNOWN';   -- the reservation stays"));
-        info.narration = t(
-            format!("The lookup answers 503: the worker still cannot tell whether {id} was refunded, and its key has expired. It does not mint a new key to try its luck: {id} is NEEDS_REVIEW, the 80.00 stays reserved, and payments on-call is paged to reconcile it by hand."),
-            format!("查询返回 503：Worker 仍无法判断 {id} 是否已退款，而它的键已经过期。它不会生成新键去碰运气：{id} 标为 NEEDS_REVIEW，80.00 继续预留，并呼叫支付值班人员人工对账。"),
+        info.narration = tx!(
+            "The lookup answers 503: the worker still cannot tell whether {id} was refunded, and its key has expired. It does not mint a new key to try its luck: {id} is NEEDS_REVIEW, the 80.00 stays reserved, and payments on-call is paged to reconcile it by hand.",
+            "查询返回 503：Worker 仍无法判断 {id} 是否已退款，而它的键已经过期。它不会生成新键去碰运气：{id} 标为 NEEDS_REVIEW，80.00 继续预留，并呼叫支付值班人员人工对账。"
         );
     }
 }
