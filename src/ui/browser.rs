@@ -241,6 +241,17 @@ pub fn set_title(title: &str) {
     document().set_title(title);
 }
 
+/// The `content` of `<meta name="{name}">` in index.html: what the build step tells the page
+/// (the explorer worker's content-hashed file name).
+pub fn meta_content(name: &str) -> Option<String> {
+    let selector = format!("meta[name=\"{name}\"]");
+    document()
+        .query_selector(&selector)
+        .ok()
+        .flatten()?
+        .get_attribute("content")
+}
+
 /// Removes the static loading shell from index.html once the app has mounted.
 pub fn remove_shell() {
     if let Some(shell) = document().get_element_by_id("shell") {

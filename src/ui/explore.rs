@@ -3,8 +3,10 @@
 //! counterexample, and "Prove the fix" (the same bounds on the variant that fixes this one,
 //! side by side).
 //!
-//! The worker (`explorer_loader.js`, built from `src/bin/explorer.rs`) is started on the first
-//! request, so the page never downloads it unless someone explores. Cancel terminates it.
+//! The worker (built from `src/bin/explorer.rs`) is started on the first request, so the page
+//! never downloads it unless someone explores. Cancel terminates it. A release build names its
+//! files by their content (`tests/e2e/tools/worker.mjs`) and index.html names the loader, so a
+//! page only ever starts the worker of its own build; a debug build keeps the plain name.
 
 use super::app::{use_ctx, Ctx};
 use super::browser;
@@ -155,7 +157,8 @@ impl Explore {
         if self.handle.with_value(Option::is_some) {
             return true;
         }
-        let worker = match Worker::new("./explorer_loader.js") {
+        let url = browser::meta_content("explorer-worker");
+        let worker = match Worker::new(url.as_deref().unwrap_or("./explorer_loader.js")) {
             Ok(w) => w,
             Err(e) => {
                 self.fail_all(format!("{e:?}"));

@@ -14,7 +14,12 @@ async function open(page, query) {
 test('explores every run, shows the shortest counterexample, and proves the fix', async ({ page, problems }) => {
   await open(page, '?s=dual-write&v=commit-then-publish&lang=en');
   await expect(page.getByRole('combobox', { name: 'Faults per run' })).toHaveValue('3');
+  const started = page.waitForEvent('worker');
   await page.getByRole('button', { name: 'Explore every run' }).click();
+  // The worker of this build: its loader is named by its content, as index.html says.
+  const named = await page.locator('meta[name="explorer-worker"]').getAttribute('content');
+  expect(named).toMatch(/^\.\/explorer_loader-[0-9a-f]{16}\.js$/);
+  expect((await started).url()).toMatch(new RegExp(`/${named.slice(2).replace('.', '\\.')}$`));
   // The same numbers as the native suite (tests/dual_write.rs, BENCHMARKS.md).
   await expect(results(page)).toContainText('187 distinct states · 201 runs');
   const lost = results(page).locator('li', { hasText: 'no lost event' });

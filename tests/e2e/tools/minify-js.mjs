@@ -34,7 +34,9 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
   console.log(`minified ${file}: ${code.length} → ${out.code.length} bytes`);
 }
 writeFileSync(htmlPath, html);
-// Then the Content-Security-Policy, over the final index.html, and the offline service worker
+// Then the worker's files get their content hash (over the minified glue), then the
+// Content-Security-Policy, over the final index.html, and the offline service worker
 // over the final files.
+await import('./worker.mjs');
 await import('./csp.mjs');
 await import('./offline.mjs');
