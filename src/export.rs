@@ -17,6 +17,24 @@ pub const VERSION: i64 = 2;
 pub const MAX_BYTES: usize = 256 * 1024;
 const MAX_DEPTH: usize = 16;
 
+/// What the Export dialog needs only on a click: the three text formats and the run file's
+/// reader. The page's split build fetches them as a module of their own on first use
+/// (`ui::export::kit`), so a page that never exports does not carry them; the JSON reader
+/// stays, for `quiz.json` and `notes.json`.
+pub struct Kit {
+    pub markdown: fn(&Trace, usize, &str, Lang) -> String,
+    pub mermaid: fn(&Trace, usize, Lang) -> String,
+    pub run_json: fn(&Run, &Trace) -> String,
+    pub parse_run: fn(&str) -> Result<Run, Text>,
+}
+
+pub static KIT: Kit = Kit {
+    markdown,
+    mermaid,
+    run_json,
+    parse_run,
+};
+
 /// A parsed JSON value. Numbers are whole (a run file has no other kind).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Json {

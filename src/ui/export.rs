@@ -7,9 +7,11 @@ use super::app::{use_ctx, Ctx};
 use super::browser;
 use super::cmd::{Cmd, Format};
 use super::dom::{drawn, markup, Node};
+use super::i18n;
 use super::timeline;
-use crate::export::{markdown, mermaid, parse_run, run_json, run_scenario, Run};
-use crate::sim::{Lang, Text};
+use crate::export::{run_scenario, Kit, Run};
+use crate::scenarios::LoadFailed;
+use crate::sim::{Lang, Text, Trace};
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -112,35 +114,75 @@ fn current_run(ctx: &Ctx) -> Run {
     }
 }
 
+/// The export formats and the run file's reader: here at once in a build without `split`; in
+/// the page's, fetched on first use (a failure is not remembered: the next click tries again).
+#[cfg(feature = "split")]
+#[wasm_split_helpers::wasm_split(part_export, fallible)]
+pub fn load_kit() -> Result<&'static Kit, LoadFailed> {
+    Ok(&crate::export::KIT)
+}
+
+#[cfg(not(feature = "split"))]
+async fn load_kit() -> Result<&'static Kit, LoadFailed> {
+    Ok(&crate::export::KIT)
+}
+
+/// Runs `then` with the kit once it is here; if it cannot be fetched, says so (a notice) and
+/// changes nothing.
+fn with_kit(ctx: Ctx, then: impl FnOnce(&'static Kit) + 'static) {
+    leptos::task::spawn_local(async move {
+        match load_kit().await {
+            Ok(kit) => then(kit),
+            Err(_) => {
+                ctx.status.set(Some(ctx.t().export_unloaded));
+                let why = Text::new(i18n::EN.export_unloaded, i18n::ZH.export_unloaded);
+                ctx.notices.update(|n| n.push(why));
+            }
+        }
+    });
+}
+
+/// A text format, written with the kit from the trace at a step in a language.
+type Writer = fn(&Kit, &Ctx, &Trace, usize, Lang) -> String;
+
 fn export(ctx: Ctx, format: Format) {
     let lang = ctx.lang.get_untracked();
     let step = ctx.cursor.get_untracked().step;
-    let title = ctx.meta().title.get(lang).to_string();
-    let t = ctx.t();
     let file = file_name(&ctx, format.ext());
-    let done = match format {
-        Format::Svg => browser::download(&file, "image/svg+xml", &timeline_svg(&ctx, step, lang)),
-        Format::Png => browser::download_png(&file, &timeline_svg(&ctx, step, lang)),
-        Format::Markdown => browser::download(
-            &file,
-            "text/markdown",
-            &ctx.trace
-                .with_untracked(|tr| markdown(tr, step, &title, lang)),
-        ),
-        Format::Mermaid => browser::download(
-            &file,
-            "text/plain",
-            &ctx.trace.with_untracked(|tr| mermaid(tr, step, lang)),
-        ),
-        Format::Json => browser::download(
-            &file,
-            "application/json",
-            &ctx.trace
-                .with_untracked(|tr| run_json(&current_run(&ctx), tr)),
-        ),
+    let done = |ctx: Ctx, done: bool| {
+        let t = ctx.t();
+        ctx.status
+            .set(Some(if done { t.exported } else { t.export_failed }));
     };
-    ctx.status
-        .set(Some(if done { t.exported } else { t.export_failed }));
+    let (mime, text): (_, Writer) = match format {
+        Format::Svg => {
+            let svg = timeline_svg(&ctx, step, lang);
+            return done(ctx, browser::download(&file, "image/svg+xml", &svg));
+        }
+        Format::Png => {
+            let svg = timeline_svg(&ctx, step, lang);
+            return done(ctx, browser::download_png(&file, &svg));
+        }
+        Format::Markdown => ("text/markdown", |k, ctx, tr, step, lang| {
+            (k.markdown)(tr, step, ctx.meta().title.get(lang), lang)
+        }),
+        Format::Mermaid => ("text/plain", |k, _, tr, step, lang| {
+            (k.mermaid)(tr, step, lang)
+        }),
+        Format::Json => ("application/json", |k, ctx, tr, _, _| {
+            (k.run_json)(&current_run(ctx), tr)
+        }),
+    };
+    // Everything is read again once the kit is here, so the file is of one state.
+    with_kit(ctx, move |kit| {
+        let lang = ctx.lang.get_untracked();
+        let step = ctx.cursor.get_untracked().step;
+        let file = file_name(&ctx, format.ext());
+        let body = ctx
+            .trace
+            .with_untracked(|tr| text(kit, &ctx, tr, step, lang));
+        done(ctx, browser::download(&file, mime, &body));
+    });
 }
 
 /// Opens a run file's text: the run on success; otherwise the reason, shown in the dialog and
@@ -155,7 +197,12 @@ pub fn import_text(ctx: Ctx, error: RwSignal<Option<Text>>, text: &str) {
 }
 
 fn open_text(ctx: Ctx, error: RwSignal<Option<Text>>, text: &str) {
-    match parse_run(text) {
+    let text = text.to_string();
+    with_kit(ctx, move |kit| open_with(ctx, error, kit, &text));
+}
+
+fn open_with(ctx: Ctx, error: RwSignal<Option<Text>>, kit: &Kit, text: &str) {
+    match (kit.parse_run)(text) {
         Ok(run) => {
             error.set(None);
             ctx.apply(run);

@@ -111,6 +111,8 @@ pub struct Ui {
     pub import_label: &'static str,
     pub exported: &'static str,
     pub export_failed: &'static str,
+    /// The export formats' module could not be fetched (split build).
+    pub export_unloaded: &'static str,
     pub imported: &'static str,
     /// The call tree and time axis (`ui::calls`).
     pub calls: &'static str,
@@ -297,6 +299,7 @@ pub const EN: Ui = Ui {
     import_label: "Choose a .json file saved from here",
     exported: "Download started.",
     export_failed: "The browser refused the download.",
+    export_unloaded: "The export could not be loaded (offline, or the site was updated). Nothing changed; try again.",
     imported: "Run file opened.",
     calls: "Calls and attempts",
     call_tree: "Call tree",
@@ -481,6 +484,7 @@ pub const ZH: Ui = Ui {
     import_label: "选择从这里保存的 .json 文件",
     exported: "已开始下载。",
     export_failed: "浏览器拒绝了下载。",
+    export_unloaded: "导出功能未能加载（离线，或网站已更新）。页面没有改变；请再试一次。",
     imported: "已打开运行文件。",
     calls: "调用与尝试",
     call_tree: "调用树",

@@ -47,3 +47,25 @@ test('switching to a scenario whose module fails changes nothing; Try again swit
   await expect(page).toHaveTitle(/Semaphore scope/);
   await expect(page.locator('.notice')).toHaveCount(0);
 });
+
+test('the export formats arrive on first use; a failed fetch says so, and the next click works', async ({ page }) => {
+  const fetched = [];
+  page.on('request', (r) => {
+    const m = /\/split_(\w+)-[0-9a-f]{16}\.wasm$/.exec(r.url());
+    if (m) fetched.push(m[1]);
+  });
+  let fail = true;
+  await page.route(module('part_export'), (route) => (fail ? route.abort() : route.continue()));
+  await page.goto('?s=dual-write&lang=en');
+  await waitForApp(page);
+  expect(fetched).toEqual(['dual_write']);
+  await page.getByRole('button', { name: 'Export', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Export this run' });
+  const markdown = dialog.getByRole('button', { name: 'State tables as Markdown' });
+  await markdown.click();
+  await expect(page.locator('.notice')).toContainText('The export could not be loaded');
+  expect(fetched).toEqual(['dual_write', 'part_export']);
+  fail = false;
+  const [download] = await Promise.all([page.waitForEvent('download'), markdown.click()]);
+  expect(download.suggestedFilename()).toBe('dual-write-commit-then-publish-step0.md');
+});

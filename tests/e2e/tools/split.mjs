@@ -28,14 +28,19 @@ function manifest(text) {
   const file = (stem) => named(stem, '.wasm');
   const chunks = new Map([...text.matchAll(/const (__chunk_\d+) = makeLoad\([^]*?"\.\/(chunk_\d+)\.wasm"/g)]
     .map((m) => [m[1], m[2]]));
+  // A split point named `part_<name>` is an optional part of the page (the export formats),
+  // fetched on first use; every other one is a scenario, named by its slug.
   const scenarios = {};
+  const parts = {};
   for (const m of text.matchAll(/__wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\([^]*?"\.\/(split_\w+)\.wasm"[^]*?, \[([^\]]*)\]\)\)/g)) {
     const deps = m[3].split(',').map((d) => d.trim()).filter(Boolean);
     if (deps.some((d) => !chunks.has(d))) throw new Error(`unknown chunk in ${m[1]}'s loader`);
-    scenarios[m[1].replace(/_/g, '-')] = [file(m[2]), ...(deps.length ? [named('chunks', '.bin')] : [])];
+    const files = [file(m[2]), ...(deps.length ? [named('chunks', '.bin')] : [])];
+    if (m[1].startsWith('part_')) parts[m[1].slice(5)] = files;
+    else scenarios[m[1].replace(/_/g, '-')] = files;
   }
   const page = ['index.html', named(NAME, '.js'), named(NAME, '_bg.wasm'), named('split', '.js')];
-  return { build: id, page, scenarios };
+  return { build: id, page, scenarios, parts };
 }
 
 const run = (cmd, args) => execFileSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'] });
@@ -131,4 +136,4 @@ if (trunks.length !== 2) throw new Error(`expected Trunk's page glue and wasm, f
 for (const [f, bytes] of out) writeFileSync(join(dir, f), bytes);
 writeFileSync(join(work, 'manifest.json'), JSON.stringify(manifest(loader), null, 1));
 writeFileSync(htmlPath, html);
-console.log(`split: the page, ${out.size - 4} scenario modules and ${chunks.length} shared chunks in one file (build ${id})`);
+console.log(`split: the page, ${out.size - 4} modules (scenarios and parts) and ${chunks.length} shared chunks in one file (build ${id})`);
