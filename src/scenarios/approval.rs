@@ -26,7 +26,7 @@ use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
     mark, ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind,
-    Metric, MetricValue, Model, Notes, Present, RowRef, RowView, Scenario, ScenarioMeta, StateView,
+    Metric, Model, Notes, Present, RowRef, RowView, Scenario, ScenarioMeta, StateView,
     StepInfo, TableView, Text, Unit, VariantMeta,
 };
 
@@ -364,28 +364,13 @@ impl Present for ApprovalModel {
             lanes,
             tables,
             metrics: vec![
-                Metric {
-                    name: Text::new("approvals given", "批准次数"),
-                    value: MetricValue::Count(s.clicks as u32),
-                },
-                Metric {
-                    name: Text::new("execute calls", "执行调用"),
-                    value: MetricValue::Count(s.calls.len() as u32),
-                },
-                Metric {
-                    name: Text::new("refunds by the agent", "Agent 执行的退款"),
-                    value: MetricValue::Count(by_agent),
-                },
-                Metric {
-                    name: Text::new("refunded on ord-2042", "ord-2042 已退金额"),
-                    value: MetricValue::Count(s.order_refunded as u32),
-                },
+                Metric::count(Text::new("approvals given", "批准次数"), s.clicks as u32),
+                Metric::count(Text::new("execute calls", "执行调用"), s.calls.len() as u32),
+                Metric::count(Text::new("refunds by the agent", "Agent 执行的退款"), by_agent),
+                Metric::count(Text::new("refunded on ord-2042", "ord-2042 已退金额"), s.order_refunded as u32),
             ],
-            code: None,
-            tree: Vec::new(),
-            chart: None,
-            plots: Vec::new(),
             figure: Some(figure(s)),
+            ..StateView::default()
         }
     }
 

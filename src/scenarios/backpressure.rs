@@ -25,7 +25,7 @@ use crate::sim::kit::Variants;
 use crate::sim::{
     given,
     counted, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob,
-    LaneView, Mark, MarkKind, Meter, Metric, MetricValue, Model, Notes, Plot, Present, RowView,
+    LaneView, Mark, MarkKind, Meter, Metric, Model, Notes, Plot, Present, RowView,
     Scenario, ScenarioMeta, Series, StateView, StepInfo, TableView, Text, Tone, Unit, VariantMeta,
 };
 use std::collections::VecDeque;
@@ -583,10 +583,9 @@ fn view(m: &BackpressureModel, s: &BpState) -> StateView {
         ],
         metrics: metrics(m, s),
         code: Some(code(m, s)),
-        tree: Vec::new(),
-        chart: None,
         figure: Some(figure(m, s, &queue_plot, &wait_plot)),
         plots: vec![queue_plot, wait_plot],
+        ..StateView::default()
     }
 }
 
@@ -823,34 +822,16 @@ fn metrics(m: &BackpressureModel, s: &BpState) -> Vec<Metric> {
     let wait = m.wait(s);
     let age = s.oldest_age();
     let mut metrics = vec![
-        Metric {
-            name: Text::new("Time (s)", "时间（秒）"),
-            value: MetricValue::Count(s.t),
-        },
-        Metric {
-            name: Text::new("Queued", "排队"),
-            value: MetricValue::Count(s.queued),
-        },
-        Metric {
-            name: Text::new("Oldest waits (s)", "最老消息已等（秒）"),
-            value: MetricValue::Count(age),
-        },
-        Metric {
-            name: Text::new("Expected wait (s)", "预计等待（秒）"),
-            value: MetricValue::Count(wait),
-        },
+        Metric::count(Text::new("Time (s)", "时间（秒）"), s.t),
+        Metric::count(Text::new("Queued", "排队"), s.queued),
+        Metric::count(Text::new("Oldest waits (s)", "最老消息已等（秒）"), age),
+        Metric::count(Text::new("Expected wait (s)", "预计等待（秒）"), wait),
     ];
     if v.admits() {
-        metrics.push(Metric {
-            name: Text::new("Refused (503)", "已拒绝（503）"),
-            value: MetricValue::Count(s.total.refused),
-        });
+        metrics.push(Metric::count(Text::new("Refused (503)", "已拒绝（503）"), s.total.refused));
     }
     if v.channel() {
-        metrics.push(Metric {
-            name: Text::new("Throttled (429)", "被限流（429）"),
-            value: MetricValue::Count(s.total.throttled),
-        });
+        metrics.push(Metric::count(Text::new("Throttled (429)", "被限流（429）"), s.total.throttled));
     }
     metrics
 }

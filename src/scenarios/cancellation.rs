@@ -31,7 +31,7 @@ use crate::sim::kit::Variants;
 use crate::sim::{
     given,
     CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Metric,
-    MetricValue, Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
+    Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
     TableView, Text, Unit, VariantMeta,
 };
 
@@ -586,24 +586,13 @@ impl Present for CancellationModel {
                 self.wire_table(s),
             ],
             metrics: vec![
-                Metric {
-                    name: Text::new("refunds at the provider", "支付方的退款"),
-                    value: MetricValue::Count(s.refunded().len() as u32),
-                },
-                Metric {
-                    name: Text::new("refunds the screen reports", "屏幕报告的退款"),
-                    value: MetricValue::Count(told),
-                },
-                Metric {
-                    name: Text::new("outcomes not known", "结果未知的操作"),
-                    value: MetricValue::Count(unknown),
-                },
+                Metric::count(Text::new("refunds at the provider", "支付方的退款"), s.refunded().len() as u32),
+                Metric::count(Text::new("refunds the screen reports", "屏幕报告的退款"), told),
+                Metric::count(Text::new("outcomes not known", "结果未知的操作"), unknown),
             ],
             code: Some(self.code(s)),
-            tree: Vec::new(),
-            chart: None,
-            plots: Vec::new(),
             figure: Some(figure(s, told)),
+            ..StateView::default()
         }
     }
 

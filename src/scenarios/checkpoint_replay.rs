@@ -21,7 +21,7 @@ use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
     mark, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView,
-    LedgerRow, MarkKind, Metric, MetricValue, Model, Notes, Present, RowView, Scenario,
+    LedgerRow, MarkKind, Metric, Model, Notes, Present, RowView, Scenario,
     ScenarioMeta, StateView, StepInfo, TableView, Text, Unit, VariantMeta,
 };
 
@@ -275,24 +275,13 @@ impl Present for CheckpointReplayModel {
                 self.runtime_table(s),
             ],
             metrics: vec![
-                Metric {
-                    name: Text::new("checkpoints", "检查点"),
-                    value: MetricValue::Count(s.checkpoints as u32),
-                },
-                Metric {
-                    name: Text::new("refund tool calls", "退款工具调用"),
-                    value: MetricValue::Count(s.calls as u32),
-                },
-                Metric {
-                    name: Text::new("refunds executed", "已执行的退款"),
-                    value: MetricValue::Count(s.ledger.len() as u32),
-                },
+                Metric::count(Text::new("checkpoints", "检查点"), s.checkpoints as u32),
+                Metric::count(Text::new("refund tool calls", "退款工具调用"), s.calls as u32),
+                Metric::count(Text::new("refunds executed", "已执行的退款"), s.ledger.len() as u32),
             ],
             code: Some(self.code(s)),
-            tree: Vec::new(),
-            chart: None,
-            plots: Vec::new(),
             figure: Some(figure(s)),
+            ..StateView::default()
         }
     }
 

@@ -19,7 +19,7 @@
 use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
-    Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Meter, Metric, MetricValue, Model,
+    Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Meter, Metric, Model,
     Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, Unit,
     VariantMeta,
 };
@@ -507,24 +507,12 @@ impl Present for DeadLetterModel {
             ],
             tables: view::tables(self, s),
             metrics: vec![
-                Metric {
-                    name: Text::new("messages in the partition", "分区内消息"),
-                    value: MetricValue::Count(s.queue.len() as u32),
-                },
-                Metric {
-                    name: Text::new("calls to the provider", "调用支付方次数"),
-                    value: MetricValue::Count(u32::from(s.calls)),
-                },
-                Metric {
-                    name: Text::new("dead letters", "死信"),
-                    value: MetricValue::Count(s.dead.len() as u32),
-                },
+                Metric::count(Text::new("messages in the partition", "分区内消息"), s.queue.len() as u32),
+                Metric::count(Text::new("calls to the provider", "调用支付方次数"), u32::from(s.calls)),
+                Metric::count(Text::new("dead letters", "死信"), s.dead.len() as u32),
             ],
-            code: None,
-            tree: Vec::new(),
-            chart: None,
-            plots: Vec::new(),
             figure: Some(figure(self.variant, s)),
+            ..StateView::default()
         }
     }
 

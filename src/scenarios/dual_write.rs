@@ -448,12 +448,8 @@ impl Present for DualWriteModel {
         StateView {
             lanes,
             tables,
-            metrics: Vec::new(),
-            code: None,
-            tree: Vec::new(),
-            chart: None,
-            plots: Vec::new(),
             figure: Some(figure(s)),
+            ..StateView::default()
         }
     }
 

@@ -30,7 +30,7 @@ use crate::sim::kit::Variants;
 use crate::sim::{
     given,
     ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView,
-    LedgerRow, MarkKind, Metric, MetricValue, Model, Notes, Present, RowView, Scenario,
+    LedgerRow, MarkKind, Metric, Model, Notes, Present, RowView, Scenario,
     ScenarioMeta, StateView, StepInfo, TableView, Text, Unit, VariantMeta,
 };
 
@@ -725,28 +725,14 @@ impl Present for DuplicateChargeModel {
             lanes,
             tables,
             metrics: vec![
-                Metric {
-                    name: Text::new("deliveries", "投递次数"),
-                    value: MetricValue::Count(deliveries),
-                },
-                Metric {
-                    name: Text::new("charges at the provider", "支付方扣款笔数"),
-                    value: MetricValue::Count(s.charges().len() as u32),
-                },
-                Metric {
-                    name: Text::new("refunds at the provider", "支付方退款笔数"),
-                    value: MetricValue::Count(s.refunded().len() as u32),
-                },
-                Metric {
-                    name: Text::new("net paid by the customer", "客户净支付"),
-                    value: MetricValue::Count(s.net().max(0) as u32),
-                },
+                Metric::count(Text::new("deliveries", "投递次数"), deliveries),
+                Metric::count(Text::new("charges at the provider", "支付方扣款笔数"), s.charges().len() as u32),
+                Metric::count(Text::new("refunds at the provider", "支付方退款笔数"), s.refunded().len() as u32),
+                Metric::count(Text::new("net paid by the customer", "客户净支付"), s.net().max(0) as u32),
             ],
             code: Some(self.code(s)),
-            tree: Vec::new(),
-            chart: None,
-            plots: Vec::new(),
             figure: Some(figure(s)),
+            ..StateView::default()
         }
     }
 

@@ -18,7 +18,7 @@
 use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
-    Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Metric, MetricValue, Model, Notes,
+    Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Metric, Model, Notes,
     Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, Unit,
     VariantMeta,
 };
@@ -311,20 +311,11 @@ impl Present for EventOrderModel {
             ],
             tables: vec![payments(s), deliveries(s), provider()],
             metrics: vec![
-                Metric {
-                    name: Text::new("deliveries", "投递次数"),
-                    value: MetricValue::Count(s.log.len() as u32),
-                },
-                Metric {
-                    name: Text::new("events still on their way", "仍在路上的事件"),
-                    value: MetricValue::Count(s.pending.len() as u32),
-                },
+                Metric::count(Text::new("deliveries", "投递次数"), s.log.len() as u32),
+                Metric::count(Text::new("events still on their way", "仍在路上的事件"), s.pending.len() as u32),
             ],
-            code: None,
-            tree: Vec::new(),
-            chart: None,
-            plots: Vec::new(),
             figure: Some(figure(s)),
+            ..StateView::default()
         }
     }
 

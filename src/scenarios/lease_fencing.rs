@@ -17,7 +17,7 @@
 use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
-    Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Metric, MetricValue, Model, Notes,
+    Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Metric, Model, Notes,
     Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, Unit,
     VariantMeta,
 };
@@ -310,20 +310,11 @@ impl Present for LeaseFencingModel {
             ],
             tables: vec![runs(s), workers(s), ledger(self.variant, s)],
             metrics: vec![
-                Metric {
-                    name: Text::new("refund calls", "退款调用"),
-                    value: MetricValue::Count(s.calls.len() as u32),
-                },
-                Metric {
-                    name: Text::new("refunds executed", "已执行的退款"),
-                    value: MetricValue::Count(s.refunds.len() as u32),
-                },
+                Metric::count(Text::new("refund calls", "退款调用"), s.calls.len() as u32),
+                Metric::count(Text::new("refunds executed", "已执行的退款"), s.refunds.len() as u32),
             ],
-            code: None,
-            tree: Vec::new(),
-            chart: None,
-            plots: Vec::new(),
             figure: Some(figure(s)),
+            ..StateView::default()
         }
     }
 

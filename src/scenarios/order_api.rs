@@ -20,7 +20,7 @@
 use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
-    Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Meter, Metric, MetricValue, Model,
+    Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Meter, Metric, Model,
     Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, Unit,
     VariantMeta,
 };
@@ -456,20 +456,11 @@ impl Present for OrderApiModel {
             ],
             tables: view::tables(self, s),
             metrics: vec![
-                Metric {
-                    name: Text::new("POSTs sent", "已发送的 POST"),
-                    value: MetricValue::Count(s.posts.len() as u32),
-                },
-                Metric {
-                    name: Text::new("orders created", "已创建订单"),
-                    value: MetricValue::Count(s.orders.len() as u32),
-                },
+                Metric::count(Text::new("POSTs sent", "已发送的 POST"), s.posts.len() as u32),
+                Metric::count(Text::new("orders created", "已创建订单"), s.orders.len() as u32),
             ],
-            code: None,
-            tree: Vec::new(),
-            chart: None,
-            plots: Vec::new(),
             figure: Some(figure(self.variant, s)),
+            ..StateView::default()
         }
     }
 

@@ -28,7 +28,7 @@ use crate::sim::kit::Variants;
 use crate::sim::{
     given,
     CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob, LaneView, Meter, Metric,
-    MetricValue, Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
+    Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
     TableView, Text, Unit, VariantMeta,
 };
 
@@ -595,20 +595,12 @@ impl Present for RefundCapModel {
             lanes,
             tables,
             metrics: vec![
-                Metric {
-                    name: Text::new("reserved", "已预留"),
-                    value: MetricValue::Count(s.reserved.max(0) as u32),
-                },
-                Metric {
-                    name: Text::new("refunds approved", "已批准的退款"),
-                    value: MetricValue::Count(approved),
-                },
+                Metric::count(Text::new("reserved", "已预留"), s.reserved.max(0) as u32),
+                Metric::count(Text::new("refunds approved", "已批准的退款"), approved),
             ],
             code: Some(self.code(s)),
-            tree: Vec::new(),
-            chart: None,
-            plots: Vec::new(),
             figure: Some(figure(s)),
+            ..StateView::default()
         }
     }
 

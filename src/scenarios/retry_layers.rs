@@ -31,7 +31,7 @@ use crate::tx;
 use crate::sim::kit::Retry;
 use crate::sim::kit::Variants;
 use crate::sim::{
-    Figure, FigureBody, InvKind, Invariant, Knob, KnobOption, LaneView, Level, Metric, MetricValue,
+    Figure, FigureBody, InvKind, Invariant, Knob, KnobOption, LaneView, Level, Metric,
     Model, Notes, Present, RowView, Scenario, ScenarioMeta, Span, SpanChart, StateView, StepInfo,
     TableView, Text, Tone, TreeItem, VariantMeta,
 };
@@ -617,11 +617,10 @@ impl Present for RetryLayersModel {
             lanes,
             tables,
             metrics: self.metrics(s),
-            code: None,
             tree: self.tree(s),
             chart: Some(self.chart(s)),
-            plots: Vec::new(),
             figure: Some(self.figure(s)),
+            ..StateView::default()
         }
     }
 
@@ -656,10 +655,7 @@ fn refunded_twice(s: &RlState) -> Option<Text> {
 
 impl RetryLayersModel {
     fn metrics(&self, s: &RlState) -> Vec<Metric> {
-        let count = |en: String, zh: String, n: u32| Metric {
-            name: Text::new(en, zh),
-            value: MetricValue::Count(n),
-        };
+        let count = |en: String, zh: String, n: u32| Metric::count(Text::new(en, zh), n);
         let (a, n) = (self.attempts, self.layers);
         let mut out = vec![
             count("downstream calls".into(), "下游调用".into(), s.calls),

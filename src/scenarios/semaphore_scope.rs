@@ -32,7 +32,7 @@ use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
     CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob, KnobOption, LaneView, Meter,
-    Metric, MetricValue, Model, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
+    Metric, Model, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
     TableView, Text, Tone, TreeItem, Unit,
 };
 
@@ -491,9 +491,8 @@ impl Present for SemaphoreScopeModel {
             metrics: self.metrics(s),
             code: Some(self.code(s)),
             tree: self.tree(s),
-            chart: None,
-            plots: Vec::new(),
             figure: Some(self.figure(s)),
+            ..StateView::default()
         }
     }
 
@@ -639,10 +638,7 @@ fn stuck(s: &SsState) -> Option<Text> {
 
 impl SemaphoreScopeModel {
     fn metrics(&self, s: &SsState) -> Vec<Metric> {
-        let count = |en: &str, zh: &str, n: u8| Metric {
-            name: Text::new(en, zh),
-            value: MetricValue::Count(n.into()),
-        };
+        let count = |en: &str, zh: &str, n: u8| Metric::count(Text::new(en, zh), n.into());
         let mut m = vec![
             count(
                 "calls in flight to the channel",

@@ -43,7 +43,7 @@ use crate::sim::kit::Variants;
 use crate::sim::{
     given,
     mark, ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind,
-    Metric, MetricValue, Model, Notes, Present, RowRef, RowView, Scenario, ScenarioMeta, StateView,
+    Metric, Model, Notes, Present, RowRef, RowView, Scenario, ScenarioMeta, StateView,
     StepInfo, TableView, Text, Unit, VariantMeta,
 };
 
@@ -913,24 +913,12 @@ impl Present for UnknownOutcomeModel {
             lanes,
             tables,
             metrics: vec![
-                Metric {
-                    name: Text::new("refunds at the provider", "支付方的退款"),
-                    value: MetricValue::Count(s.ledger.len() as u32),
-                },
-                Metric {
-                    name: Text::new("provider refunded", "支付方已退金额"),
-                    value: MetricValue::Count(provider_total as u32),
-                },
-                Metric {
-                    name: Text::new("reserved", "已预留"),
-                    value: MetricValue::Count(s.reserved.max(0) as u32),
-                },
+                Metric::count(Text::new("refunds at the provider", "支付方的退款"), s.ledger.len() as u32),
+                Metric::count(Text::new("provider refunded", "支付方已退金额"), provider_total as u32),
+                Metric::count(Text::new("reserved", "已预留"), s.reserved.max(0) as u32),
             ],
-            code: None,
-            tree: Vec::new(),
-            chart: None,
-            plots: Vec::new(),
             figure: Some(figure(s)),
+            ..StateView::default()
         }
     }
 

@@ -306,6 +306,16 @@ pub struct Metric {
     pub value: MetricValue,
 }
 
+impl Metric {
+    /// A plain count: `Metric::count(tx!("queued", "排队"), n)`.
+    pub fn count(name: Text, n: u32) -> Metric {
+        Metric {
+            name,
+            value: MetricValue::Count(n),
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MetricValue {
     Count(u32),

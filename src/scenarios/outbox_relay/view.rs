@@ -19,11 +19,8 @@ pub(super) fn view(m: &OutboxRelayModel, s: &OrState) -> StateView {
         lanes: lanes(m, s),
         tables,
         metrics: metrics(s),
-        code: None,
-        tree: Vec::new(),
-        chart: None,
-        plots: Vec::new(),
         figure: Some(figure(s, m.relays() > 1)),
+        ..StateView::default()
     }
 }
 
@@ -288,21 +285,12 @@ fn metrics(s: &OrState) -> Vec<Metric> {
         .filter(|h| matches!(h.1, Outcome::Absorbed | Outcome::Stale))
         .count() as u32;
     vec![
-        Metric {
-            name: Text::new("outbox pending", "发件箱待发送"),
-            value: MetricValue::Count(pending.len() as u32),
-        },
+        Metric::count(Text::new("outbox pending", "发件箱待发送"), pending.len() as u32),
         Metric {
             name: Text::new("oldest pending age (steps)", "最老待发送记录已等待（步）"),
             value: MetricValue::oldest(pending),
         },
-        Metric {
-            name: Text::new("duplicates delivered", "重复投递"),
-            value: MetricValue::Count(u32::from(s.dups)),
-        },
-        Metric {
-            name: Text::new("duplicates absorbed", "被拦截的重复"),
-            value: MetricValue::Count(absorbed),
-        },
+        Metric::count(Text::new("duplicates delivered", "重复投递"), u32::from(s.dups)),
+        Metric::count(Text::new("duplicates absorbed", "被拦截的重复"), absorbed),
     ]
 }
