@@ -785,10 +785,10 @@ fn step_marks(
     let Some(x) = lay.x(k) else { return };
     let ease = frac * frac * (3.0 - 2.0 * frac);
     let arrived = frac >= 1.0;
-    for a in &step.info.arrows {
+    for (a, at) in step.info.arrows.iter().zip(anchors(step, x, lang, lay)) {
         let ends = arrow_ends(a.from, a.to, x, lay);
-        let room = next.and_then(|(n, nx)| label_room(label_anchor(a, ends, lay), n, nx, lay));
-        svg.push(arrow_node(a, ends, ease, arrived, lang, lay, room));
+        let room = next.and_then(|(n, nx)| label_room(at, n, nx, lang, lay));
+        svg.push(arrow_node(a, ends, ease, arrived, lang, lay, (at, room)));
     }
     // Marks appear as the message lands: invisible for the first 60 % of the motion.
     let percent = if arrived {
@@ -829,7 +829,7 @@ fn arrow_node(
     arrived: bool,
     lang: Lang,
     lay: &Layout,
-    room: Option<i32>,
+    (at, room): ((i32, i32), Option<i32>),
 ) -> Node {
     let ((x1, y1), (x2, y2)) = travelled(a, ends);
     let (class, ease) = match a.kind {
@@ -874,8 +874,7 @@ fn arrow_node(
     if shown.is_empty() {
         return g;
     }
-    let (lx, ly) = label_anchor(a, ends, lay);
-    g.child(text(lx, ly, "msg-label", shown))
+    g.child(text(at.0, at.1, "msg-label", shown))
 }
 
 /// The part of an arrow that is drawn: a lost message stops half-way.
@@ -900,13 +899,46 @@ fn label_text(a: &crate::sim::Arrow, lang: Lang, col: i32) -> String {
     }
 }
 
-/// Where an arrow's label starts. A lost message's label is on the half it travelled; a
+/// Where an arrow's label starts, on its own: where a delivered message's would be, which for
+/// a lost one is on the half it travelled or at its ✕ (placed on that half alone, a message
+/// lost over two lanes had its label on the sender's lane, over the step's own mark); a
 /// ghost's sits on the receiver's lane, after its ✗: where the absence is.
 fn label_anchor(a: &crate::sim::Arrow, ends: ((i32, i32), (i32, i32)), lay: &Layout) -> (i32, i32) {
-    let ((x1, y1), (x2, y2)) = travelled(a, ends);
+    let (_, (x2, y2)) = ends;
     match a.kind {
         ArrowKind::Ghost => (x2 + 9, y2 + 4),
-        _ => label_at(((x1, y1), (x2, y2)), a.from.abs_diff(a.to), lay.lane_h),
+        _ => label_at(ends, a.from.abs_diff(a.to), lay.lane_h),
+    }
+}
+
+/// Where each arrow's label of a step starts: its own place, moved down a line at a time while
+/// it would overlap a label placed before it in the same step (a request and its answer between
+/// the same two lanes cross at their middles, and read "202T #2" on top of each other).
+fn anchors(step: &Step, x: i32, lang: Lang, lay: &Layout) -> Vec<(i32, i32)> {
+    let lh = line_h(lay);
+    let mut placed: Vec<(i32, i32, i32)> = Vec::new();
+    for a in &step.info.arrows {
+        let (ax, mut ay) = label_anchor(a, arrow_ends(a.from, a.to, x, lay), lay);
+        let w = text_w(&label_text(a, lang, lay.col), lay) / 10;
+        let hits = |y: i32, placed: &[(i32, i32, i32)]| {
+            (placed.iter()).any(|&(px, py, pw)| {
+                w > 0 && pw > 0 && (py - y).abs() < lh && ax < px + pw + 3 && px < ax + w + 3
+            })
+        };
+        while hits(ay, &placed) {
+            ay += lh;
+        }
+        placed.push((ax, ay, w));
+    }
+    placed.into_iter().map(|(x, y, _)| (x, y)).collect()
+}
+
+/// The height of a line of the timeline's labels (11 px mono; 16 px when presenting).
+fn line_h(lay: &Layout) -> i32 {
+    if lay.lane_h >= LANE_H_LARGE {
+        18
+    } else {
+        13
     }
 }
 
@@ -927,11 +959,11 @@ fn text_w(s: &str, lay: &Layout) -> i32 {
 
 /// How far a label starting at `at` may run before the next step's label on the same line
 /// (`None`: nothing in its way).
-fn label_room(at: (i32, i32), next: &Step, nx: i32, lay: &Layout) -> Option<i32> {
-    let line_h = if lay.lane_h >= LANE_H_LARGE { 18 } else { 13 };
-    (next.info.arrows.iter())
-        .filter(|b| lay.col >= LABEL_COL || b.copy >= 2 || b.kind == ArrowKind::Ghost)
-        .map(|b| label_anchor(b, arrow_ends(b.from, b.to, nx, lay), lay))
+fn label_room(at: (i32, i32), next: &Step, nx: i32, lang: Lang, lay: &Layout) -> Option<i32> {
+    let line_h = line_h(lay);
+    (next.info.arrows.iter().zip(anchors(next, nx, lang, lay)))
+        .filter(|(b, _)| lay.col >= LABEL_COL || b.copy >= 2 || b.kind == ArrowKind::Ghost)
+        .map(|(_, at)| at)
         .filter(|&(bx, by)| (by - at.1).abs() < line_h && bx > at.0)
         .map(|(bx, _)| bx - at.0 - 3)
         .min()
@@ -977,6 +1009,44 @@ mod tests {
 
     /// A label runs no further than the next step's label on its line: it is cut with an
     /// ellipsis, and the current step's label is never cut.
+    /// A lost message's label is on the half it travelled, off the sender's lane where the
+    /// step's own marks are; two labels of one step never sit on each other.
+    #[test]
+    fn labels_of_a_step_keep_clear() {
+        let lay = Layout::place(&[true; 4], 44);
+        let x = lay.x(1).unwrap_or_default();
+        for (from, to) in [(1, 3), (3, 1), (0, 1), (1, 0), (0, 3)] {
+            let a = crate::sim::arrow(from, to, "GET refunds", ArrowKind::Lost);
+            let ends = arrow_ends(from, to, x, &lay);
+            let (_, (_, cross)) = travelled(&a, ends);
+            let (_, y) = label_anchor(&a, ends, &lay);
+            let sender = lay.y(from);
+            // The text stands on its anchor, a line high; a mark's circle is up to 9 px.
+            let (top, bottom) = (y - line_h(&lay) + 2, y);
+            assert!(
+                bottom < sender - 9 || top > sender + 9,
+                "{from}→{to}: on the sender's lane"
+            );
+            assert!(
+                (sender.min(cross)..=sender.max(cross)).contains(&(y + 4)),
+                "{from}→{to}: off the half it travelled"
+            );
+        }
+        // A request and its answer between the same two lanes, in one step.
+        let step = Step {
+            info: crate::sim::StepInfo {
+                arrows: vec![
+                    crate::sim::arrow(0, 1, "POST #2", ArrowKind::Duplicate),
+                    crate::sim::arrow(1, 0, "202", ArrowKind::Message),
+                ],
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let at = anchors(&step, x, Lang::En, &lay);
+        assert!((at[0].1 - at[1].1).abs() >= line_h(&lay), "{at:?}");
+    }
+
     #[test]
     fn a_label_stops_before_the_next_one() {
         let lay = Layout::place(&[true; 8], 44);
