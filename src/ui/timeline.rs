@@ -536,12 +536,11 @@ pub fn base(t: &Trace, step: usize, lang: Lang, lay: &Layout) -> Node {
     down_intervals(&mut downs, t, lanes.len(), step, lay);
     let mut marks = Node::svg("g");
     for k in 1..step {
-        let next = lay.x(k + 1).map(|x| (&t.steps[k + 1], x));
         step_marks(
             &mut marks,
             &t.steps[k],
             k,
-            Place::Past(next),
+            Place::Past(&t.steps[k + 1..=step]),
             1.0,
             lang,
             lay,
@@ -759,12 +758,12 @@ fn label_at(
 }
 
 /// Where a step is drawn: the current step (its marks "now", its labels whole), or a past one
-/// with the following step and its column when that is drawn, which bounds how far the past
-/// step's labels may run ([`label_room`]).
+/// with the steps drawn after it, whose labels bound how far the past step's labels may run
+/// ([`label_room`]).
 #[derive(Clone, Copy)]
 enum Place<'a> {
     Current,
-    Past(Option<(&'a Step, i32)>),
+    Past(&'a [Step]),
 }
 
 /// One step's arrows and marks. `frac` < 1 draws the message part-way along its arrow and
@@ -778,16 +777,22 @@ fn step_marks(
     lang: Lang,
     lay: &Layout,
 ) {
-    let (current, next) = match place {
-        Place::Current => (true, None),
-        Place::Past(next) => (false, next),
+    let (current, later) = match place {
+        Place::Current => (true, &[][..]),
+        Place::Past(later) => (false, later),
     };
     let Some(x) = lay.x(k) else { return };
     let ease = frac * frac * (3.0 - 2.0 * frac);
     let arrived = frac >= 1.0;
     for (a, at) in step.info.arrows.iter().zip(anchors(step, x, lang, lay)) {
         let ends = arrow_ends(a.from, a.to, x, lay);
-        let room = next.and_then(|(n, nx)| label_room(at, n, nx, lang, lay));
+        let reach = at.0 + text_w(&label_text(a, lang, lay.col), lay) / 10;
+        // The later steps drawn in columns this label could reach (a collapsed column ends it).
+        let room = (later.iter().enumerate())
+            .map_while(|(i, n)| lay.x(k + 1 + i).map(|nx| (n, nx)))
+            .take_while(|&(_, nx)| nx - lay.col <= reach)
+            .filter_map(|(n, nx)| label_room(at, n, nx, lang, lay))
+            .min();
         svg.push(arrow_node(a, ends, ease, arrived, lang, lay, (at, room)));
     }
     // Marks appear as the message lands: invisible for the first 60 % of the motion.
@@ -1045,6 +1050,53 @@ mod tests {
         };
         let at = anchors(&step, x, Lang::En, &lay);
         assert!((at[0].1 - at[1].1).abs() >= line_h(&lay), "{at:?}");
+    }
+
+    /// In every scenario's default run and every mistake's failing run, drawn whole at its
+    /// last step, no two labels on one line overlap: a past label stops before any later one it would reach, not only the next
+    /// step's, and the labels of one step stack.
+    #[test]
+    fn no_two_labels_overlap() {
+        for (i, sc) in scenarios::all().iter().enumerate() {
+            let meta = sc.meta();
+            let fails = (meta.variants.iter().enumerate())
+                .filter_map(|(v, m)| Some((v, crate::sim::decode_path(m.fails?).0)));
+            let defaults = (0..meta.variants.len()).map(|v| (v, Vec::new()));
+            for (v, path) in defaults.chain(fails) {
+                let t = sc.trace(v, &path);
+                let lay = Layout::place(&vec![true; t.steps.len()], 44);
+                let step = t.last();
+                let html = crate::ui::dom::html(&[
+                    base(&t, step, Lang::En, &lay),
+                    moving(&t, step, 1.0, Lang::En, &lay),
+                ]);
+                let num = |piece: &str, attr: &str| -> i32 {
+                    let from = piece.find(attr).map_or(0, |p| p + attr.len());
+                    let digits: String = piece[from..]
+                        .chars()
+                        .take_while(|c| *c == '-' || c.is_ascii_digit())
+                        .collect();
+                    digits.parse().unwrap_or_default()
+                };
+                let labels: Vec<(i32, i32, i32, String)> = (html.split("<text ").skip(1))
+                    .filter_map(|piece| {
+                        let (head, rest) = piece.split_once("class=\"msg-label\">")?;
+                        let label = rest.split('<').next().unwrap_or_default().to_string();
+                        let (x, y) = (num(head, "x=\""), num(head, "y=\""));
+                        Some((x, y, text_w(&label, &lay) / 10, label))
+                    })
+                    .collect();
+                for (j, a) in labels.iter().enumerate() {
+                    for b in &labels[j + 1..] {
+                        let apart = a.0 + a.2 <= b.0 || b.0 + b.2 <= a.0;
+                        assert!(
+                            (a.1 - b.1).abs() >= line_h(&lay) || apart,
+                            "scenario {i}, variant {v}: {a:?} and {b:?}"
+                        );
+                    }
+                }
+            }
+        }
     }
 
     #[test]

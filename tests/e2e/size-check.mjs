@@ -3,7 +3,7 @@
 //   node tests/e2e/size-check.mjs [distDir=dist]
 // Checks: the *_bg.wasm, its JS glue and the CSS exist; the wasm has no "name" custom section
 // (debug names: +40 % gzip); each entry point's gzip (zlib level 9) within its ceiling: the page
-// alone (wasm + js + css + the split modules' loader; SIZE_BUDGET_KB, 225 KiB) and the page with
+// alone (wasm + js + css + the split modules' loader; SIZE_BUDGET_KB, 226 KiB) and the page with
 // each scenario's modules, as a `?s=` or `embed=1` link fetches them (LINK_BUDGET_KB, 270 KiB;
 // which files, from target/split/manifest.json, written by tools/split.mjs). The goals are
 // 100/120 KiB (issue 25); the ceilings hold the line, each change recorded in BENCHMARKS.md.
@@ -20,7 +20,7 @@ import { constants, gzipSync } from 'node:zlib';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const distDir = resolve(process.argv[2] ?? join(root, 'dist'));
-const budgetKB = Number(process.env.SIZE_BUDGET_KB ?? 225);
+const budgetKB = Number(process.env.SIZE_BUDGET_KB ?? 226);
 const workerBudgetKB = Number(process.env.WORKER_BUDGET_KB ?? 90);
 const budget = budgetKB * 1024;
 const linkBudgetKB = Number(process.env.LINK_BUDGET_KB ?? 270);
