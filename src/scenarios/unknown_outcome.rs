@@ -155,6 +155,15 @@ pub struct Op {
     pub old_key: bool,
 }
 
+impl Op {
+    /// Moves the operation to `status`, as every UPDATE of it does: `SET status = …, version =
+    /// version + 1`.
+    fn move_to(&mut self, status: Status) {
+        self.status = status;
+        self.version += 1;
+    }
+}
+
 /// What the API answered a client request.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Reply {
@@ -330,12 +339,11 @@ impl UnknownOutcomeModel {
         if op.status != Status::Processing && op.status != Status::Unknown {
             return;
         }
-        op.version += 1;
         if self.variant.naive() {
-            op.status = Status::Failed;
+            op.move_to(Status::Failed);
             s.reserved -= op.amount;
         } else {
-            op.status = Status::Unknown;
+            op.move_to(Status::Unknown);
         }
     }
 
@@ -356,8 +364,7 @@ impl UnknownOutcomeModel {
             if op.status != Status::Failed {
                 s.reserved -= op.amount;
             }
-            op.status = Status::Succeeded;
-            op.version += 1;
+            op.move_to(Status::Succeeded);
             s.refunded += op.amount;
         }
         applies
@@ -368,8 +375,7 @@ impl UnknownOutcomeModel {
     fn refused(&self, s: &mut UoState, o: u8) {
         let op = &mut s.ops[o as usize];
         if matches!(op.status, Status::Processing | Status::Unknown) {
-            op.status = Status::Failed;
-            op.version += 1;
+            op.move_to(Status::Failed);
             s.reserved -= op.amount;
         }
     }
@@ -481,8 +487,7 @@ impl UnknownOutcomeModel {
                 self.give_up_waiting(s, o);
             } else {
                 let op = &mut s.ops[o as usize];
-                op.status = Status::Pending;
-                op.version += 1;
+                op.move_to(Status::Pending);
             }
             s.log.push((o, s.ops[o as usize].attempt, Outcome::NeverSent));
             s.job = None;
@@ -499,8 +504,7 @@ impl UnknownOutcomeModel {
     /// The lookup cannot tell and the key has expired: a person decides, reservation kept.
     fn escalate(s: &mut UoState, o: u8) {
         let op = &mut s.ops[o as usize];
-        op.status = Status::Review;
-        op.version += 1;
+        op.move_to(Status::Review);
     }
 
     /// The refund list is the provider's ledger, kept for good (unlike keys): a refund carrying
@@ -511,8 +515,7 @@ impl UnknownOutcomeModel {
             self.succeed(s, o);
         } else {
             let op = &mut s.ops[o as usize];
-            op.status = Status::Pending;
-            op.version += 1;
+            op.move_to(Status::Pending);
         }
     }
 }
@@ -673,8 +676,7 @@ impl Model for UnknownOutcomeModel {
             UoAct::Create(r) => self.on_create(&mut s, r),
             UoAct::Claim(o) => {
                 let op = &mut s.ops[o as usize];
-                op.status = Status::Processing;
-                op.version += 1;
+                op.move_to(Status::Processing);
                 s.job = Some((o, Stage::Claimed));
             }
             UoAct::Send => {
@@ -689,8 +691,7 @@ impl Model for UnknownOutcomeModel {
             UoAct::Requeue(o) => {
                 let op = &mut s.ops[o as usize];
                 op.attempt += 1;
-                op.status = Status::Pending;
-                op.version += 1;
+                op.move_to(Status::Pending);
                 s.reserved += op.amount;
             }
             UoAct::Execute => self.on_execute(&mut s),
