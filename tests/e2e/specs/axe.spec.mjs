@@ -1,6 +1,10 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect, expectNoConsoleErrors, waitForApp, clickHeader, SCENARIOS } from './helpers.mjs';
 
+// The tests are independent pages: with more than one worker (.ci/test runs this file with two)
+// they are shared out one by one, not kept in one worker as a file's tests are by default.
+test.describe.configure({ mode: 'parallel' });
+
 // Several states, because what is on screen changes: a violation, a crashed lane, a notice,
 // Chinese, dark mode and the phone layout.
 const states = [
