@@ -19,7 +19,7 @@ const MAX_DEPTH: usize = 16;
 
 /// What the Export dialog needs only on a click: the three text formats and the run file's
 /// reader. The page's split build fetches them as a module of their own on first use
-/// (`ui::export::kit`), so a page that never exports does not carry them; the JSON reader
+/// (`ui::export::load_kit`), so a page that never exports does not carry them; the JSON reader
 /// stays, for `quiz.json` and `notes.json`.
 pub struct Kit {
     pub markdown: fn(&Trace, usize, &str, Lang) -> String,

@@ -146,22 +146,27 @@ fn with_kit(ctx: Ctx, then: impl FnOnce(&'static Kit) + 'static) {
 type Writer = fn(&Kit, &Ctx, &Trace, usize, Lang) -> String;
 
 fn export(ctx: Ctx, format: Format) {
-    let lang = ctx.lang.get_untracked();
-    let step = ctx.cursor.get_untracked().step;
-    let file = file_name(&ctx, format.ext());
     let done = |ctx: Ctx, done: bool| {
         let t = ctx.t();
         ctx.status
             .set(Some(if done { t.exported } else { t.export_failed }));
     };
+    // What the file shows, read when it is written.
+    let now = move || {
+        let (lang, step) = (ctx.lang.get_untracked(), ctx.cursor.get_untracked().step);
+        (lang, step, file_name(&ctx, format.ext()))
+    };
     let (mime, text): (_, Writer) = match format {
-        Format::Svg => {
+        Format::Svg | Format::Png => {
+            let (lang, step, file) = now();
             let svg = timeline_svg(&ctx, step, lang);
-            return done(ctx, browser::download(&file, "image/svg+xml", &svg));
-        }
-        Format::Png => {
-            let svg = timeline_svg(&ctx, step, lang);
-            return done(ctx, browser::download_png(&file, &svg));
+            return done(
+                ctx,
+                match format {
+                    Format::Svg => browser::download(&file, "image/svg+xml", &svg),
+                    _ => browser::download_png(&file, &svg),
+                },
+            );
         }
         Format::Markdown => ("text/markdown", |k, ctx, tr, step, lang| {
             (k.markdown)(tr, step, ctx.meta().title.get(lang), lang)
@@ -173,11 +178,9 @@ fn export(ctx: Ctx, format: Format) {
             (k.run_json)(&current_run(ctx), tr)
         }),
     };
-    // Everything is read again once the kit is here, so the file is of one state.
+    // A text format waits for the kit (fetched on the first export), then reads the state.
     with_kit(ctx, move |kit| {
-        let lang = ctx.lang.get_untracked();
-        let step = ctx.cursor.get_untracked().step;
-        let file = file_name(&ctx, format.ext());
+        let (lang, step, file) = now();
         let body = ctx
             .trace
             .with_untracked(|tr| text(kit, &ctx, tr, step, lang));

@@ -535,12 +535,19 @@ pub fn base(t: &Trace, step: usize, lang: Lang, lay: &Layout) -> Node {
     let mut downs = Node::svg("g");
     down_intervals(&mut downs, t, lanes.len(), step, lay);
     let mut marks = Node::svg("g");
+    // Every drawn step's labels are placed once: a past step's labels are bounded by them.
+    let placed: Vec<Vec<Anchor>> = (0..=step)
+        .map(|k| {
+            lay.x(k)
+                .map_or_else(Vec::new, |x| anchors(&t.steps[k], x, lang, lay))
+        })
+        .collect();
     for k in 1..step {
         step_marks(
             &mut marks,
             &t.steps[k],
             k,
-            Place::Past(&t.steps[k + 1..=step]),
+            Place::Past(&placed[k..]),
             1.0,
             lang,
             lay,
@@ -758,12 +765,12 @@ fn label_at(
 }
 
 /// Where a step is drawn: the current step (its marks "now", its labels whole), or a past one
-/// with the steps drawn after it, whose labels bound how far the past step's labels may run
-/// ([`label_room`]).
+/// with its labels' anchors and those of the steps drawn after it, which bound how far its
+/// labels may run ([`label_room`]).
 #[derive(Clone, Copy)]
 enum Place<'a> {
     Current,
-    Past(&'a [Step]),
+    Past(&'a [Vec<Anchor>]),
 }
 
 /// One step's arrows and marks. `frac` < 1 draws the message part-way along its arrow and
@@ -777,23 +784,34 @@ fn step_marks(
     lang: Lang,
     lay: &Layout,
 ) {
-    let (current, later) = match place {
-        Place::Current => (true, &[][..]),
-        Place::Past(later) => (false, later),
-    };
     let Some(x) = lay.x(k) else { return };
+    let computed;
+    let (current, own, later): (bool, &[Anchor], &[Vec<Anchor>]) = match place {
+        Place::Current => {
+            computed = anchors(step, x, lang, lay);
+            (true, &computed, &[])
+        }
+        Place::Past(placed) => (false, &placed[0], &placed[1..]),
+    };
     let ease = frac * frac * (3.0 - 2.0 * frac);
     let arrived = frac >= 1.0;
-    for (a, at) in step.info.arrows.iter().zip(anchors(step, x, lang, lay)) {
+    for (a, &at) in step.info.arrows.iter().zip(own) {
         let ends = arrow_ends(a.from, a.to, x, lay);
-        let reach = at.0 + text_w(&label_text(a, lang, lay.col), lay) / 10;
         // The later steps drawn in columns this label could reach (a collapsed column ends it).
         let room = (later.iter().enumerate())
             .map_while(|(i, n)| lay.x(k + 1 + i).map(|nx| (n, nx)))
-            .take_while(|&(_, nx)| nx - lay.col <= reach)
-            .filter_map(|(n, nx)| label_room(at, n, nx, lang, lay))
+            .take_while(|&(_, nx)| nx - lay.col <= at.x + at.w)
+            .filter_map(|(n, _)| label_room(at, n, lay))
             .min();
-        svg.push(arrow_node(a, ends, ease, arrived, lang, lay, (at, room)));
+        svg.push(arrow_node(
+            a,
+            ends,
+            ease,
+            arrived,
+            lang,
+            lay,
+            ((at.x, at.y), room),
+        ));
     }
     // Marks appear as the message lands: invisible for the first 60 % of the motion.
     let percent = if arrived {
@@ -916,26 +934,34 @@ fn label_anchor(a: &crate::sim::Arrow, ends: ((i32, i32), (i32, i32)), lay: &Lay
     }
 }
 
+/// Where an arrow's label starts, and how wide it is whole (0: the arrow has no label).
+#[derive(Clone, Copy, Debug)]
+struct Anchor {
+    x: i32,
+    y: i32,
+    w: i32,
+}
+
 /// Where each arrow's label of a step starts: its own place, moved down a line at a time while
 /// it would overlap a label placed before it in the same step (a request and its answer between
 /// the same two lanes cross at their middles, and read "202T #2" on top of each other).
-fn anchors(step: &Step, x: i32, lang: Lang, lay: &Layout) -> Vec<(i32, i32)> {
+fn anchors(step: &Step, x: i32, lang: Lang, lay: &Layout) -> Vec<Anchor> {
     let lh = line_h(lay);
-    let mut placed: Vec<(i32, i32, i32)> = Vec::new();
+    let mut placed: Vec<Anchor> = Vec::new();
     for a in &step.info.arrows {
         let (ax, mut ay) = label_anchor(a, arrow_ends(a.from, a.to, x, lay), lay);
         let w = text_w(&label_text(a, lang, lay.col), lay) / 10;
-        let hits = |y: i32, placed: &[(i32, i32, i32)]| {
-            (placed.iter()).any(|&(px, py, pw)| {
-                w > 0 && pw > 0 && (py - y).abs() < lh && ax < px + pw + 3 && px < ax + w + 3
+        let hits = |y: i32, placed: &[Anchor]| {
+            (placed.iter()).any(|p| {
+                w > 0 && p.w > 0 && (p.y - y).abs() < lh && ax < p.x + p.w + 3 && p.x < ax + w + 3
             })
         };
         while hits(ay, &placed) {
             ay += lh;
         }
-        placed.push((ax, ay, w));
+        placed.push(Anchor { x: ax, y: ay, w });
     }
-    placed.into_iter().map(|(x, y, _)| (x, y)).collect()
+    placed
 }
 
 /// The height of a line of the timeline's labels (11 px mono; 16 px when presenting).
@@ -962,15 +988,13 @@ fn text_w(s: &str, lay: &Layout) -> i32 {
     s.chars().map(|c| char_w(c, lay)).sum()
 }
 
-/// How far a label starting at `at` may run before the next step's label on the same line
-/// (`None`: nothing in its way).
-fn label_room(at: (i32, i32), next: &Step, nx: i32, lang: Lang, lay: &Layout) -> Option<i32> {
+/// How far a label at `at` may run before a later step's label (`later`, that step's anchors)
+/// on the same line (`None`: nothing in its way).
+fn label_room(at: Anchor, later: &[Anchor], lay: &Layout) -> Option<i32> {
     let line_h = line_h(lay);
-    (next.info.arrows.iter().zip(anchors(next, nx, lang, lay)))
-        .filter(|(b, _)| lay.col >= LABEL_COL || b.copy >= 2 || b.kind == ArrowKind::Ghost)
-        .map(|(_, at)| at)
-        .filter(|&(bx, by)| (by - at.1).abs() < line_h && bx > at.0)
-        .map(|(bx, _)| bx - at.0 - 3)
+    (later.iter())
+        .filter(|b| b.w > 0 && (b.y - at.y).abs() < line_h && b.x > at.x)
+        .map(|b| b.x - at.x - 3)
         .min()
 }
 
@@ -1012,8 +1036,6 @@ mod tests {
         scenarios::all()[0].trace(0, &[0, 0, 1])
     }
 
-    /// A label runs no further than the next step's label on its line: it is cut with an
-    /// ellipsis, and the current step's label is never cut.
     /// A lost message's label is on the half it travelled, off the sender's lane where the
     /// step's own marks are; two labels of one step never sit on each other.
     #[test]
@@ -1049,12 +1071,12 @@ mod tests {
             ..Default::default()
         };
         let at = anchors(&step, x, Lang::En, &lay);
-        assert!((at[0].1 - at[1].1).abs() >= line_h(&lay), "{at:?}");
+        assert!((at[0].y - at[1].y).abs() >= line_h(&lay), "{at:?}");
     }
 
     /// In every scenario's default run and every mistake's failing run, drawn whole at its
-    /// last step, no two labels on one line overlap: a past label stops before any later one it would reach, not only the next
-    /// step's, and the labels of one step stack.
+    /// last step, no two labels on one line overlap: a past label stops before any later one
+    /// it would reach, not only the next step's, and the labels of one step stack.
     #[test]
     fn no_two_labels_overlap() {
         for (i, sc) in scenarios::all().iter().enumerate() {
@@ -1099,6 +1121,8 @@ mod tests {
         }
     }
 
+    /// A label runs no further than the next step's label on its line: it is cut with an
+    /// ellipsis, and the current step's label is never cut.
     #[test]
     fn a_label_stops_before_the_next_one() {
         let lay = Layout::place(&[true; 8], 44);
