@@ -528,9 +528,9 @@ pub fn markdown(trace: &Trace, step: usize, title: &str, lang: Lang) -> String {
         if lang == Lang::Zh { "第" } else { "step" },
         cell(s.info.title.get(lang))
     );
-    if !s.view.metrics.is_empty() {
-        let nums: Vec<String> = s
-            .view
+    let view = trace.view(step);
+    if !view.metrics.is_empty() {
+        let nums: Vec<String> = view
             .metrics
             .iter()
             .map(|m| {
@@ -541,7 +541,7 @@ pub fn markdown(trace: &Trace, step: usize, title: &str, lang: Lang) -> String {
         out.push_str(&nums.join(" · "));
         out.push_str("\n\n");
     }
-    for t in &s.view.tables {
+    for t in &view.tables {
         out.push_str(&format!("**{}**\n\n", cell(t.title.get(lang))));
         if t.lost {
             out.push_str(if lang == Lang::Zh {
@@ -599,7 +599,8 @@ fn mm(s: &str) -> String {
 /// messages as arrows (lost ones crossed), its marks as notes, every step numbered.
 pub fn mermaid(trace: &Trace, upto: usize, lang: Lang) -> String {
     let mut out = String::from("sequenceDiagram\n");
-    let lanes = &trace.steps[0].view.lanes;
+    let first = trace.view(0);
+    let lanes = &first.lanes;
     for (i, l) in lanes.iter().enumerate() {
         out.push_str(&format!(
             "    participant L{i} as {}\n",

@@ -1,12 +1,13 @@
 //! The pure engine: models, traces, paths and the exhaustive explorer.
 //!
 //! Nothing here knows about the browser. A scenario implements [`Model`]; the engine replays a
-//! path of choices into a [`Trace`] (one snapshot per step, so stepping back is a look-up) and
+//! path of choices into a [`Trace`] (each step's facts, its view drawn on demand) and
 //! explores every path within [`Bounds`] to prove or break each invariant.
 mod explore;
 pub mod kit;
 mod model;
 mod path;
+mod replay;
 mod text;
 mod trace;
 mod view;
@@ -14,10 +15,11 @@ mod view;
 pub use explore::{explore, explore_with, Bounds, InvariantReport, Report, PROGRESS_EVERY};
 pub use model::{given, InvKind, Invariant, Model, Present, RowRef};
 pub use path::{decode_path, encode_path, PathError, MAX_CHOICES};
+pub use replay::{replay, Replayable};
 pub use text::{counted, grouped, Lang, Text};
-pub use trace::{action_key, follow, replay, Choice, Status, Step, Trace, Verdict, MAX_STEPS};
+pub use trace::{action_key, follow, Choice, Status, Step, Trace, Verdict, MAX_STEPS};
 pub use view::{
-    arrow, mark, Arrow, ArrowKind, CodeView, Cursor, Figure, FigureBody, LaneView, LedgerRow,
+    arrow, mark, Arrow, ArrowKind, CodeView, Cursor, Figure, FigureBody, Kept, LaneView, LedgerRow,
     Level, Mark, MarkKind, Meter, Metric, MetricValue, Plot, RowView, Series, Span, SpanChart,
     StateView, StepInfo, TableView, Tone, TreeItem, Unit,
 };
@@ -202,7 +204,7 @@ impl ScenarioMeta {
 /// A scenario: what it is about, and the model of each of its variants. Everything else (the
 /// replay, following action keys, exploring) is the engine's, the same for every scenario.
 pub trait Scenario {
-    type Model: Present;
+    type Model: Replayable;
     /// The variants, in `meta().variants`' order (a test holds the two the same length).
     type Variant: kit::Variants;
     fn meta(&self) -> ScenarioMeta;
@@ -235,12 +237,16 @@ pub trait AnyScenario {
     }
 }
 
-impl<S: Scenario> AnyScenario for S {
+impl<S: Scenario + 'static> AnyScenario for S {
     fn meta(&self) -> ScenarioMeta {
         Scenario::meta(self)
     }
     fn trace_with(&self, variant: usize, knobs: &[u32], path: &[u8]) -> Trace {
-        replay(&S::model_of(variant, None, knobs), path)
+        replay(&S::model_of(variant, None, knobs), path).from_origin(
+            std::any::TypeId::of::<S>(),
+            variant,
+            knobs,
+        )
     }
     fn follow_with(&self, variant: usize, knobs: &[u32], keys: &[String]) -> Vec<u8> {
         follow(&S::model_of(variant, None, knobs), keys)

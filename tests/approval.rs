@@ -279,7 +279,7 @@ fn the_figure_shows_800_executed_for_80_approved() {
     use effectively_once::sim::{decode_path, FigureBody};
     let s = scenarios::all()[scenarios::index_of("approval").unwrap()];
     let t = s.trace(0, &decode_path("0020").0);
-    let f = t.steps[4].view.figure.clone().unwrap();
+    let f = t.view(4).figure.clone().unwrap();
     let FigureBody::Ledger(rows) = &f.body else {
         panic!("a ledger")
     };
@@ -298,7 +298,7 @@ fn the_figure_shows_800_executed_for_80_approved() {
         "{marks:?}"
     );
     let fixed = s.trace(1, &[]);
-    let f = fixed.steps[fixed.last()].view.figure.clone().unwrap();
+    let f = fixed.view(fixed.last()).figure.clone().unwrap();
     let FigureBody::Ledger(rows) = &f.body else {
         panic!("a ledger")
     };

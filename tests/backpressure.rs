@@ -190,7 +190,7 @@ fn the_curves_are_the_figure_and_say_their_numbers() {
     use effectively_once::sim::FigureBody;
     let s = scenarios::all()[scenarios::index_of("backpressure").unwrap()];
     let t = s.trace(0, &[]);
-    let fig = t.steps[12].view.figure.clone().expect("a figure");
+    let fig = t.view(12).figure.clone().expect("a figure");
     assert_eq!(fig.body, FigureBody::Plots);
     assert!(
         fig.name.en.contains("9,600 orders are queued"),
@@ -210,7 +210,7 @@ fn the_notes_targets_and_capacity_line_are_shown_and_ours_are_called_defaults() 
     let s = scenarios::all()[scenarios::index_of("backpressure").unwrap()];
     for v in 0..BpVariant::ALL.len() {
         let t = s.trace(v, &[]);
-        let view = &t.steps[12].view;
+        let view = &t.view(12);
         let table = (view.tables.iter())
             .find(|t| t.key == "targets")
             .expect("the targets table");

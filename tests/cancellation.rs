@@ -369,7 +369,7 @@ fn the_cursor_ends_on_the_line_that_told_the_agent() {
     let line = |v: CaVariant, labels: &[&str]| {
         let m = Cancellation::model(v, 2);
         let t = replay(&m, &by_labels(&m, labels));
-        let code = t.steps[t.last()].view.code.clone().expect("the program");
+        let code = t.view(t.last()).code.clone().expect("the program");
         code.text
             .lines()
             .nth(code.cursors[0].line)
@@ -398,7 +398,7 @@ fn the_figure_shows_a_refund_the_screen_does_not() {
     use effectively_once::sim::{decode_path, FigureBody};
     let s = scenarios::all()[scenarios::index_of("cancellation").unwrap()];
     let t = s.trace(0, &decode_path("0010").0);
-    let f = t.steps[t.last()].view.figure.clone().unwrap();
+    let f = t.view(t.last()).figure.clone().unwrap();
     let FigureBody::Ledger(rows) = &f.body else {
         panic!("a ledger")
     };
@@ -444,7 +444,7 @@ mod run_as_shown {
     fn drawn_end(v: usize, keys: &[String], screen: bool) -> String {
         use effectively_once::sim::AnyScenario;
         let trace = Cancellation.trace(v, &Cancellation.follow(v, keys));
-        let view = &trace.steps[trace.steps.len() - 1].view;
+        let view = &trace.view(trace.steps.len() - 1);
         let rows = |key: &str| -> Vec<Vec<String>> {
             let t = view.tables.iter().find(|t| t.key == key);
             t.map(|t| {

@@ -58,7 +58,7 @@ fn resuming_re_runs_the_node_and_refunds_again() {
     assert_eq!(v.status, Status::Violated);
     assert_eq!(v.cause, Some(4), "caused by the crash at step 4");
     // The resumed node's cursor is back at its first line.
-    let code = t.steps[path.len()].view.code.clone().expect("the program");
+    let code = t.view(path.len()).code.clone().expect("the program");
     let line = code.text.lines().nth(code.cursors[0].line).unwrap_or("");
     assert!(line.trim_start().starts_with("def refund_node"), "{line}");
 }
@@ -86,8 +86,8 @@ fn an_in_memory_saver_loses_the_run() {
     let path = by_labels(&m, &DRILL);
     let t = replay(&m, &path);
     // The crash took the checkpoints with it: the run starts over at plan.
-    assert!(t.steps[path.len() - 1]
-        .view
+    assert!(t
+        .view(path.len() - 1)
         .tables
         .iter()
         .any(|x| x.key == "checkpoints" && x.lost));
@@ -143,7 +143,7 @@ fn the_figure_counts_two_refunds_for_one_meant() {
     let refunds = |v: usize| {
         let p = decode_path("000100").0;
         let t = s.trace(v, &p);
-        let f = t.steps[t.last()].view.figure.clone().unwrap();
+        let f = t.view(t.last()).figure.clone().unwrap();
         let FigureBody::Ledger(rows) = f.body else {
             panic!("a ledger")
         };
@@ -208,7 +208,7 @@ const PROGRAMS: [(&str, &str, &str); 3] = [
 fn drawn_ledger(v: usize, keys: &[String]) -> String {
     use effectively_once::sim::AnyScenario;
     let trace = CheckpointReplay.trace(v, &CheckpointReplay.follow(v, keys));
-    let view = &trace.steps[trace.steps.len() - 1].view;
+    let view = &trace.view(trace.steps.len() - 1);
     let t = view
         .tables
         .iter()

@@ -81,8 +81,7 @@ fn e2e_json() -> String {
         for (v, vm) in meta.variants.iter().enumerate() {
             let (path, at) = e2e_state(s, v, vm.fails);
             let t = s.trace(v, &decode_path(&path).0);
-            let figure =
-                (t.steps[at].view.figure.as_ref()).map_or(String::new(), |f| f.name.en.clone());
+            let figure = (t.view(at).figure.as_ref()).map_or(String::new(), |f| f.name.en.clone());
             variants.push(format!(
                 "      {{ \"slug\": {}, \"fixed\": {}, \"path\": {}, \"at\": {at}, \"figure\": {} }}",
                 quote(vm.slug),

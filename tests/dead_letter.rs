@@ -46,7 +46,7 @@ fn retrying_for_ever_stops_the_partition_behind_m2() {
     assert_eq!(queue[0][..3], ["m-2", "ord-1702", "6"]);
     let v = verdict(&t, end, DRAINS);
     assert_eq!(v.status, Status::Violated);
-    let FigureBody::Meter(meter) = t.steps[end].view.figure.clone().unwrap().body else {
+    let FigureBody::Meter(meter) = t.view(end).figure.clone().unwrap().body else {
         panic!("a meter")
     };
     assert_eq!((meter.value, meter.limit), (6, 3));
@@ -76,11 +76,7 @@ fn logging_and_acknowledging_loses_m2() {
     assert_eq!(v.status, Status::Violated);
     assert_eq!(v.cause, Some(2));
     assert_eq!(table(&t, 2, "log")[0][0], "ERROR");
-    assert!(t.steps[2]
-        .view
-        .tables
-        .iter()
-        .all(|x| x.key != "dead_letters"));
+    assert!(t.view(2).tables.iter().all(|x| x.key != "dead_letters"));
     // It did drain: the mistake is what it kept, not whether it moved on.
     assert_eq!(verdict(&t, t.last(), DRAINS).status, Status::Holds);
 }

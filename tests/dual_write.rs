@@ -42,13 +42,8 @@ fn commit_then_publish_loses_the_event_when_the_service_crashes_after_commit() {
         Status::Holds
     );
     // Order 18 is unaffected: it was committed and published after the restart.
-    let broker = &trace.steps[trace.last()]
-        .view
-        .tables
-        .iter()
-        .find(|t| t.key == "broker")
-        .unwrap()
-        .rows;
+    let end = trace.view(trace.last());
+    let broker = &end.tables.iter().find(|t| t.key == "broker").unwrap().rows;
     assert_eq!(broker.len(), 1);
     assert_eq!(broker[0].cells[1].en, "e-18");
 }
@@ -62,7 +57,7 @@ fn commit_then_publish_loses_the_event_when_the_broker_is_unavailable() {
         verdict(&trace, trace.last(), "no lost event").status,
         Status::Violated
     );
-    let requests = &trace.steps[trace.last()].view.tables[0];
+    let requests = &trace.view(trace.last()).tables[0];
     assert_eq!(
         requests.rows[0].cells[1].en, "201 Created",
         "the client was told it worked"
@@ -135,9 +130,8 @@ fn a_relay_crash_after_publish_publishes_twice_and_that_is_visible() {
         .marks
         .iter()
         .any(|mk| mk.kind == effectively_once::sim::MarkKind::Duplicate));
-    let end = &trace.steps[trace.last()];
+    let end = trace.view(trace.last());
     let received = &end
-        .view
         .tables
         .iter()
         .find(|t| t.key == "inventory")
@@ -149,7 +143,7 @@ fn a_relay_crash_after_publish_publishes_twice_and_that_is_visible() {
         1,
         "{notes:?}"
     );
-    for v in &end.verdicts {
+    for v in &trace.steps[trace.last()].verdicts {
         assert_eq!(v.status, Status::Holds, "{}", v.name.en);
     }
 }

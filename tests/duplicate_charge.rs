@@ -387,7 +387,7 @@ fn the_figure_counts_two_charges_for_one_intended() {
     let s = scenarios::all()[scenarios::index_of("duplicate-charge").unwrap()];
     let p = decode_path("000020000").0;
     let t = s.trace(0, &p);
-    let f = t.steps[p.len()].view.figure.clone().unwrap();
+    let f = t.view(p.len()).figure.clone().unwrap();
     let FigureBody::Ledger(rows) = &f.body else {
         panic!("a ledger")
     };
@@ -405,7 +405,7 @@ fn the_figure_counts_two_charges_for_one_intended() {
         f.name.en
     );
     let fixed = s.trace(2, &[]);
-    let f = fixed.steps[fixed.last()].view.figure.clone().unwrap();
+    let f = fixed.view(fixed.last()).figure.clone().unwrap();
     let FigureBody::Ledger(rows) = &f.body else {
         panic!("a ledger")
     };
@@ -490,7 +490,7 @@ mod run_as_shown {
     /// What the drawing shows at the end of `trace`, as the driver prints it: the committed
     /// payment rows, the inbox and the provider's charges (entry, key).
     fn drawn_outcome(trace: &Trace) -> String {
-        let view = &trace.steps[trace.steps.len() - 1].view;
+        let view = &trace.view(trace.steps.len() - 1);
         let rows = |key: &str| -> Vec<Vec<String>> {
             let t = view.tables.iter().find(|t| t.key == key);
             t.map(|t| t.rows.iter().filter(|r| !r.faint))

@@ -11,10 +11,10 @@ fn every_step_of_every_variant_has_a_figure_named_in_both_languages() {
             let path = vm.fails.map(|p| decode_path(p).0).unwrap_or_default();
             let t = s.trace(v, &path);
             let mut shape = None;
-            for (k, step) in t.steps.iter().enumerate() {
+            for k in 0..t.steps.len() {
                 let at = format!("{}/{} step {k}", meta.slug, vm.slug);
-                let f = step
-                    .view
+                let view = t.view(k);
+                let f = view
                     .figure
                     .as_ref()
                     .unwrap_or_else(|| panic!("{at}: no figure"));
@@ -26,7 +26,7 @@ fn every_step_of_every_variant_has_a_figure_named_in_both_languages() {
                 );
                 assert!(!f.title.en.is_empty() && !f.title.zh.is_empty(), "{at}");
                 assert!(
-                    f.shows.iter().all(|&i| i < step.verdicts.len()),
+                    f.shows.iter().all(|&i| i < t.steps[k].verdicts.len()),
                     "{at}: {:?}",
                     f.shows
                 );
@@ -58,8 +58,8 @@ fn each_failure_turns_its_figure() {
             } else {
                 t.last()
             };
-            let step = &t.steps[at];
-            let f = step.view.figure.as_ref().expect("a figure");
+            let (step, view) = (&t.steps[at], t.view(at));
+            let f = view.figure.as_ref().expect("a figure");
             let broken = f
                 .shows
                 .iter()

@@ -1,6 +1,6 @@
 //! Every reachable state of every variant, at the player's fault budget and default knobs,
 //! speaks both languages: every offered action has a label, every step a title and narration,
-//! every table a title.
+//! every table a title; what the replay keeps of each view (`Present::kept`) is the view's.
 //! The explorer proves the models; this walks the same graph through their presentation.
 
 use effectively_once::scenarios::{
@@ -9,7 +9,7 @@ use effectively_once::scenarios::{
     UnknownOutcome,
 };
 use effectively_once::sim::kit::Variants;
-use effectively_once::sim::{Present, Scenario, Text};
+use effectively_once::sim::{AnyScenario, Kept, Present, Scenario, Text};
 use std::collections::{HashSet, VecDeque};
 
 fn said(t: &Text) -> bool {
@@ -26,7 +26,13 @@ fn walk<M: Present>(model: &M, name: &str) -> usize {
     let mut queue = VecDeque::from([start]);
     let mut actions = Vec::new();
     while let Some((state, faults)) = queue.pop_front() {
-        for table in model.view(&state).tables {
+        let view = model.view(&state);
+        assert_eq!(
+            model.kept(&state),
+            Kept::of(&view),
+            "{name}: kept in {state:?}"
+        );
+        for table in view.tables {
             assert!(
                 said(&table.title),
                 "{name}: table {} has no title",
@@ -97,6 +103,13 @@ fn backpressure_speaks_in_every_state() {
 #[test]
 fn retry_layers_speaks_in_every_state() {
     every_variant(RetryLayers);
+    // The longest run of the knobs' range (4 layers × 5 attempts, always timing out: 625
+    // calls), where what the replay keeps is said without drawing the view.
+    let longest = RetryLayers.trace_with(0, &[4, 5, 0, 2, 600, 7], &[]);
+    assert!(longest.last() > 600);
+    for (t, step) in longest.steps.iter().enumerate() {
+        assert_eq!(step.down, Kept::of(&longest.view(t)).down, "step {t}");
+    }
 }
 #[test]
 fn unknown_outcome_speaks_in_every_state() {

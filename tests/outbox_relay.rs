@@ -33,8 +33,8 @@ const RELAY_CRASH: [&str; 5] = [
 ];
 
 fn metric(trace: &Trace, step: usize, name: &str) -> Option<u32> {
-    trace.steps[step]
-        .view
+    trace
+        .view(step)
         .metrics
         .iter()
         .find(|m| m.name.en == name)
@@ -236,7 +236,7 @@ fn the_oldest_pending_age_counts_steps_since_the_row_committed() {
     );
     assert_eq!(metric(&trace, 2, "outbox pending"), Some(2));
     assert!(matches!(
-        trace.steps[0].view.metrics[1].value,
+        trace.view(0).metrics[1].value,
         MetricValue::Oldest { .. }
     ));
 }
@@ -332,7 +332,7 @@ fn the_figure_counts_the_reservations_against_the_one_intended() {
     let ledger = |v: usize, path: &str| {
         let p = decode_path(path).0;
         let t = s.trace(v, &p);
-        let f = t.steps[p.len()].view.figure.clone().unwrap();
+        let f = t.view(p.len()).figure.clone().unwrap();
         let FigureBody::Ledger(rows) = f.body else {
             panic!("a ledger")
         };

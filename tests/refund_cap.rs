@@ -142,8 +142,9 @@ fn cursors_point_at_the_awaits_and_exits_of_the_real_programs() {
         assert!(line(Pc::Done(true)).contains("return 'reserved'"));
         assert!(line(Pc::Done(false)).contains("throw"));
         let trace = replay(&RefundCap::model(v), &[]);
-        for step in &trace.steps {
-            let code = step.view.code.as_ref().expect("a program listing");
+        for step in 0..trace.steps.len() {
+            let view = trace.view(step);
+            let code = view.code.as_ref().expect("a program listing");
             for c in &code.cursors {
                 let l = text.lines().nth(c.line).unwrap_or("");
                 if c.doing.en.starts_with("awaiting") {
@@ -342,8 +343,8 @@ fn the_figure_shows_160_of_100_and_each_request_has_its_lane() {
         (RcVariant::ConditionalUpdate, 80, vec![("A", 80)]),
     ] {
         let (_, _, trace) = scripted(v);
-        let end = &trace.steps[trace.last()];
-        let fig = end.view.figure.as_ref().expect("a figure");
+        let (end, view) = (&trace.steps[trace.last()], trace.view(trace.last()));
+        let fig = view.figure.as_ref().expect("a figure");
         let FigureBody::Meter(m) = &fig.body else {
             panic!("{v:?}: a meter")
         };
@@ -369,7 +370,7 @@ fn the_figure_shows_160_of_100_and_each_request_has_its_lane() {
             value > 100,
             "{v:?}: the figure's invariant"
         );
-        let lanes: Vec<&str> = end.view.lanes.iter().map(|l| l.name.en.as_str()).collect();
+        let lanes: Vec<&str> = view.lanes.iter().map(|l| l.name.en.as_str()).collect();
         let want = if v == RcVariant::ReadThenWrite {
             vec!["Request A", "Request B", "Database"]
         } else {

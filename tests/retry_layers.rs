@@ -150,8 +150,7 @@ fn each_fix_alone_repairs_one_invariant_and_both_repair_both() {
         assert_eq!(status(once), Some(vr), "{v:?}");
         // The counter on screen says the same.
         let shown = |name: &str| {
-            t.steps[last]
-                .view
+            t.view(last)
                 .metrics
                 .iter()
                 .find(|m| m.name.en == name)
@@ -353,11 +352,7 @@ fn the_figure_multiplies_3_by_3_by_3() {
     let s = scenarios::all()[scenarios::index_of("retry-layers").unwrap()];
     let tree = |variant: usize, step: Option<usize>| {
         let t = s.trace(variant, &[]);
-        let f = t.steps[step.unwrap_or(t.last())]
-            .view
-            .figure
-            .clone()
-            .unwrap();
+        let f = t.view(step.unwrap_or(t.last())).figure.clone().unwrap();
         let FigureBody::Tree(levels) = f.body else {
             panic!("a tree")
         };

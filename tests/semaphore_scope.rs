@@ -23,8 +23,8 @@ fn bounds() -> Bounds {
 
 /// The metric `name`'s count at `step`.
 fn metric(t: &effectively_once::sim::Trace, step: usize, name: &str) -> u32 {
-    let m = t.steps[step]
-        .view
+    let view = t.view(step);
+    let m = view
         .metrics
         .iter()
         .find(|m| m.name.en == name)
@@ -311,7 +311,7 @@ fn the_figure_is_30_against_10_and_then_the_leaked_slots() {
         &SemaphoreScope::model(SsVariant::PerInstanceSemaphore, 1),
         &[],
     );
-    let fig = t.steps[6].view.figure.clone().expect("a figure");
+    let fig = t.view(6).figure.clone().expect("a figure");
     let FigureBody::Meter(m) = fig.body else {
         panic!("a meter")
     };
@@ -333,7 +333,7 @@ fn the_figure_is_30_against_10_and_then_the_leaked_slots() {
     let m = SemaphoreScope::model(SsVariant::SharedCounter, 1);
     let path = effectively_once::sim::decode_path("02100").0;
     let t = replay(&m, &path);
-    let fig = t.steps[5].view.figure.clone().expect("a figure");
+    let fig = t.view(5).figure.clone().expect("a figure");
     let FigureBody::Meter(meter) = fig.body else {
         panic!("a meter")
     };
@@ -394,22 +394,16 @@ mod run_as_shown {
                 .map_or(0, |w| w.parse().unwrap())
         };
         let cell = |step: usize, table: &str, row: &str| -> Option<u32> {
-            let t = trace.steps[step]
-                .view
-                .tables
-                .iter()
-                .find(|t| t.key == table)?;
+            let view = trace.view(step);
+            let t = view.tables.iter().find(|t| t.key == table)?;
             let r = t.rows.iter().find(|r| r.cells[0].en.starts_with(row))?;
             Some(number(&r.cells[1].en))
         };
         let last = trace.steps.len() - 1;
         let held = (0..=last).filter_map(|k| cell(k, "channel", "total")).max();
         let jobs = |status: &str| -> u32 {
-            let t = trace.steps[last]
-                .view
-                .tables
-                .iter()
-                .find(|t| t.key == "jobs");
+            let view = trace.view(last);
+            let t = view.tables.iter().find(|t| t.key == "jobs");
             t.map_or(0, |t| {
                 t.rows
                     .iter()

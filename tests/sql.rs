@@ -577,7 +577,7 @@ fn all_rows(trace: &Trace, step: usize, key: &str) -> Vec<Vec<String>> {
 }
 
 fn rows_drawn(trace: &Trace, step: usize, key: &str, faint_too: bool) -> Vec<Vec<String>> {
-    let view = &trace.steps[step].view;
+    let view = &trace.view(step);
     let table = view.tables.iter().find(|t| t.key == key);
     table
         .map(|t| t.rows.iter().filter(|r| faint_too || !r.faint))
@@ -919,7 +919,7 @@ impl<'a> Replay<'a> {
     /// the same key, or fewer columns: the stock's version; a column no query reads, a row
     /// lock's holder, is the drawing's own).
     fn compare(&mut self, trace: &Trace, k: usize, at: &str, code: &str) {
-        let view = &trace.steps[k].view;
+        let view = &trace.view(k);
         let mut described = Vec::new();
         for (key, query) in self.db.tables {
             let statement = self.admin.prepare(query).expect("a table's query");

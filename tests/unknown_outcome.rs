@@ -246,7 +246,7 @@ fn the_figure_counts_refunds_against_the_one_intended() {
     use effectively_once::sim::FigureBody;
     let ledger = |v: UoVariant, key: &str| {
         let t = replay(&UnknownOutcome::model(v, 2), &drill(v, key));
-        let f = t.steps[t.last()].view.figure.clone().unwrap();
+        let f = t.view(t.last()).figure.clone().unwrap();
         let FigureBody::Ledger(rows) = f.body else {
             panic!("a ledger")
         };
@@ -273,12 +273,8 @@ fn the_figure_counts_refunds_against_the_one_intended() {
 fn two_racing_requests_have_a_lane_each() {
     let m = UnknownOutcome::model(UoVariant::CheckThenInsert, 2);
     let t = replay(&m, &[0, 0, 0, 0]);
-    let lanes: Vec<&str> = t.steps[0]
-        .view
-        .lanes
-        .iter()
-        .map(|l| l.name.en.as_str())
-        .collect();
+    let first = t.view(0);
+    let lanes: Vec<&str> = first.lanes.iter().map(|l| l.name.en.as_str()).collect();
     assert_eq!(
         lanes,
         [

@@ -121,6 +121,7 @@ pub enum ApAct {
     Expire,
 }
 
+#[derive(Clone)]
 pub struct ApprovalModel {
     pub variant: ApVariant,
     pub budget: u8,

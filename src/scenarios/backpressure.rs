@@ -225,6 +225,7 @@ pub enum BpAct {
     LoseConsumers,
 }
 
+#[derive(Clone)]
 pub struct BackpressureModel {
     pub variant: BpVariant,
     pub rates: Rates,

@@ -211,6 +211,7 @@ pub enum CaAct {
     Overtake,
 }
 
+#[derive(Clone)]
 pub struct CancellationModel {
     pub variant: CaVariant,
     pub budget: u8,

@@ -108,6 +108,7 @@ pub enum CrAct {
     Crash,
 }
 
+#[derive(Clone)]
 pub struct CheckpointReplayModel {
     pub variant: CrVariant,
     pub budget: u8,

@@ -206,6 +206,7 @@ pub enum DlAct {
     Cancel(u8),
 }
 
+#[derive(Clone)]
 pub struct DeadLetterModel {
     pub variant: DlVariant,
     pub budget: u8,

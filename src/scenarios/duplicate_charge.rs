@@ -287,6 +287,7 @@ pub enum DcAct {
     LoseAnswer,
 }
 
+#[derive(Clone)]
 pub struct DuplicateChargeModel {
     pub variant: DcVariant,
     pub budget: u8,

@@ -122,6 +122,7 @@ pub enum EoAct {
     Redeliver(u8),
 }
 
+#[derive(Clone)]
 pub struct EventOrderModel {
     pub variant: EoVariant,
     pub budget: u8,

@@ -113,6 +113,7 @@ pub enum LfAct {
     Complete(u8),
 }
 
+#[derive(Clone)]
 pub struct LeaseFencingModel {
     pub variant: LfVariant,
     pub budget: u8,

@@ -176,6 +176,7 @@ pub enum OaAct {
     Poll,
 }
 
+#[derive(Clone)]
 pub struct OrderApiModel {
     pub variant: OaVariant,
     pub budget: u8,

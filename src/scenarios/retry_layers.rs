@@ -31,7 +31,7 @@ use crate::tx;
 use crate::sim::kit::Retry;
 use crate::sim::kit::Variants;
 use crate::sim::{
-    Figure, FigureBody, InvKind, Invariant, Knob, KnobOption, LaneView, Level, Metric,
+    Figure, FigureBody, InvKind, Invariant, Kept, Knob, KnobOption, LaneView, Level, Metric,
     Model, Notes, Present, RowView, Scenario, ScenarioMeta, Span, SpanChart, StateView, StepInfo,
     TableView, Text, Tone, TreeItem, VariantMeta,
 };
@@ -621,6 +621,15 @@ impl Present for RetryLayersModel {
             chart: Some(self.chart(s)),
             figure: Some(self.figure(s)),
             ..StateView::default()
+        }
+    }
+
+    /// Said directly: the view draws every call so far (a tree and a chart), so building it for
+    /// each of a 625-step run's steps made replaying it quadratic. No lane goes down here.
+    fn kept(&self, _: &RlState) -> Kept {
+        Kept {
+            down: vec![false; self.layers as usize + 1],
+            waiting: Vec::new(),
         }
     }
 

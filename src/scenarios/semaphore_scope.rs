@@ -221,6 +221,7 @@ pub enum SsAct {
     Crash(u8),
 }
 
+#[derive(Clone)]
 pub struct SemaphoreScopeModel {
     pub variant: SsVariant,
     pub instances: u8,

@@ -281,6 +281,7 @@ pub enum UoAct {
     LookupFails(u8),
 }
 
+#[derive(Clone)]
 pub struct UnknownOutcomeModel {
     pub variant: UoVariant,
     pub budget: u8,

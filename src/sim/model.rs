@@ -1,6 +1,6 @@
 //! The [`Model`] trait: a deterministic, finite state machine with named invariants.
 
-use super::{StateView, StepInfo, Text};
+use super::{Kept, StateView, StepInfo, Text};
 use std::fmt::Debug;
 use std::hash::Hash;
 
@@ -126,6 +126,12 @@ pub trait Present: Model {
     fn describe(&self, before: &Self::State, action: &Self::Act, after: &Self::State) -> StepInfo;
     /// Narration for step 0, before anything happened.
     fn intro(&self) -> Text;
+    /// What the replay keeps of `state`'s view for every step (views are drawn on demand).
+    /// Read from the view unless a model says it directly because its view is costly: then a
+    /// test holds the two equal in every reachable state.
+    fn kept(&self, state: &Self::State) -> Kept {
+        Kept::of(&self.view(state))
+    }
 }
 
 /// What `next` needs of the state to take an action that `actions` offers only when it holds

@@ -1,9 +1,10 @@
-//! Replaying a path into a trace: one snapshot per step, with the invariants judged at each.
+//! A trace: a run's steps, with the invariants judged at each (the replay is `replay.rs`).
+
+use std::sync::{Arc, Mutex};
 
 use super::model::Budgeted;
-use super::{
-    ArrowKind, InvKind, MetricValue, Model, PathError, Present, StateView, StepInfo, Text,
-};
+use super::replay::Views;
+use super::{InvKind, Invariant, Model, PathError, StateView, StepInfo, Text};
 
 /// Runs longer than this are cut off. The longest run of the knobs' range is retry layering's
 /// 5 attempts × 4 layers: 625 calls, one step each.
@@ -66,7 +67,9 @@ pub struct Verdict {
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Step {
-    pub view: StateView,
+    /// Which lanes are down (crashed), in the lanes' order: the timeline shades every step's,
+    /// so it is kept with the step rather than read from its view ([`Trace::view`]).
+    pub down: Vec<bool>,
     /// What the action leading to this step did (for step 0: the scenario's introduction).
     pub info: StepInfo,
     /// The action leading here was a fault.
@@ -78,7 +81,10 @@ pub struct Step {
     pub verdicts: Vec<Verdict>,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// How many views a trace keeps after drawing them: the step shown, the one compared with it,
+/// and a step either side of them.
+const VIEWS_KEPT: usize = 4;
+
 pub struct Trace {
     pub steps: Vec<Step>,
     /// The choice taken at each step; `steps.len() == path.len() + 1`.
@@ -87,9 +93,34 @@ pub struct Trace {
     pub given: usize,
     /// Why the requested path could not be followed to its end, if it could not.
     pub error: Option<PathError>,
+    /// Draws a step's view again; `None` for the blank trace.
+    views: Option<Arc<dyn Views>>,
+    /// What was replayed (the scenario's type, the variant, the knobs), when known: two traces
+    /// of the same origin and path have the same views, so equality need not build them.
+    origin: Option<(std::any::TypeId, usize, Vec<u32>)>,
+    /// The views drawn last, newest first.
+    kept: Mutex<Vec<(usize, Arc<StateView>)>>,
 }
 
 impl Trace {
+    pub(super) fn new(
+        steps: Vec<Step>,
+        path: Vec<u8>,
+        given: usize,
+        error: Option<PathError>,
+        views: Arc<dyn Views>,
+    ) -> Trace {
+        Trace {
+            steps,
+            path,
+            given,
+            error,
+            views: Some(views),
+            origin: None,
+            kept: Mutex::default(),
+        }
+    }
+
     /// A run of one empty step: the page's safe default should no scenario's code be there
     /// to replay (`scenarios::shown`).
     pub fn blank() -> Trace {
@@ -98,72 +129,90 @@ impl Trace {
             path: Vec::new(),
             given: 0,
             error: None,
+            views: None,
+            origin: None,
+            kept: Mutex::default(),
         }
+    }
+
+    /// Names what was replayed, so that equal traces are known equal without their views.
+    pub fn from_origin(
+        mut self,
+        scenario: std::any::TypeId,
+        variant: usize,
+        knobs: &[u32],
+    ) -> Trace {
+        self.origin = Some((scenario, variant, knobs.to_vec()));
+        self
     }
 
     /// The index of the last step.
     pub fn last(&self) -> usize {
         self.steps.len() - 1
     }
+
+    /// The state at step `t` (past the end: the last) as tables, lanes and drawings, with the
+    /// rows that changed since the step before marked. Built on demand from the nearest kept
+    /// state; the last few drawn are kept.
+    pub fn view(&self, t: usize) -> Arc<StateView> {
+        let t = t.min(self.last());
+        let Some(views) = &self.views else {
+            return Arc::default();
+        };
+        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(i) = kept.iter().position(|(at, _)| *at == t) {
+            let hit = kept.remove(i);
+            kept.insert(0, hit.clone());
+            return hit.1;
+        }
+        let view = Arc::new(views.view(t));
+        kept.insert(0, (t, view.clone()));
+        kept.truncate(VIEWS_KEPT);
+        view
+    }
 }
 
-/// Replays `path` as far as it is valid, then continues with default choices (the first
-/// enabled progress action) until the run is quiet.
-pub fn replay<M: Present>(model: &M, path: &[u8]) -> Trace {
-    let mut states = vec![Budgeted::init(model)];
-    let mut taken: Vec<u8> = Vec::new();
-    let mut actions = Vec::new();
-    let mut error = None;
-
-    for (at, &choice) in path.iter().enumerate() {
-        let state = &states[at];
-        actions.clear();
-        state.actions(model, &mut actions);
-        if at >= MAX_STEPS {
-            error = Some(too_long(at));
-            break;
+impl Clone for Trace {
+    fn clone(&self) -> Trace {
+        Trace {
+            steps: self.steps.clone(),
+            path: self.path.clone(),
+            given: self.given,
+            error: self.error.clone(),
+            views: self.views.clone(),
+            origin: self.origin.clone(),
+            kept: Mutex::default(),
         }
-        let Some(action) = actions.get(choice as usize) else {
-            let (n, c) = (actions.len(), choice as usize + 1);
-            let reason = if n == 0 {
-                Text::new(
-                    format!("the run is over at step {at}"),
-                    format!("运行在第 {at} 步已结束"),
-                )
-            } else {
-                let noun = if n == 1 { "choice" } else { "choices" };
-                Text::new(
-                    format!("step {at} offers {n} {noun}, not choice {c}"),
-                    format!("第 {at} 步只有 {n} 个选项，没有第 {c} 个"),
-                )
-            };
-            error = Some(PathError { at, reason });
-            break;
-        };
-        let next = state.next(model, action);
-        states.push(next);
-        taken.push(choice);
     }
-    let given = taken.len();
+}
 
-    while taken.len() < MAX_STEPS {
-        let Some(state) = states.last() else { break };
-        actions.clear();
-        state.actions(model, &mut actions);
-        let Some(index) = actions.iter().position(|a| !model.is_fault(a)) else {
-            break;
+impl PartialEq for Trace {
+    /// Equal steps, path and origin. Without an origin (a model replayed directly), only the
+    /// same replay is known to have the same views.
+    fn eq(&self, other: &Trace) -> bool {
+        let same_views = match (&self.origin, &self.views, &other.views) {
+            (Some(_), _, _) => self.origin == other.origin,
+            (None, Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            (None, a, b) => a.is_none() && b.is_none() && other.origin.is_none(),
         };
-        let next = state.next(model, &actions[index]);
-        states.push(next);
-        taken.push(index as u8);
+        same_views
+            && self.path == other.path
+            && self.given == other.given
+            && self.error == other.error
+            && self.steps == other.steps
     }
+}
 
-    let steps = snapshots(model, &states, &taken);
-    Trace {
-        steps,
-        path: taken,
-        given,
-        error,
+impl Eq for Trace {}
+
+impl std::fmt::Debug for Trace {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Trace")
+            .field("steps", &self.steps)
+            .field("path", &self.path)
+            .field("given", &self.given)
+            .field("error", &self.error)
+            .finish_non_exhaustive()
     }
 }
 
@@ -198,7 +247,7 @@ impl Trace {
     }
 }
 
-fn too_long(at: usize) -> PathError {
+pub(super) fn too_long(at: usize) -> PathError {
     PathError {
         at,
         reason: Text::new(
@@ -208,173 +257,62 @@ fn too_long(at: usize) -> PathError {
     }
 }
 
-fn snapshots<M: Present>(model: &M, states: &[Budgeted<M::State>], path: &[u8]) -> Vec<Step> {
-    let mut actions = Vec::new();
-    let mut steps: Vec<Step> = Vec::with_capacity(states.len());
-    for (t, run) in states.iter().enumerate() {
-        let state = &run.state;
-        actions.clear();
-        run.actions(model, &mut actions);
-        let choices = actions
-            .iter()
-            .enumerate()
-            .map(|(i, a)| Choice {
-                index: i as u8,
-                key: action_key(a),
-                label: model.label(state, a),
-                fault: model.is_fault(a),
-            })
-            .collect::<Vec<_>>();
-        let quiet = choices.iter().all(|c| c.fault);
-        let (info, fault) = if t == 0 {
-            let info = StepInfo {
-                title: Text::new("Start", "开始"),
-                narration: model.intro(),
-                ..StepInfo::default()
-            };
-            (info, false)
-        } else {
-            let mut prev_actions = Vec::new();
-            states[t - 1].actions(model, &mut prev_actions);
-            let action = &prev_actions[path[t - 1] as usize];
-            (
-                model.describe(&states[t - 1].state, action, state),
-                model.is_fault(action),
-            )
+/// Judges one invariant step by step as the replay reaches each. Violations are sticky: a
+/// run that broke a property stays broken even if a later state looks fine. The sentence is
+/// the state's own at each step (the counters keep moving after the first violation),
+/// followed by where it first broke and what caused it.
+pub(super) struct Judge<S> {
+    inv: Invariant<S>,
+    /// The first violating step, its cause, and the sentence then.
+    violated: Option<(usize, Option<usize>, Text)>,
+    unmet_since: Option<usize>,
+}
+
+impl<S> Judge<S> {
+    pub fn new(inv: Invariant<S>) -> Self {
+        Judge {
+            inv,
+            violated: None,
+            unmet_since: None,
+        }
+    }
+
+    /// The verdict at step `t` (the last of `steps`), whose state is `state`.
+    pub fn verdict(&mut self, state: &S, steps: &[Step], t: usize) -> Verdict {
+        let inv = &self.inv;
+        let outcome = (inv.check)(state);
+        self.unmet_since = match outcome {
+            Some(_) => self.unmet_since.or(Some(t)),
+            None => None,
         };
-        let mut view = model.view(state);
-        if let Some(prev) = steps.last() {
-            mark_changes(&prev.view, &mut view);
-        }
-        date_waits(steps.last().map(|s| &s.view), &mut view, t);
-        steps.push(Step {
-            view,
-            info,
-            fault,
-            choices,
-            quiet,
-            verdicts: Vec::new(),
-        });
-    }
-    count_copies(&mut steps);
-    judge(model, states, &mut steps);
-    steps
-}
-
-/// Numbers each duplicate arrow by the copies of its message that arrived before it (same
-/// label, same receiver), so the drawing can say "×2".
-fn count_copies(steps: &mut [Step]) {
-    let mut seen: Vec<(usize, String)> = Vec::new();
-    for step in steps.iter_mut() {
-        for a in &mut step.info.arrows {
-            if !matches!(a.kind, ArrowKind::Message | ArrowKind::Duplicate) {
-                continue;
+        if let (None, Some(why)) = (&self.violated, &outcome) {
+            if inv.kind == InvKind::Always || steps[t].quiet {
+                let opened = match inv.kind {
+                    InvKind::Always => t,
+                    InvKind::Eventually => self.unmet_since.unwrap_or(t),
+                };
+                self.violated = Some((t, cause_of(steps, inv.kind, opened, t), why.clone()));
             }
-            let key = (a.to, a.label.en.clone());
-            if a.kind == ArrowKind::Duplicate {
-                let before = seen.iter().filter(|k| **k == key).count();
-                a.copy = u8::try_from(before + 1).unwrap_or(u8::MAX);
-            }
-            seen.push(key);
         }
-    }
-}
-
-fn mark_changes(prev: &StateView, view: &mut StateView) {
-    for table in &mut view.tables {
-        let before = prev.tables.iter().find(|t| t.key == table.key);
-        for row in &mut table.rows {
-            let old = before.and_then(|t| t.rows.iter().find(|r| r.key == row.key));
-            row.changed = old.is_none_or(|old| old.cells != row.cells || old.faint != row.faint);
-        }
-    }
-}
-
-/// Fills in when each waiting item of an `Oldest` metric started waiting: the step it first
-/// appeared in an unbroken run of steps that list it.
-fn date_waits(prev: Option<&StateView>, view: &mut StateView, step: usize) {
-    for (i, metric) in view.metrics.iter_mut().enumerate() {
-        let MetricValue::Oldest { keys, since } = &mut metric.value else {
-            continue;
+        let (status, since, cause, why, rows) = match (&self.violated, outcome) {
+            (Some((since, cause, first)), now) => (
+                Status::Violated,
+                Some(*since),
+                Some(cause.unwrap_or(*since)),
+                violation_sentence(steps, now.as_ref().unwrap_or(first), *since, *cause, t),
+                (inv.rows)(state),
+            ),
+            (None, Some(why)) => (Status::Pending, None, None, why, Vec::new()),
+            (None, None) => (Status::Holds, None, None, inv.holds.clone(), Vec::new()),
         };
-        let before = prev.and_then(|p| match p.metrics.get(i).map(|m| &m.value) {
-            Some(MetricValue::Oldest { keys, since }) => Some((keys, since)),
-            _ => None,
-        });
-        *since = keys
-            .iter()
-            .map(|k| {
-                before
-                    .and_then(|(ks, ss)| ks.iter().position(|x| x == k).and_then(|j| ss.get(j)))
-                    .copied()
-                    .unwrap_or(step)
-            })
-            .collect();
-    }
-}
-
-/// Judges every invariant at every step. Violations are sticky: a run that broke a property
-/// stays broken even if a later state looks fine. The sentence is the state's own at each step
-/// (the counters keep moving after the first violation), followed by where it first broke and
-/// what caused it.
-fn judge<M: Present>(model: &M, states: &[Budgeted<M::State>], steps: &mut [Step]) {
-    for inv in model.invariants() {
-        // (first violating step, its cause, the sentence then)
-        let mut violated: Option<(usize, Option<usize>, Text)> = None;
-        let mut unmet_since: Option<usize> = None;
-        for t in 0..states.len() {
-            let outcome = (inv.check)(&states[t].state);
-            unmet_since = match outcome {
-                Some(_) => unmet_since.or(Some(t)),
-                None => None,
-            };
-            if violated.is_none() {
-                if let Some(why) = &outcome {
-                    if inv.kind == InvKind::Always || steps[t].quiet {
-                        let opened = match inv.kind {
-                            InvKind::Always => t,
-                            InvKind::Eventually => unmet_since.unwrap_or(t),
-                        };
-                        violated = Some((t, cause_of(steps, inv.kind, opened, t), why.clone()));
-                    }
-                }
-            }
-            let verdict = match (&violated, outcome) {
-                (Some((since, cause, first)), now) => Verdict {
-                    name: inv.name.clone(),
-                    kind: inv.kind,
-                    status: Status::Violated,
-                    since: Some(*since),
-                    cause: Some(cause.unwrap_or(*since)),
-                    why: violation_sentence(
-                        steps,
-                        now.as_ref().unwrap_or(first),
-                        *since,
-                        *cause,
-                        t,
-                    ),
-                    rows: (inv.rows)(&states[t].state),
-                },
-                (None, Some(why)) => Verdict {
-                    name: inv.name.clone(),
-                    kind: inv.kind,
-                    status: Status::Pending,
-                    since: None,
-                    cause: None,
-                    why,
-                    rows: Vec::new(),
-                },
-                (None, None) => Verdict {
-                    name: inv.name.clone(),
-                    kind: inv.kind,
-                    status: Status::Holds,
-                    since: None,
-                    cause: None,
-                    why: inv.holds.clone(),
-                    rows: Vec::new(),
-                },
-            };
-            steps[t].verdicts.push(verdict);
+        Verdict {
+            name: inv.name.clone(),
+            kind: inv.kind,
+            status,
+            since,
+            cause,
+            why,
+            rows,
         }
     }
 }

@@ -125,6 +125,30 @@ pub struct StateView {
     pub figure: Option<Figure>,
 }
 
+/// What the replay keeps of every step's view: which lanes are down (the timeline shades every
+/// step's) and, for each `Oldest` metric (by its index), the keys waiting, which date the waits
+/// of the steps after it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Kept {
+    pub down: Vec<bool>,
+    pub waiting: Vec<(usize, Vec<String>)>,
+}
+
+impl Kept {
+    pub fn of(view: &StateView) -> Kept {
+        let waiting = view.metrics.iter().enumerate();
+        Kept {
+            down: view.lanes.iter().map(|l| l.down).collect(),
+            waiting: waiting
+                .filter_map(|(i, m)| match &m.value {
+                    MetricValue::Oldest { keys, .. } => Some((i, keys.clone())),
+                    _ => None,
+                })
+                .collect(),
+        }
+    }
+}
+
 /// A scenario's primary figure: the quantity that decides it ("reserved 160 of a cap of 100"),
 /// declared as data from a small vocabulary so that the UI draws any figure and names no
 /// scenario.

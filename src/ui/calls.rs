@@ -233,7 +233,7 @@ mod tests {
     #[test]
     fn the_tree_nests_attempts_and_says_how_each_ended() {
         let t = scenarios::all()[retry()].trace(0, &[]);
-        let last = &t.steps[t.last()].view;
+        let last = &t.view(t.last());
         let out = html(&calls(&last.tree, last.chart.as_ref(), Lang::En, &EN));
         assert!(out.contains("Workflow engine · attempt 3 of 3"), "{out}");
         assert!(out.contains("✕ failed (9 calls)"), "{out}");
@@ -250,15 +250,17 @@ mod tests {
     #[test]
     fn every_span_is_inside_the_axis_and_visible() {
         let t = scenarios::all()[retry()].trace(3, &[]);
-        for step in &t.steps {
-            let c = step.view.chart.as_ref().expect("a chart");
+        for step in 0..t.steps.len() {
+            let view = t.view(step);
+            let c = view.chart.as_ref().expect("a chart");
             let end = axis_end(c);
             assert!(c.now <= end);
             for s in &c.spans {
                 assert!(s.start <= s.end && s.end <= end, "{s:?} beyond {end}");
             }
         }
-        let c = t.steps[t.last()].view.chart.as_ref().expect("a chart");
+        let last = t.view(t.last());
+        let c = last.chart.as_ref().expect("a chart");
         let out = html(&[axis_chart(c, Lang::En, &EN)]);
         assert!(
             out.contains("class=\"deadline\""),
@@ -274,10 +276,8 @@ mod tests {
         assert_eq!(round_up(630_000), 1_000_000);
         assert_eq!(round_up(u64::MAX), u32::MAX);
         let t = scenarios::all()[retry()].trace_with(0, &[4, 5, 0, 2, 600, 7], &[]);
-        let ends: std::collections::BTreeSet<u32> = t
-            .steps
-            .iter()
-            .filter_map(|s| s.view.chart.as_ref().map(axis_end))
+        let ends: std::collections::BTreeSet<u32> = (0..t.steps.len())
+            .filter_map(|s| t.view(s).chart.as_ref().map(axis_end))
             .collect();
         // 625 calls over about 10,000 s: nine axes (20 s … 10,000 s), one per 1-2-5 step.
         assert!(t.last() > 600 && ends.len() <= 10, "{ends:?}");
@@ -286,7 +286,7 @@ mod tests {
     #[test]
     fn nothing_for_a_view_without_calls() {
         let t = scenarios::all()[0].trace(0, &[]);
-        let v = &t.steps[0].view;
+        let v = &t.view(0);
         assert!(calls(&v.tree, v.chart.as_ref(), Lang::En, &EN).is_empty());
     }
 }

@@ -40,10 +40,9 @@ pub fn Compare() -> impl IntoView {
         };
         ctx.trace.with(|a| {
             other.with(|b| {
-                let (Some(sa), Some(b)) = (a.steps.get(step), b.as_ref()) else {
+                let (Some(_), Some(b)) = (a.steps.get(step), b.as_ref()) else {
                     return Vec::new();
                 };
-                let bs = &b.steps[step.min(b.last())];
                 vec![
                     timelines(
                         [(v.name.get(lang), a), (w.name.get(lang), b)],
@@ -53,8 +52,8 @@ pub fn Compare() -> impl IntoView {
                     ),
                     Node::el("div")
                         .attr("class", "cmp-cols")
-                        .child(column(v.name.get(lang), sa, bs, lang, t))
-                        .child(column(w.name.get(lang), bs, sa, lang, t)),
+                        .child(column(v.name.get(lang), (a, b), step, lang, t))
+                        .child(column(w.name.get(lang), (b, a), step, lang, t)),
                 ]
             })
         })
@@ -118,7 +117,7 @@ fn timelines(runs: [(&str, &Trace); 2], step: usize, width: i32, lang: Lang) -> 
         let at = step.min(t.last());
         let lay = timeline::Layout::aligned(t, n, width - names_w, at, differs.clone());
         let mut lanes = Node::el("ul").attr("class", "lanes");
-        for l in &t.steps[at].view.lanes {
+        for l in &t.view(at).lanes {
             lanes.push(
                 Node::el("li")
                     .attr(
@@ -156,9 +155,16 @@ fn timelines(runs: [(&str, &Trace); 2], step: usize, width: i32, lang: Lang) -> 
     out
 }
 
+/// A run's step `step` (past its end: its last).
+fn at(run: &Trace, step: usize) -> &Step {
+    &run.steps[step.min(run.last())]
+}
+
 /// One side of the comparison: its verdicts and tables, each marked where it differs from
 /// `other`'s.
-pub fn column(name: &str, this: &Step, other: &Step, lang: Lang, t: &Ui) -> Node {
+pub fn column(name: &str, runs: (&Trace, &Trace), step: usize, lang: Lang, t: &Ui) -> Node {
+    let (this, other) = (at(runs.0, step), at(runs.1, step));
+    let (this_view, other_view) = (runs.0.view(step), runs.1.view(step));
     let differs: Vec<bool> = this
         .verdicts
         .iter()
@@ -175,8 +181,8 @@ pub fn column(name: &str, this: &Step, other: &Step, lang: Lang, t: &Ui) -> Node
         .child(Node::el("h3").text(name));
     col.push(invariants(&this.verdicts, usize::MAX, lang, t, &differs));
     let mut grid = Node::el("div").attr("class", "tables");
-    for tv in &this.view.tables {
-        let note = match other.view.tables.iter().find(|o| o.key == tv.key) {
+    for tv in &this_view.tables {
+        let note = match other_view.tables.iter().find(|o| o.key == tv.key) {
             None => Some(t.only_here),
             Some(o) if !same_rows(tv, o) => Some(t.differs),
             Some(_) => None,
@@ -340,18 +346,16 @@ mod tests {
         let naive = sc.trace(0, &[0, 0, 0, 0, 3]);
         let fixed = sc.trace(1, &sc.follow(1, &naive.keys()));
         let step = 17;
-        let a = &naive.steps[step];
-        let b = &fixed.steps[step];
-        let out = html(&[column("naive", a, b, Lang::En, &EN)]);
+        let out = html(&[column("naive", (&naive, &fixed), step, Lang::En, &EN)]);
         assert!(out.contains("inv violated differs"), "{out}");
         assert!(out.contains("≠ differs"));
-        let out = html(&[column("fixed", b, a, Lang::En, &EN)]);
+        let out = html(&[column("fixed", (&fixed, &naive), step, Lang::En, &EN)]);
         assert!(
             out.contains("≠ only here"),
             "processed_messages exists only with the inbox: {out}"
         );
         // The same table on both sides is two regions: their names tell them apart.
-        for tv in &b.view.tables {
+        for tv in &fixed.view(step).tables {
             let name = format!("aria-label=\"{} — fixed\"", tv.title.get(Lang::En));
             assert!(out.contains(&name), "{out}");
         }

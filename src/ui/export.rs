@@ -69,7 +69,7 @@ pub fn timeline_svg(ctx: &Ctx, step: usize, lang: Lang) -> String {
                     .attr("y", 19)
                     .text(format!("{} — {variant}", meta.title.get(lang))),
             );
-        for (i, lane) in t.steps[0].view.lanes.iter().enumerate() {
+        for (i, lane) in t.view(0).lanes.iter().enumerate() {
             svg.push(
                 Node::svg("text")
                     .attr("class", "lane-label")

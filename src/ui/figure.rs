@@ -25,10 +25,11 @@ pub fn FigureCard(plots: bool) -> impl IntoView {
     let draw = move || {
         let (step, lang, t) = (ctx.cursor.get().step, ctx.lang.get(), ctx.t());
         ctx.trace.with(|tr| {
+            let view = tr.view(step);
             tr.steps
                 .get(step)
-                .filter(|s| is_plots(&s.view) == Some(plots))
-                .map(|s| card(&s.view, &s.verdicts, lang, t))
+                .filter(|_| is_plots(&view) == Some(plots))
+                .map(|s| card(&view, &s.verdicts, lang, t))
                 .unwrap_or_default()
         })
     };
@@ -311,10 +312,10 @@ mod tests {
         // Dual write, commit then publish: commit order 17, crash before the publish.
         let t = scenarios::all()[0].trace(0, &[0, 0, 1]);
         let end = t.last();
-        let s = &t.steps[end];
-        let out = html(&card(&s.view, &s.verdicts, Lang::En, &EN));
+        let (s, view) = (&t.steps[end], t.view(end));
+        let out = html(&card(&view, &s.verdicts, Lang::En, &EN));
         assert!(out.contains("role=\"img\""), "{out}");
-        let name = &s.view.figure.as_ref().unwrap().name.en;
+        let name = &view.figure.as_ref().unwrap().name.en;
         assert!(out.contains(&format!("aria-label=\"{name}\"")));
         assert!(out.contains("card figure violated"), "{out}");
         assert!(
@@ -322,7 +323,7 @@ mod tests {
             "the event that never went out: {out}"
         );
         let first = &t.steps[1];
-        let calm = html(&card(&first.view, &first.verdicts, Lang::Zh, &ZH));
+        let calm = html(&card(&t.view(1), &first.verdicts, Lang::Zh, &ZH));
         assert!(!calm.contains("violated") && calm.contains("✓"), "{calm}");
     }
 

@@ -21,14 +21,15 @@ pub fn Tables() -> impl IntoView {
             tr.steps
                 .get(step)
                 .map(|s| {
-                    let mut nodes = metrics(&s.view.metrics, step, lang);
+                    let view = tr.view(step);
+                    let mut nodes = metrics(&view.metrics, step, lang);
                     // Curves that are the scenario's figure are drawn large, not here.
-                    if super::figure::is_plots(&s.view) != Some(true) {
-                        nodes.extend(super::plot::plots(&s.view.plots, lang));
+                    if super::figure::is_plots(&view) != Some(true) {
+                        nodes.extend(super::plot::plots(&view.plots, lang));
                     }
                     nodes.extend(super::calls::calls(
-                        &s.view.tree,
-                        s.view.chart.as_ref(),
+                        &view.tree,
+                        view.chart.as_ref(),
                         lang,
                         t,
                     ));
@@ -36,7 +37,7 @@ pub fn Tables() -> impl IntoView {
                         .filter(|v| v.status == Status::Violated)
                         .flat_map(|v| v.rows.iter().cloned())
                         .collect();
-                    nodes.extend(stage_tables(&s.view.tables, lang, t, &hot, fold));
+                    nodes.extend(stage_tables(&view.tables, lang, t, &hot, fold));
                     nodes
                 })
                 .unwrap_or_default()
@@ -75,9 +76,8 @@ pub fn Program() -> impl IntoView {
         let (step, lang, t) = (ctx.cursor.get().step, ctx.lang.get(), ctx.t());
         let slug = ctx.meta().slug;
         ctx.trace.with(|tr| {
-            tr.steps
-                .get(step)
-                .and_then(|s| s.view.code.as_ref())
+            let view = tr.view(step);
+            (view.code.as_ref())
                 .map(|c| {
                     let note =
                         scenarios::program_checked(slug).map(|k| t.program_checked[k as usize]);
@@ -374,22 +374,22 @@ mod tests {
     #[test]
     fn changed_rows_are_marked_in_words_too_and_lost_memory_says_so() {
         let t = scenarios::all()[0].trace(0, &[0, 0, 1]);
-        let out = html(&tables(&t.steps[1].view.tables, Lang::En, &EN));
+        let out = html(&tables(&t.view(1).tables, Lang::En, &EN));
         assert!(
             out.contains("<tr class=\"changed faint\">"),
             "the uncommitted insert"
         );
         assert!(out.contains("(changed)"));
-        let out = html(&tables(&t.steps[3].view.tables, Lang::En, &EN));
+        let out = html(&tables(&t.view(3).tables, Lang::En, &EN));
         assert!(out.contains("lost in the crash"));
-        let out = html(&tables(&t.steps[3].view.tables, Lang::Zh, &ZH));
+        let out = html(&tables(&t.view(3).tables, Lang::Zh, &ZH));
         assert!(out.contains("随崩溃丢失"));
     }
 
     #[test]
     fn every_table_is_a_named_region_the_keyboard_reaches() {
         let t = scenarios::all()[0].trace(0, &[]);
-        let views = &t.steps[3].view.tables;
+        let views = &t.view(3).tables;
         assert!(views.len() >= 3);
         for (v, lang) in views.iter().zip([Lang::En, Lang::Zh].into_iter().cycle()) {
             let out = html(&[table(v, lang, &EN, None, None)]);
@@ -427,12 +427,16 @@ mod tests {
         let gutter = |slug: &str, variant: usize| {
             let sc = scenarios::all()[scenarios::index_of(slug).unwrap()];
             let t = sc.trace(variant, &[]);
-            let code = t
-                .steps
-                .iter()
+            let code = (0..t.steps.len())
                 .rev()
-                .find_map(|s| s.view.code.as_ref().filter(|c| !c.cursors.is_empty()));
-            html(&program(code.unwrap(), None, Lang::En, &EN))
+                .map(|s| t.view(s))
+                .find(|v| v.code.as_ref().is_some_and(|c| !c.cursors.is_empty()));
+            html(&program(
+                code.unwrap().code.as_ref().unwrap(),
+                None,
+                Lang::En,
+                &EN,
+            ))
         };
         let out = gutter("backpressure", 1);
         assert!(out.contains("<pre class=\"g3\""), "{out}");
@@ -448,7 +452,7 @@ mod tests {
     #[test]
     fn column_names_break_only_after_underscores() {
         let t = scenarios::all()[0].trace(0, &[]);
-        let out = html(&tables(&t.steps[3].view.tables, Lang::En, &EN));
+        let out = html(&tables(&t.view(3).tables, Lang::En, &EN));
         assert!(
             out.contains("<th scope=\"col\">event_<wbr></wbr>id</th>"),
             "{out}"

@@ -103,7 +103,7 @@ impl Layout {
     fn lanes(self, t: &Trace, lane_h: i32) -> Layout {
         Layout {
             lane_h,
-            height: TOP + t.steps[0].view.lanes.len() as i32 * lane_h + 6,
+            height: TOP + t.steps[0].down.len() as i32 * lane_h + 6,
             ..self
         }
     }
@@ -279,8 +279,7 @@ pub fn Timeline() -> impl IntoView {
         move || {
             let (lang, step, down) = (ctx.lang.get(), ctx.cursor.get().step, ctx.t().down);
             ctx.trace.with(|t| {
-                t.steps[step.min(t.last())]
-                .view
+                t.view(step)
                 .lanes
                 .iter()
                 .map(|l| {
@@ -516,7 +515,8 @@ fn defs() -> Node {
 /// the violation and every earlier step. Redrawn when the step changes, not on every frame.
 pub fn base(t: &Trace, step: usize, lang: Lang, lay: &Layout) -> Node {
     let step = step.min(t.last());
-    let lanes = &t.steps[0].view.lanes;
+    let first = t.view(0);
+    let lanes = &first.lanes;
     let (w, h) = (lay.width, lay.height);
     // Five layers, each a group, so that a step's change touches the end of one list and a few
     // attributes ([`patched`]): lanes, down intervals, columns, the violation, finished marks.
@@ -708,7 +708,7 @@ fn down_intervals(svg: &mut Node, t: &Trace, lanes: usize, step: usize, lay: &La
     for l in 0..lanes {
         let mut start = None;
         for k in 0..=step + 1 {
-            let down = k <= step && t.steps[k].view.lanes.get(l).is_some_and(|v| v.down);
+            let down = k <= step && t.steps[k].down.get(l).is_some_and(|d| *d);
             match (down, start) {
                 (true, None) => start = Some(k),
                 (false, Some(a)) => {

@@ -1,12 +1,12 @@
 //! Helpers shared by the scenario tests.
 #![allow(dead_code)]
 
-use effectively_once::sim::{explore, replay, Bounds, Model, Present, Trace, Verdict};
+use effectively_once::sim::{explore, replay, Bounds, Model, Replayable, Trace, Verdict};
 
 /// The English cells of table `key` at `step`, row by row.
 pub fn table(trace: &Trace, step: usize, key: &str) -> Vec<Vec<String>> {
-    let t = trace.steps[step]
-        .view
+    let view = trace.view(step);
+    let t = view
         .tables
         .iter()
         .find(|t| t.key == key)
@@ -18,7 +18,7 @@ pub fn table(trace: &Trace, step: usize, key: &str) -> Vec<Vec<String>> {
 }
 
 /// The path that takes, step by step, the choice with each English label.
-pub fn by_labels<M: Present>(model: &M, labels: &[&str]) -> Vec<u8> {
+pub fn by_labels<M: Replayable>(model: &M, labels: &[&str]) -> Vec<u8> {
     let mut path = Vec::new();
     for label in labels {
         let trace = replay(model, &path);
