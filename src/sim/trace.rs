@@ -159,16 +159,22 @@ impl Trace {
         let Some(views) = &self.views else {
             return Arc::default();
         };
-        let mut kept = self.kept.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(i) = kept.iter().position(|(at, _)| *at == t) {
-            let hit = kept.remove(i);
-            kept.insert(0, hit.clone());
-            return hit.1;
-        }
-        let view = Arc::new(views.view(t));
-        kept.insert(0, (t, view.clone()));
-        kept.truncate(VIEWS_KEPT);
+        let view = self.kept(|kept| {
+            let i = kept.iter().position(|(at, _)| *at == t)?;
+            Some(kept.remove(i).1)
+        });
+        // Drawn with the lock released: a wasm page has one thread, and its `Mutex` panics
+        // rather than wait, so nothing runs while it is held but these few lines.
+        let view = view.unwrap_or_else(|| Arc::new(views.view(t)));
+        self.kept(|kept| {
+            kept.insert(0, (t, view.clone()));
+            kept.truncate(VIEWS_KEPT);
+        });
         view
+    }
+
+    fn kept<R>(&self, f: impl FnOnce(&mut Vec<(usize, Arc<StateView>)>) -> R) -> R {
+        f(&mut self.kept.lock().unwrap_or_else(|e| e.into_inner()))
     }
 }
 
