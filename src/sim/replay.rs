@@ -45,7 +45,9 @@ where
         let t = t.min(self.path.len());
         // Start a step early, to mark the rows that changed since the step before.
         let from = t.saturating_sub(1) / EVERY * EVERY;
-        let mut state = self.marks[from / EVERY].clone();
+        let Some(mut state) = self.marks.get(from / EVERY).cloned() else {
+            return StateView::default(); // not reached: step 0 is always kept
+        };
         let mut before = None;
         let mut actions = Vec::new();
         for &choice in &self.path[from..t] {
