@@ -22,7 +22,9 @@ const EVERY: usize = 32;
 /// What draws any step's view again (a [`Trace`] keeps it behind a trait object, so that the
 /// page is not generic over models).
 pub(super) trait Views: Send + Sync {
-    fn view(&self, t: usize) -> StateView;
+    /// Step `t`'s view, with the rows changed since `before` (step `t - 1`'s view, if it is at
+    /// hand: stepping forward has just drawn it) marked.
+    fn view(&self, t: usize, before: Option<&StateView>) -> StateView;
 }
 
 struct Replayed<M: Present> {
@@ -41,14 +43,19 @@ impl<M: Present + Send + Sync> Views for Replayed<M>
 where
     M::State: Send + Sync,
 {
-    fn view(&self, t: usize) -> StateView {
+    fn view(&self, t: usize, before: Option<&StateView>) -> StateView {
         let t = t.min(self.path.len());
-        // Start a step early, to mark the rows that changed since the step before.
-        let from = t.saturating_sub(1) / EVERY * EVERY;
+        // Without the step before's view, start a step early to draw it too.
+        let from = if before.is_some() {
+            t
+        } else {
+            t.saturating_sub(1)
+        } / EVERY
+            * EVERY;
         let Some(mut state) = self.marks.get(from / EVERY).cloned() else {
             return StateView::default(); // not reached: step 0 is always kept
         };
-        let mut before = None;
+        let mut previous = None;
         let mut actions = Vec::new();
         for &choice in &self.path[from..t] {
             actions.clear();
@@ -57,11 +64,13 @@ where
                 break;
             };
             let next = state.next(&self.model, action);
-            before = Some(std::mem::replace(&mut state, next));
+            previous = Some(std::mem::replace(&mut state, next));
         }
         let mut view = self.model.view(&state.state);
-        if let Some(before) = before {
-            mark_changes(&self.model.view(&before.state), &mut view);
+        match (before, previous) {
+            (Some(before), _) if t > 0 => mark_changes(before, &mut view),
+            (None, Some(p)) => mark_changes(&self.model.view(&p.state), &mut view),
+            _ => {}
         }
         for (i, dated) in self.waits.get(t).into_iter().flatten() {
             if let Some(MetricValue::Oldest { since, .. }) =

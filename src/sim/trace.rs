@@ -165,7 +165,12 @@ impl Trace {
         });
         // Drawn with the lock released: a wasm page has one thread, and its `Mutex` panics
         // rather than wait, so nothing runs while it is held but these few lines.
-        let view = view.unwrap_or_else(|| Arc::new(views.view(t)));
+        let view = view.unwrap_or_else(|| {
+            let before = t.checked_sub(1).and_then(|b| {
+                self.kept(|kept| kept.iter().find(|(at, _)| *at == b).map(|(_, v)| v.clone()))
+            });
+            Arc::new(views.view(t, before.as_deref()))
+        });
         self.kept(|kept| {
             kept.insert(0, (t, view.clone()));
             kept.truncate(VIEWS_KEPT);
@@ -196,10 +201,13 @@ impl PartialEq for Trace {
     /// Equal steps, path and origin. Without an origin (a model replayed directly), only the
     /// same replay is known to have the same views.
     fn eq(&self, other: &Trace) -> bool {
-        let same_views = match (&self.origin, &self.views, &other.views) {
-            (Some(_), _, _) => self.origin == other.origin,
-            (None, Some(a), Some(b)) => Arc::ptr_eq(a, b),
-            (None, a, b) => a.is_none() && b.is_none() && other.origin.is_none(),
+        let same_views = match (&self.origin, &other.origin) {
+            (Some(a), Some(b)) => a == b,
+            (None, None) => match (&self.views, &other.views) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (a, b) => a.is_none() && b.is_none(),
+            },
+            _ => false,
         };
         same_views
             && self.path == other.path

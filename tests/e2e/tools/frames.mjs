@@ -3,16 +3,16 @@
 // thread's busy time per 10 s of playing (DevTools' TaskDuration), with the CPU unthrottled (1×)
 // and throttled 4× (DevTools' CPU throttling, as Lighthouse's mobile profile).
 //   node tests/e2e/tools/frames.mjs http://127.0.0.1:8081/ [seconds]
-import { chromium } from '@playwright/test';
+import { launch, longest } from './runs.mjs';
 
 const base = process.argv[2] ?? 'http://127.0.0.1:8081/';
 const seconds = Number(process.argv[3] ?? 30);
 const cases = [
   ['dual-write, 10 steps', '?s=dual-write&v=commit-then-publish&p=001&lang=en'],
   ['backpressure, 96 steps with curves', '?s=backpressure&v=throttled-channel&lang=en'],
-  ['retry-layers, 625 steps', '?s=retry-layers&v=every-layer-retries&layers=4&attempts=5&downstream=always-timeout&lang=en'],
+  longest.slice(0, 2),
 ];
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const browser = await launch();
 console.log('| run | CPU | frames | p95 frame interval | worst frame interval | longest task | main thread per 10 s | steps played |');
 console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
 for (const [label, query] of cases) {

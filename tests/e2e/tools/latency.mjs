@@ -3,16 +3,16 @@
 // "replay": a knob change that replays the whole run (new trace, every view redrawn);
 // "step": Step forward on that run (the step's redraw: timeline, tables, narration);
 // "scrub": the scrubber dragged to the middle of the run (an `input` event on the range).
-import { chromium } from '@playwright/test';
+import { launch, longest, refundCap } from './runs.mjs';
 
 const base = process.argv[2] ?? 'http://127.0.0.1:8081/';
 // (label, query, knob index, new value)
 const cases = [
-  ['refund-cap, 10 steps', '?s=refund-cap&v=read-then-write&lang=en', 0, '150'],
+  refundCap,
   ['retry-layers, 27 steps', '?s=retry-layers&v=every-layer-retries&lang=en', 5, '7'],
-  ['retry-layers, 625 steps', '?s=retry-layers&v=every-layer-retries&layers=4&attempts=5&downstream=always-timeout&lang=en', 5, '7'],
+  longest,
 ];
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const browser = await launch();
 const page = await browser.newPage();
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 console.log('| run | knob change → next frame | Step forward → next frame | scrub to the middle → next frame |');

@@ -2,16 +2,16 @@
 // (the scrubber moved to each in turn), and after a knob change that replays the run again.
 //   node tests/e2e/tools/memory.mjs http://127.0.0.1:8081/
 // Wasm memory only grows, so each figure is the peak so far.
-import { chromium } from '@playwright/test';
+import { launch, longest, refundCap } from './runs.mjs';
 
 const base = process.argv[2] ?? 'http://127.0.0.1:8081/';
 // (label, query, knob index, new value)
 const cases = [
-  ['refund-cap, 10 steps', '?s=refund-cap&v=read-then-write&lang=en', 0, '150'],
+  refundCap,
   ['backpressure, 96 steps', '?s=backpressure&lang=en', 0, '500'],
-  ['retry-layers, 625 steps', '?s=retry-layers&v=every-layer-retries&layers=4&attempts=5&downstream=always-timeout&lang=en', 5, '7'],
+  longest,
 ];
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const browser = await launch();
 const context = await browser.newContext({ serviceWorkers: 'block' });
 console.log('| run | first drawing | every step shown | after a knob change |');
 console.log('|---|---:|---:|---:|');

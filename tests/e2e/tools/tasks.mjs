@@ -4,12 +4,12 @@
 // load: opening the link (the page's start, the scenario's module, the first replay and
 // drawing); step: Step forward five times; scrub: the scrubber to the middle, then to the end;
 // knob: a knob change, which replays the run. Prints the worst of `runs` fresh pages.
-import { chromium } from '@playwright/test';
+import { launch, longest } from './runs.mjs';
 
 const base = process.argv[2] ?? 'http://127.0.0.1:8081/';
 const runs = Number(process.argv[3] ?? 3);
-const query = '?s=retry-layers&v=every-layer-retries&layers=4&attempts=5&downstream=always-timeout&lang=en';
-const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'] });
+const [, query, knobIndex, knobValue] = longest;
+const browser = await launch();
 const context = await browser.newContext({ serviceWorkers: 'block' });
 
 async function once(rate) {
@@ -47,11 +47,11 @@ async function once(rate) {
   }
   await page.waitForTimeout(300);
   const scrub = await worst();
-  await page.evaluate(() => {
-    const input = document.querySelector('[data-cmd="knob:5"]');
-    input.value = '7';
+  await page.evaluate(([knob, value]) => {
+    const input = document.querySelector(`[data-cmd="knob:${knob}"]`);
+    input.value = value;
     input.dispatchEvent(new Event('change', { bubbles: true }));
-  });
+  }, [knobIndex, knobValue]);
   await frame();
   await page.waitForTimeout(300);
   const knob = await worst();
