@@ -15,6 +15,7 @@ pub mod i18n;
 mod icons;
 mod ondemand;
 mod panels;
+mod parts;
 mod plot;
 mod present;
 mod quiz;
@@ -25,17 +26,21 @@ pub use app::App;
 
 /// Starts the page: fetches the module of the scenario the link shows (the split build; at once
 /// elsewhere), then mounts the app, which reads the link against that scenario. The home page
-/// shows no run: it mounts at once and draws each card's picture as its module arrives.
+/// shows no run: it fetches its own part, mounts, and draws each card's picture as its
+/// scenario's module arrives.
 pub fn start() {
     let search = browser::location_search();
-    if crate::player::is_home(&search) {
-        return leptos::mount::mount_to_body(App);
-    }
+    let home = crate::player::is_home(&search);
     let shown = crate::player::shown_scenario(&search);
     // Not Leptos's spawner: mounting is what sets that one up.
     wasm_bindgen_futures::spawn_local(async move {
-        match crate::scenarios::load(shown).await {
-            Ok(_) => leptos::mount::mount_to_body(App),
+        let loaded = if home {
+            parts::load(parts::PartId::Home).await
+        } else {
+            crate::scenarios::load(shown).await.map(|_| ())
+        };
+        match loaded {
+            Ok(()) => leptos::mount::mount_to_body(App),
             Err(_) => browser::show_load_failure(),
         }
     });

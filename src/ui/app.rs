@@ -3,15 +3,14 @@
 //! play/pause, speed and the motion fraction are the only local state.
 
 use super::browser;
-use super::compare::{BreakIt, Compare};
 use super::controls::Controls;
 use super::explore::{Explore, Explorer};
 use super::figure::FigureCard;
 use super::i18n::ui;
 use super::panels::{
-    Choices, EmbedBar, EmbedCode, EmbedDialog, Header, Invariants, Knobs, Narration, Notices,
-    Summary,
+    Choices, EmbedBar, EmbedCode, Header, Invariants, Knobs, Narration, Notices, Summary,
 };
+use super::parts::{Part, PartId, Parts};
 use super::tables::{Program, Tables};
 use super::timeline::Timeline;
 use crate::player::{
@@ -36,8 +35,8 @@ pub struct Ctx {
     pub frac: RwSignal<f64>,
     pub trace: Memo<Trace>,
     pub notices: RwSignal<Vec<Text>>,
-    /// The scenario whose module could not be fetched, offered again by the notice's Retry.
-    pub retry: RwSignal<Option<usize>>,
+    /// The module that could not be fetched, offered again by the notice's "Try again".
+    pub retry: RwSignal<Option<Retry>>,
     /// Counts the switches asked for (`when_loaded`), so that only the last one applies.
     switches: StoredValue<u32>,
     /// A second variant shown side by side on the same fault schedule.
@@ -213,7 +212,7 @@ impl Ctx {
                 Err(_) => {
                     let title = &scenarios::meta(index).title;
                     ctx.notices.update(|n| n.push(load_failed(title)));
-                    ctx.retry.set(Some(index));
+                    ctx.retry.set(Some(Retry::Scenario(index)));
                 }
             }
         });
@@ -408,6 +407,13 @@ impl Ctx {
     }
 }
 
+/// A module that did not arrive: a scenario's (by index) or a part of the page's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Retry {
+    Scenario(usize),
+    Part(PartId),
+}
+
 /// The notice when a scenario's module cannot be fetched.
 pub fn load_failed(title: &Text) -> Text {
     Text::new(
@@ -481,6 +487,7 @@ pub fn App() -> impl IntoView {
     provide_context(ctx);
     provide_context(EmbedCode(RwSignal::new((String::new(), String::new()))));
     Explore::provide();
+    Parts::provide(ctx);
     super::quiz::QuizShown::provide();
 
     // Keep the URL, the document language and the title in step with the state. Choosing
@@ -579,17 +586,17 @@ pub fn App() -> impl IntoView {
     view! {
         <div class="app" class:embed=embed class:home-page=home class:audience=audience_view class:present=move || presenter.on.get() class:predicting=move || presenter.predict.get().is_some() class:comparing=move || compare.get().is_some()
             class:idle=move || presenter.idle.get()>
-            {home.then(|| view! { <super::home::Home/> })}
+            {home.then(|| view! { <Part id=PartId::Home/> })}
             <Header/>
-            <super::present::PresenterPanel/>
+            <Part id=PartId::Presenter when=Signal::derive(move || presenter.on.get())/>
             <EmbedBar/>
             <main>
             <Notices/>
             <Summary/>
-            <Compare/>
+            <Part id=PartId::Compare when=Signal::derive(move || compare.get().is_some())/>
             <div class="stage">
                 <div class="left">
-                    <BreakIt/>
+                    <Part id=PartId::BreakIt when=Signal::derive(move || ctx.breaking.get())/>
                     <FigureCard plots=true/>
                     <Timeline/>
                     <Choices/>
@@ -607,9 +614,9 @@ pub fn App() -> impl IntoView {
             </div>
             </main>
             <Controls/>
-            <EmbedDialog/>
-            <super::export::ExportDialog/>
-            <super::quiz::QuizDialog/>
+            <Part id=PartId::Embed/>
+            <Part id=PartId::Export/>
+            <Part id=PartId::Quiz/>
         </div>
     }
 }

@@ -4,13 +4,14 @@
 //! markup by pure functions and handled by delegation: a fraction of the bundle cost of typed
 //! views (see ARCHITECTURE.md).
 
-use super::app::{use_ctx, Ctx};
+use super::app::{use_ctx, Ctx, Retry};
 use super::browser;
 use super::cmd::Cmd;
 use super::dom::{drawn, Node};
 use super::i18n::Ui;
 use super::i18n::{jump_to, violated_at};
 use super::icons::{node as icon_node, Icon};
+use super::parts::{PartId, Parts};
 use crate::player::PlayerEvent;
 use crate::scenarios;
 use crate::sim::{Choice, InvKind, Knob, Lang, ScenarioMeta, Status, StepInfo, Text, Verdict};
@@ -38,6 +39,7 @@ pub fn Header() -> impl IntoView {
     // The header is markup (it changes only with the language, scenario or variant); its
     // controls are handled here by delegation.
     let quiz = super::quiz::QuizShown::get();
+    let parts = Parts::get();
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some(cmd) = Cmd::of(&ev) else { return };
         match cmd {
@@ -58,7 +60,9 @@ pub fn Header() -> impl IntoView {
                 if let Some(EmbedCode(code)) = embed_code {
                     code.set(embed_code_now(ctx));
                 }
-                browser::show_modal("embed-dialog");
+                if let Some(parts) = parts {
+                    parts.open(PartId::Embed, || browser::show_modal("embed-dialog"));
+                }
             }
             Cmd::Present => {
                 if let Some(p) = use_context::<super::present::Presenter>() {
@@ -71,7 +75,11 @@ pub fn Header() -> impl IntoView {
                     quiz.open();
                 }
             }
-            Cmd::ExportOpen => browser::show_modal("export-dialog"),
+            Cmd::ExportOpen => {
+                if let Some(parts) = parts {
+                    parts.open(PartId::Export, || browser::show_modal("export-dialog"));
+                }
+            }
             Cmd::CopyLink => browser::copy_text(&browser::location_href(), move |ok| {
                 let t = ctx.t();
                 ctx.status
@@ -300,6 +308,7 @@ pub fn summary(meta: &ScenarioMeta, variant: usize, lang: Lang, t: &Ui) -> Vec<N
 #[component]
 pub fn Notices() -> impl IntoView {
     let ctx = use_ctx();
+    let parts = Parts::get();
     let draw = move || {
         let (lang, t) = (ctx.lang.get(), ctx.t());
         let retry = ctx.retry.get().is_some();
@@ -312,8 +321,15 @@ pub fn Notices() -> impl IntoView {
         }
         Some(Cmd::LoadRetry) => {
             ctx.notices.set(Vec::new());
-            if let Some(i) = ctx.retry.get_untracked() {
-                ctx.set_scenario(i, || {});
+            match ctx.retry.get_untracked() {
+                Some(Retry::Scenario(i)) => ctx.set_scenario(i, || {}),
+                Some(Retry::Part(id)) => {
+                    ctx.retry.set(None);
+                    if let Some(parts) = parts {
+                        parts.fetch(id);
+                    }
+                }
+                None => {}
             }
         }
         _ => {}

@@ -8,6 +8,7 @@ use super::browser;
 use super::cmd::Cmd;
 use super::dom::{drawn, Node};
 use super::ondemand::{placeholder, Fetched, OnDemand};
+use super::parts::{PartId, Parts};
 use crate::content::{read_quiz, QUIZ_FILE, QUIZ_NAME};
 use crate::quiz::{encode_progress, parse_progress, Kind, Question};
 use crate::sim::Lang;
@@ -22,6 +23,8 @@ const KEY: &str = "effectively-once.quiz.v1";
 pub struct QuizShown {
     shown: RwSignal<bool>,
     questions: OnDemand<Vec<Question>>,
+    /// The quiz's code arrives as a part of its own.
+    parts: Option<Parts>,
 }
 
 impl QuizShown {
@@ -29,6 +32,7 @@ impl QuizShown {
         provide_context(QuizShown {
             shown: RwSignal::new(false),
             questions: OnDemand::new(QUIZ_FILE, QUIZ_NAME, read_quiz),
+            parts: Parts::get(),
         });
     }
 
@@ -37,14 +41,21 @@ impl QuizShown {
         use_context::<QuizShown>()
     }
 
-    /// Draws the quiz if it is not drawn yet (fetching its questions), and opens it once it is.
+    /// Draws the quiz if it is not drawn yet (fetching its code and its questions), and opens
+    /// it once it is.
     pub fn open(self) {
         self.questions.want();
-        if self.shown.get_untracked() {
-            browser::show_modal("quiz-dialog");
-        } else {
-            self.shown.set(true);
-            request_animation_frame(|| browser::show_modal("quiz-dialog"));
+        let open = move || {
+            if self.shown.get_untracked() {
+                browser::show_modal("quiz-dialog");
+            } else {
+                self.shown.set(true);
+                request_animation_frame(|| browser::show_modal("quiz-dialog"));
+            }
+        };
+        match self.parts {
+            Some(parts) => parts.open(PartId::Quiz, open),
+            None => open(),
         }
     }
 }

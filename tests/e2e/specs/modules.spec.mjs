@@ -1,6 +1,6 @@
-// Scenarios load on demand (tests/e2e/tools/split.mjs): a link fetches the page and the shown
-// scenario's modules only, and a module that does not arrive leaves a notice with "Try again",
-// never a blank stage, and changes nothing.
+// Scenarios and the page's optional parts load on demand (tests/e2e/tools/split.mjs): a link
+// fetches the page and the shown scenario's modules only, and a module that does not arrive
+// leaves a notice with "Try again", never a blank stage, and changes nothing.
 import { test, expect, waitForApp } from './helpers.mjs';
 
 const module = (name) => new RegExp(`/split_${name}-[0-9a-f]{16}\\.wasm$`);
@@ -64,8 +64,48 @@ test('the export formats arrive on first use; a failed fetch says so, and the ne
   const markdown = dialog.getByRole('button', { name: 'State tables as Markdown' });
   await markdown.click();
   await expect(page.locator('.notice')).toContainText('The export could not be loaded');
-  expect(fetched).toEqual(['dual_write', 'part_export']);
+  expect(fetched).toEqual(['dual_write', 'part_export_dialog', 'part_export']);
   fail = false;
   const [download] = await Promise.all([page.waitForEvent('download'), markdown.click()]);
   expect(download.suggestedFilename()).toBe('dual-write-commit-then-publish-step0.md');
+});
+
+test('an optional part arrives on first use; a failed fetch says so, and Try again finishes what was asked', async ({ page }) => {
+  const fetched = [];
+  page.on('request', (r) => {
+    const m = /\/(split_\w+|chunks[\w-]*)-[0-9a-f]{16}\.(wasm|bin)$/.exec(r.url());
+    if (m) fetched.push(m[1]);
+  });
+  let fail = true;
+  await page.route(module('part_quiz'), (route) => (fail ? route.abort() : route.continue()));
+  await page.goto('?s=dual-write&lang=en');
+  await waitForApp(page);
+  expect(fetched.filter((f) => f.startsWith('split_'))).toEqual(['split_dual_write']);
+  await page.getByRole('button', { name: 'Quiz', exact: true }).click();
+  const notice = page.locator('.notice');
+  await expect(notice).toContainText('The quiz could not be loaded');
+  await expect(page.getByRole('dialog', { name: 'Interview questions' })).toHaveCount(0);
+  await expect(page.locator('.counter')).toHaveText(/Step 0 of \d+/);
+  fail = false;
+  await notice.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.getByRole('dialog', { name: 'Interview questions' })).toBeVisible();
+  await expect(page.locator('.notice')).toHaveCount(0);
+  // The part's own chunks come in its own pack, never the scenarios' pack again.
+  expect(fetched.filter((f) => f.startsWith('chunks'))).toEqual(['chunks', 'chunks-quiz']);
+});
+
+test('a comparison in the link fetches its part before drawing it; the home page its own', async ({ page }) => {
+  const fetched = [];
+  page.on('request', (r) => {
+    const m = /\/split_(\w+)-[0-9a-f]{16}\.wasm$/.exec(r.url());
+    if (m) fetched.push(m[1]);
+  });
+  await page.goto('?s=outbox-relay&v=no-dedup&cmp=inbox&lang=en');
+  await waitForApp(page);
+  await expect(page.locator('.compare')).toBeVisible();
+  expect(fetched.sort()).toEqual(['outbox_relay', 'part_compare']);
+  fetched.length = 0;
+  await page.goto('?home=1&lang=en');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  expect(fetched[0]).toBe('part_home');
 });

@@ -35,7 +35,8 @@ function manifest(text) {
   for (const m of text.matchAll(/__wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\([^]*?"\.\/(split_\w+)\.wasm"[^]*?, \[([^\]]*)\]\)\)/g)) {
     const deps = m[3].split(',').map((d) => d.trim()).filter(Boolean);
     if (deps.some((d) => !chunks.has(d))) throw new Error(`unknown chunk in ${m[1]}'s loader`);
-    const files = [file(m[2]), ...(deps.length ? [named('chunks', '.bin')] : [])];
+    const pack = m[1].startsWith('part_') ? `chunks-${m[1].slice(5)}` : 'chunks';
+    const files = [file(m[2]), ...(deps.length ? [named(pack, '.bin')] : [])];
     if (m[1].startsWith('part_')) parts[m[1].slice(5)] = files;
     else scenarios[m[1].replace(/_/g, '-')] = files;
   }
@@ -74,22 +75,39 @@ const id = hash.digest('hex').slice(0, 16);
 
 const named = (stem, ext) => `${stem}-${id}${ext}`;
 const out = new Map(); // file name in dist → bytes
-// The scenarios' own modules keep a file each. The shared chunks (code two or more scenarios
-// use and the page does not: 17–44 of under 1 KiB per scenario) go into one file, fetched once
-// and compressed as a whole (a third of their separate size); each is still instantiated only
-// when a scenario that needs it loads, and at most once (wasm-split's memoised loaders).
+// The scenarios' and parts' own modules keep a file each. The shared chunks (code two or more
+// of them use and the page does not: 26–65 of under 1 KiB per scenario, 4–11 per part) go into
+// packs, each fetched once and compressed as a whole (a third of their separate size); each
+// chunk is still instantiated only when a module that needs it loads, and at most once
+// (wasm-split's memoised loaders).
 let split = loader.replace(`"./${NAME}.js"`, `"./${named(NAME, '.js')}"`);
 const stem = (m) => m.slice(m.lastIndexOf('/') + 1, -'.wasm'.length);
 const chunks = modules.slice(1).filter((m) => /^chunk_\d+$/.test(stem(m)));
-const offsets = {};
-let at = 0;
-for (const m of chunks) {
-  const bytes = readFileSync(m);
-  offsets[stem(m)] = [at, bytes.length];
-  at += bytes.length;
+// Which chunks each loader needs, by loader name (a scenario's module, or `part_<name>`).
+const chunkOf = new Map([...loader.matchAll(/const (__chunk_\d+) = makeLoad\([^]*?"\.\/(chunk_\d+)\.wasm"/g)]
+  .map((m) => [m[1], m[2]]));
+const needs = {};
+for (const m of loader.matchAll(/__wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\([^]*?, \[([^\]]*)\]\)\)/g)) {
+  needs[m[1]] = m[2].split(',').map((d) => chunkOf.get(d.trim())).filter(Boolean);
 }
-const CHUNKS = named('chunks', '.bin');
-out.set(CHUNKS, Buffer.concat(chunks.map((m) => readFileSync(m))));
+// The packs: one for the scenarios (every chunk a scenario needs), one per optional part (the
+// chunks it needs, a few of them also in the scenarios' pack), so that opening a part never
+// fetches the scenarios' chunks, nor a scenario the parts'.
+const packs = { scenarios: [...new Set(Object.entries(needs).filter(([l]) => !l.startsWith('part_')).flatMap(([, c]) => c))] };
+for (const [l, c] of Object.entries(needs)) if (l.startsWith('part_') && c.length) packs[l] = c;
+const offsets = {}; // chunk → { pack: [at, length] }
+const packFile = (pack) => named(pack === 'scenarios' ? 'chunks' : `chunks-${pack.slice(5)}`, '.bin');
+for (const [pack, names] of Object.entries(packs)) {
+  let at = 0;
+  const files = names.sort().map((c) => readFileSync(chunks.find((m) => stem(m) === c)));
+  names.forEach((c, i) => {
+    (offsets[c] ??= {})[packFile(pack)] = [at, files[i].length];
+    at += files[i].length;
+  });
+  out.set(packFile(pack), Buffer.concat(files));
+}
+const missing = chunks.map(stem).filter((c) => !offsets[c]);
+if (missing.length) throw new Error(`chunks no loader needs: ${missing.join(', ')}`);
 const block = /(const __chunk_\d+ = makeLoad\(\(\) => \{\s*const src = )fetch\(new URL\("\.\/(chunk_\d+)\.wasm", import\.meta\.url\)\);([^]*?)WebAssembly\.instantiateStreaming\(src, imports\)/g;
 let n = 0;
 split = split.replace(block, (_, head, name, mid) => {
@@ -97,18 +115,36 @@ split = split.replace(block, (_, head, name, mid) => {
   return `${head}chunkBytes("${name}");${mid}WebAssembly.instantiate(await src, imports)`;
 });
 if (n !== chunks.length) throw new Error(`rewrote ${n} of ${chunks.length} chunk loaders in __wasm_split.js`);
+// A part's loader asks for its chunks from its own pack: wasm-split's loader calls each
+// dependency's loader synchronously, so the hint holds exactly while they ask. A chunk is
+// instantiated once whichever pack its bytes came from (they are the same bytes).
+let hinted = 0;
+split = split.replace(/(__wasm_split_load_(part_\w+) = wrapAsyncCb\(makeLoad\([^]*?, )(\[[^\]]*\])\)\)/g, (_, head, part, deps) => {
+  if (!packs[part]) return `${head}${deps}))`;
+  hinted += 1;
+  return `${head}fromPack("${packFile(part)}", ${deps})))`;
+});
+if (hinted !== Object.keys(packs).length - 1) throw new Error(`hinted ${hinted} of ${Object.keys(packs).length - 1} parts' loaders`);
 split += `
 const CHUNKS = ${JSON.stringify(offsets)};
-let chunkFile;
+const PACKS = new Map();
+let hint;
+function fromPack(pack, deps) {
+  return deps.map((d) => () => { hint = pack; try { return d(); } finally { hint = undefined; } });
+}
 function chunkBytes(name) {
-  chunkFile ??= fetch(new URL("./${CHUNKS}", import.meta.url)).then((r) => {
-    if (!r.ok) throw new Error(\`\${r.status} \${r.url}\`);
-    return r.arrayBuffer();
-  });
-  const file = chunkFile;
-  file.catch(() => { if (chunkFile === file) chunkFile = undefined; });
-  const [at, length] = CHUNKS[name];
-  return file.then((b) => new Uint8Array(b, at, length));
+  const where = CHUNKS[name];
+  const pack = where[hint] ? hint : where["${packFile('scenarios')}"] ? "${packFile('scenarios')}" : Object.keys(where)[0];
+  if (!PACKS.has(pack)) {
+    const file = fetch(new URL("./" + pack, import.meta.url)).then((r) => {
+      if (!r.ok) throw new Error(\`\${r.status} \${r.url}\`);
+      return r.arrayBuffer();
+    });
+    file.catch(() => { if (PACKS.get(pack) === file) PACKS.delete(pack); });
+    PACKS.set(pack, file);
+  }
+  const [at, length] = where[pack];
+  return PACKS.get(pack).then((b) => new Uint8Array(b, at, length));
 }
 `;
 for (const m of modules.slice(1).filter((m) => !chunks.includes(m))) {
@@ -136,4 +172,4 @@ if (trunks.length !== 2) throw new Error(`expected Trunk's page glue and wasm, f
 for (const [f, bytes] of out) writeFileSync(join(dir, f), bytes);
 writeFileSync(join(work, 'manifest.json'), JSON.stringify(manifest(loader), null, 1));
 writeFileSync(htmlPath, html);
-console.log(`split: the page, ${out.size - 4} modules (scenarios and parts) and ${chunks.length} shared chunks in one file (build ${id})`);
+console.log(`split: the page, ${out.size - 3 - Object.keys(packs).length} modules (scenarios and parts) and ${chunks.length} shared chunks in ${Object.keys(packs).length} packs (build ${id})`);
