@@ -4,7 +4,7 @@
 
 use super::browser;
 use super::controls::Controls;
-use super::explore::{Explore, Explorer};
+use super::explore::Explore;
 use super::figure::FigureCard;
 use super::i18n::ui;
 use super::panels::{
@@ -603,7 +603,7 @@ pub fn App() -> impl IntoView {
                     <Narration/>
                     <Program/>
                     <Knobs/>
-                    <Explorer/>
+                    {(!embed && !home).then(|| view! { <Part id=PartId::Explorer when=Signal::stored(true)/> })}
                 </div>
                 <div class="right">
                     <FigureCard plots=false/>

@@ -1,7 +1,8 @@
 //! Optional parts of the page: the home page, the comparison, the challenge, the presenter's
-//! panel and the quiz, embed and export dialogs. In the page's split build each sits behind a
-//! split point of its own, so `wasm-split` moves its code into a module fetched when the part
-//! is first shown (BENCHMARKS.md, "Parts on demand"); elsewhere it is here at once.
+//! panel, the quiz, embed and export dialogs, and the explorer's panel. In the page's split
+//! build each sits behind a split point of its own, so `wasm-split` moves its code into a module
+//! fetched when the part is first shown (BENCHMARKS.md, "Parts on demand"); elsewhere it is here
+//! at once. The explorer's panel is fetched once the page is drawn (an embed never shows it).
 //!
 //! A part is drawn in its `<Part/>` slot once its module is here. A fetch that fails changes
 //! nothing but a notice with "Try again" (`Retry::Part`); the next use tries again too.
@@ -70,6 +71,7 @@ parts! {
     Quiz part_quiz ("The quiz", "测验") => crate::ui::quiz::QuizDialog,
     Embed part_embed ("The embed dialog", "嵌入对话框") => crate::ui::panels::EmbedDialog,
     Export part_export_dialog ("The export dialog", "导出对话框") => crate::ui::export::ExportDialog,
+    Explorer part_explorer ("The explorer's panel", "穷举检查面板") => crate::ui::explore::Explorer,
 }
 
 const COUNT: usize = ALL.len();

@@ -5,7 +5,7 @@ import { test, expect, waitForApp } from './helpers.mjs';
 
 const module = (name) => new RegExp(`/split_${name}-[0-9a-f]{16}\\.wasm$`);
 
-test('a link fetches its own scenario and no other', async ({ page }) => {
+test('a link fetches its own scenario and no other, then the explorer\'s panel; an embed not even that', async ({ page }) => {
   const fetched = [];
   page.on('request', (r) => {
     const m = /\/split_(\w+)-[0-9a-f]{16}\.wasm$/.exec(r.url());
@@ -14,7 +14,12 @@ test('a link fetches its own scenario and no other', async ({ page }) => {
   await page.goto('?s=refund-cap&lang=en');
   await waitForApp(page);
   await expect(page).toHaveTitle(/Refund cap/);
-  expect(fetched).toEqual(['refund_cap']);
+  await expect(page.getByRole('button', { name: /Explore/ }).first()).toBeVisible();
+  expect(fetched).toEqual(['refund_cap', 'part_explorer']);
+  fetched.length = 0;
+  await page.goto('?s=dual-write&embed=1&lang=en');
+  await waitForApp(page);
+  expect(fetched).toEqual(['dual_write']);
 });
 
 test('a link whose module fails: a notice and Try again, which then opens it', async ({ page }) => {
@@ -58,13 +63,13 @@ test('the export formats arrive on first use; a failed fetch says so, and the ne
   await page.route(module('part_export'), (route) => (fail ? route.abort() : route.continue()));
   await page.goto('?s=dual-write&lang=en');
   await waitForApp(page);
-  expect(fetched).toEqual(['dual_write']);
+  expect(fetched).toEqual(['dual_write', 'part_explorer']);
   await page.getByRole('button', { name: 'Export', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Export this run' });
   const markdown = dialog.getByRole('button', { name: 'State tables as Markdown' });
   await markdown.click();
   await expect(page.locator('.notice')).toContainText('The export could not be loaded');
-  expect(fetched).toEqual(['dual_write', 'part_export_dialog', 'part_export']);
+  expect(fetched).toEqual(['dual_write', 'part_explorer', 'part_export_dialog', 'part_export']);
   fail = false;
   const [download] = await Promise.all([page.waitForEvent('download'), markdown.click()]);
   expect(download.suggestedFilename()).toBe('dual-write-commit-then-publish-step0.md');
@@ -80,7 +85,7 @@ test('an optional part arrives on first use; a failed fetch says so, and Try aga
   await page.route(module('part_quiz'), (route) => (fail ? route.abort() : route.continue()));
   await page.goto('?s=dual-write&lang=en');
   await waitForApp(page);
-  expect(fetched.filter((f) => f.startsWith('split_'))).toEqual(['split_dual_write']);
+  expect(fetched.filter((f) => f.startsWith('split_'))).toEqual(['split_dual_write', 'split_part_explorer']);
   await page.getByRole('button', { name: 'Quiz', exact: true }).click();
   const notice = page.locator('.notice');
   await expect(notice).toContainText('The quiz could not be loaded');
@@ -91,7 +96,7 @@ test('an optional part arrives on first use; a failed fetch says so, and Try aga
   await expect(page.getByRole('dialog', { name: 'Interview questions' })).toBeVisible();
   await expect(page.locator('.notice')).toHaveCount(0);
   // The part's own chunks come in its own pack, never the scenarios' pack again.
-  expect(fetched.filter((f) => f.startsWith('chunks'))).toEqual(['chunks', 'chunks-quiz']);
+  expect(fetched.filter((f) => f.startsWith('chunks')).sort()).toEqual(['chunks', 'chunks-explorer', 'chunks-quiz']);
 });
 
 test('a comparison in the link fetches its part before drawing it; the home page its own', async ({ page }) => {
@@ -103,7 +108,7 @@ test('a comparison in the link fetches its part before drawing it; the home page
   await page.goto('?s=outbox-relay&v=no-dedup&cmp=inbox&lang=en');
   await waitForApp(page);
   await expect(page.locator('.compare')).toBeVisible();
-  expect(fetched.sort()).toEqual(['outbox_relay', 'part_compare']);
+  expect(fetched.sort()).toEqual(['outbox_relay', 'part_compare', 'part_explorer']);
   fetched.length = 0;
   await page.goto('?home=1&lang=en');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
