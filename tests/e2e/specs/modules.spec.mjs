@@ -114,3 +114,23 @@ test('a comparison in the link fetches its part before drawing it; the home page
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   expect(fetched[0]).toBe('part_home');
 });
+
+test('a link fetches its scenario beside the page\'s own wasm, not after it, and once', async ({ page }) => {
+  const events = [];
+  // A slow page wasm: the scenario's module must be on its way before it arrives.
+  await page.route(/\/effectively-once-[0-9a-f]{16}_bg\.wasm$/, async (route) => {
+    await new Promise((r) => setTimeout(r, 800));
+    await route.continue();
+  });
+  page.on('request', (r) => {
+    if (/\/split_refund_cap-[0-9a-f]{16}\.wasm$/.test(r.url())) events.push('module requested');
+    if (/\/chunks-[0-9a-f]{16}\.bin$/.test(r.url())) events.push('pack requested');
+  });
+  page.on('requestfinished', (r) => {
+    if (/\/effectively-once-[0-9a-f]{16}_bg\.wasm$/.test(r.url())) events.push('page wasm arrived');
+  });
+  await page.goto('?s=refund-cap&lang=en');
+  await waitForApp(page);
+  await expect(page.locator('.counter')).toHaveText(/Step 0 of \d+/);
+  expect(events).toEqual(['module requested', 'pack requested', 'page wasm arrived']);
+});
