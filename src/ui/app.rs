@@ -578,6 +578,12 @@ pub fn App() -> impl IntoView {
         }
     }
     browser::remove_shell();
+    // The explorer's panel is fetched once the first drawing is on screen, not before: its fetch
+    // must not compete with what that drawing needs.
+    let painted = RwSignal::new(false);
+    request_animation_frame(move || {
+        set_timeout(move || painted.set(true), std::time::Duration::ZERO);
+    });
 
     // The compact player for an iframe (`embed`): the page chrome (header, pickers, knobs,
     // explorer, comparison, challenge) is hidden by the `embed` class (display: none, so it is
@@ -603,7 +609,7 @@ pub fn App() -> impl IntoView {
                     <Narration/>
                     <Program/>
                     <Knobs/>
-                    {(!embed && !home).then(|| view! { <Part id=PartId::Explorer when=Signal::stored(true)/> })}
+                    {(!embed && !home).then(|| view! { <Part id=PartId::Explorer when=painted/> })}
                 </div>
                 <div class="right">
                     <FigureCard plots=false/>
