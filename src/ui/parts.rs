@@ -195,16 +195,19 @@ impl Parts {
     }
 }
 
-/// Where part `id` is drawn once its module is here. With `when`, the part is fetched as soon
-/// as `when` holds (a comparison in the link, presenting); without, by `Parts::open`.
+/// Where part `id` is drawn once its module is here. With `when`, the part is fetched each
+/// time `when` comes to hold (a comparison in the link, presenting) until it is here; without,
+/// by `Parts::open`. Only a change of `when` fetches: a failed fetch is never repeated by itself.
 #[component]
 pub fn Part(id: PartId, #[prop(optional, into)] when: Option<Signal<bool>>) -> impl IntoView {
     let parts = Parts::get();
     if let (Some(parts), Some(when)) = (parts, when) {
-        Effect::new(move |_| {
-            if when.get() && parts.phase(id) == Phase::Idle {
-                parts.open(id, || {});
+        Effect::new(move |held: Option<bool>| {
+            let holds = when.get();
+            if holds && held != Some(true) {
+                parts.fetch(id);
             }
+            holds
         });
     }
     let ready = Memo::new(move |_| parts.is_some_and(|p| p.phase(id) == Phase::Ready));

@@ -134,3 +134,18 @@ test('a link fetches its scenario beside the page\'s own wasm, not after it, and
   await expect(page.locator('.counter')).toHaveText(/Step 0 of \d+/);
   expect(events).toEqual(['module requested', 'pack requested', 'page wasm arrived']);
 });
+
+test('a comparison whose part fails: the one player stays, and Try again draws the comparison', async ({ page }) => {
+  let fail = true;
+  await page.route(module('part_compare'), (route) => (fail ? route.abort() : route.continue()));
+  await page.goto('?s=outbox-relay&v=no-dedup&cmp=inbox&lang=en');
+  await waitForApp(page);
+  const notice = page.locator('.notice');
+  await expect(notice).toContainText('The comparison could not be loaded');
+  await expect(page.locator('.compare')).toHaveCount(0);
+  await expect(page.locator('.counter')).toHaveText(/Step 0 of \d+/);
+  fail = false;
+  await notice.getByRole('button', { name: 'Try again' }).click();
+  await expect(page.locator('.compare')).toBeVisible();
+  await expect(page.locator('.notice')).toHaveCount(0);
+});
