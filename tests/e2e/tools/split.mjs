@@ -24,23 +24,15 @@ const NAME = 'effectively-once';
 const input = join(root, 'target/wasm32-unknown-unknown', release ? 'release' : 'debug', `${NAME}.wasm`);
 const work = join(root, 'target/split');
 
-/** What each scenario's loader fetches, from wasm-split's (unminified) loader: { page: [files],
- *  scenarios: { slug: [files] } }, names as in dist (read by size-check.mjs). */
-function manifest(text) {
-  const file = (stem) => named(stem, '.wasm');
-  const chunks = new Map([...text.matchAll(/const (__chunk_\d+) = makeLoad\([^]*?"\.\/(chunk_\d+)\.wasm"/g)]
-    .map((m) => [m[1], m[2]]));
-  // A split point named `part_<name>` is an optional part of the page (the export formats),
-  // fetched on first use; every other one is a scenario, named by its slug.
+/** What each loader fetches (`filesOf`, below): { page: [files], scenarios: { slug: [files] },
+ *  parts: { name: [files] } }, names as in dist (read by size-check.mjs). A split point named
+ *  `part_<name>` is an optional part of the page; every other one is a scenario. */
+function manifest() {
   const scenarios = {};
   const parts = {};
-  for (const m of text.matchAll(/__wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\([^]*?"\.\/(split_\w+)\.wasm"[^]*?, \[([^\]]*)\]\)\)/g)) {
-    const deps = m[3].split(',').map((d) => d.trim()).filter(Boolean);
-    if (deps.some((d) => !chunks.has(d))) throw new Error(`unknown chunk in ${m[1]}'s loader`);
-    const pack = m[1].startsWith('part_') ? `chunks-${m[1].slice(5)}` : 'chunks';
-    const files = [file(m[2]), ...(deps.length ? [named(pack, '.bin')] : [])];
-    if (m[1].startsWith('part_')) parts[m[1].slice(5)] = files;
-    else scenarios[m[1].replace(/_/g, '-')] = files;
+  for (const l of Object.keys(needs)) {
+    if (l.startsWith('part_')) parts[l.slice(5)] = filesOf(l);
+    else scenarios[l.replace(/_/g, '-')] = filesOf(l);
   }
   const page = ['index.html', named(NAME, '.js'), named(NAME, '_bg.wasm'), named('split', '.js')];
   return { build: id, page, scenarios, parts };
@@ -100,7 +92,9 @@ const chunkOf = new Map([...loader.matchAll(/const (__chunk_\d+) = makeLoad\([^]
   .map((m) => [m[1], m[2]]));
 const needs = {};
 for (const m of loader.matchAll(/__wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\([^]*?, \[([^\]]*)\]\)\)/g)) {
-  needs[m[1]] = m[2].split(',').map((d) => chunkOf.get(d.trim())).filter(Boolean);
+  const deps = m[2].split(',').map((d) => d.trim()).filter(Boolean);
+  if (deps.some((d) => !chunkOf.has(d))) throw new Error(`unknown chunk in ${m[1]}'s loader`);
+  needs[m[1]] = deps.map((d) => chunkOf.get(d));
 }
 // The packs: one for the scenarios (every chunk a scenario needs), one per optional part (the
 // chunks it needs, a few of them also in the scenarios' pack), so that opening a part never
@@ -109,6 +103,9 @@ const packs = { scenarios: [...new Set(Object.entries(needs).filter(([l]) => !l.
 for (const [l, c] of Object.entries(needs)) if (l.startsWith('part_') && c.length) packs[l] = c;
 const offsets = {}; // chunk → { pack: [at, length] }
 const packFile = (pack) => named(pack === 'scenarios' ? 'chunks' : `chunks-${pack.slice(5)}`, '.bin');
+/** What loader `l` fetches: its module and, if it needs chunks, its pack. */
+const filesOf = (l) => [named(`split_${l}`, '.wasm'),
+  ...(needs[l].length ? [packFile(l.startsWith('part_') ? l : 'scenarios')] : [])];
 for (const [pack, names] of Object.entries(packs)) {
   let at = 0;
   const files = names.sort().map((c) => readFileSync(chunks.find((m) => stem(m) === c)));
@@ -168,16 +165,9 @@ for (const m of modules.slice(1).filter((m) => !chunks.includes(m))) {
 // are fetched as soon as this file runs, beside the page's own wasm, instead of after it has
 // started: one round trip less before the first drawing. The loaders take that fetch once; a
 // retry fetches anew. A link this rule misreads fetches one file for nothing, no more.
-const first = {};
-for (const [l, c] of Object.entries(needs)) {
-  if (l.startsWith('part_') && l !== 'part_home') continue;
-  const key = l === 'part_home' ? l : l.replace(/_/g, '-');
-  first[key] = [named(`split_${l}`, '.wasm'), ...(c.length ? [packFile(l.startsWith('part_') ? l : 'scenarios')] : [])];
-}
-const scenarioLoaders = Object.keys(needs).filter((l) => !l.startsWith('part_'));
-if (!first.part_home || scenarioLoaders.some((l) => !first[l.replace(/_/g, '-')])) {
-  throw new Error('the first modules: a scenario or the home page is missing');
-}
+const { scenarios: first } = manifest();
+if (!needs.part_home) throw new Error('no part_home loader in __wasm_split.js');
+first.part_home = filesOf('part_home');
 split = split.replace(/fetch\(new URL\("\.\/split_/g, 'early(new URL("./split_');
 split += `
 const FIRST = ${JSON.stringify(first)};
@@ -216,6 +206,6 @@ for (const old of trunks) {
 }
 if (trunks.length !== 2) throw new Error(`expected Trunk's page glue and wasm, found ${trunks.join(', ')}`);
 for (const [f, bytes] of out) writeFileSync(join(dir, f), bytes);
-writeFileSync(join(work, 'manifest.json'), JSON.stringify(manifest(loader), null, 1));
+writeFileSync(join(work, 'manifest.json'), JSON.stringify(manifest(), null, 1));
 writeFileSync(htmlPath, html);
 console.log(`split: the page, ${out.size - 3 - Object.keys(packs).length} modules (scenarios and parts) and ${chunks.length} shared chunks in ${Object.keys(packs).length} packs (build ${id})`);
