@@ -530,8 +530,13 @@ pub fn App() -> impl IntoView {
     Effect::new(move |_| {
         let l = lang.get();
         browser::set_document_lang(if l == Lang::Zh { "zh-Hans" } else { "en" });
-        let meta = ctx.meta();
-        browser::set_title(&format!("{} · Effectively Once", meta.title.get(l)));
+        // The home page is no scenario's: its title is its heading.
+        let title = if home {
+            ctx.t().home_title.to_string()
+        } else {
+            format!("{} · Effectively Once", ctx.meta().title.get(l))
+        };
+        browser::set_title(&title);
     });
     let presenter = super::present::Presenter::provide();
     super::present::watch_mouse(presenter);
@@ -578,12 +583,6 @@ pub fn App() -> impl IntoView {
         }
     }
     browser::remove_shell();
-    // The explorer's panel is fetched once the first drawing is on screen, not before: its fetch
-    // must not compete with what that drawing needs.
-    let painted = RwSignal::new(false);
-    request_animation_frame(move || {
-        set_timeout(move || painted.set(true), std::time::Duration::ZERO);
-    });
 
     // The compact player for an iframe (`embed`): the page chrome (header, pickers, knobs,
     // explorer, comparison, challenge) is hidden by the `embed` class (display: none, so it is
@@ -609,7 +608,7 @@ pub fn App() -> impl IntoView {
                     <Narration/>
                     <Program/>
                     <Knobs/>
-                    {(!embed && !home).then(|| view! { <Part id=PartId::Explorer when=painted/> })}
+                    {(!embed && !home).then(|| view! { <Part id=PartId::Explorer/> <super::explore::ExplorerStandIn/> })}
                 </div>
                 <div class="right">
                     <FigureCard plots=false/>

@@ -174,6 +174,13 @@ pub fn focus_after_render(selector: impl Into<String>) {
     });
 }
 
+/// The focused element, if one is (not the body).
+pub fn active_element() -> Option<web_sys::Element> {
+    document()
+        .active_element()
+        .filter(|e| e.tag_name() != "BODY")
+}
+
 /// Like [`focus_after_render`], but in the microtask after the redraw (Leptos runs its effects
 /// in microtasks queued before this one), not a frame later: a key pressed in between would
 /// land on the body. For the scenario picker, whose switch may wait for a module.
@@ -214,6 +221,32 @@ pub fn observe_width(el: &web_sys::Element, width: impl Fn(i32) + 'static) {
         observer.observe(el);
     }
     report.forget();
+}
+
+/// Calls `near` once, when `el` comes within a screen's height below the viewport (or into it).
+/// Returns the observer, to disconnect when `el` goes.
+pub fn when_near(
+    el: &web_sys::Element,
+    near: impl FnOnce() + 'static,
+) -> Option<web_sys::IntersectionObserver> {
+    let mut near = Some(near);
+    let seen = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        let close = entries.iter().any(|e| {
+            e.unchecked_into::<web_sys::IntersectionObserverEntry>()
+                .is_intersecting()
+        });
+        if let Some(near) = near.take_if(|_| close) {
+            near();
+        }
+    });
+    let init = web_sys::IntersectionObserverInit::new();
+    init.set_root_margin("0px 0px 100% 0px");
+    let observer =
+        web_sys::IntersectionObserver::new_with_options(seen.as_ref().unchecked_ref(), &init)
+            .ok()?;
+    observer.observe(el);
+    seen.forget();
+    Some(observer)
 }
 
 /// Like [`data_attr`], for the element a key was pressed on.

@@ -13,6 +13,7 @@ use super::browser;
 use super::cmd::Cmd;
 use super::dom::{drawn, Node};
 use super::i18n::{self, Ui};
+use super::parts::{PartId, Parts};
 use crate::explorer::{decode_reply, Reply, Request, Summary};
 use crate::player::PlayerEvent;
 use crate::sim::{decode_path, Lang, ScenarioMeta};
@@ -221,6 +222,56 @@ pub fn fix_of(meta: &ScenarioMeta, variant: usize) -> Option<usize> {
     meta.variant_index(slug)
 }
 
+/// Stands where the explorer's panel will be until its module is here, with the panel's heading
+/// and its first button. The module is fetched when this comes within a screen of the viewport
+/// (so a phone's first load does without it), or when the button is pressed: that explores at
+/// once, as the panel's own button would. Focus on the button passes to the panel's.
+#[component]
+pub fn ExplorerStandIn() -> impl IntoView {
+    let ctx = use_ctx();
+    let ex = use_explore();
+    let Some(parts) = Parts::get() else {
+        return None;
+    };
+    let fetch = move || parts.fetch(PartId::Explorer);
+    // Only the panel's arrival redraws this (not another part's phase: that would drop focus).
+    let ready = Memo::new(move |_| parts.ready(PartId::Explorer));
+    let here = NodeRef::<leptos::html::Section>::new();
+    let observer = StoredValue::new_local(None);
+    Effect::new(move |_| {
+        if let Some(el) = here.get() {
+            observer.set_value(browser::when_near(&el, fetch));
+        }
+    });
+    let focused = StoredValue::new(false);
+    let explore = move |_| {
+        ex.run(ctx.variant.get_untracked(), false);
+        fetch();
+    };
+    Some(move || {
+        (!ready.get()).then(|| {
+            // When the panel takes this one's place.
+            on_cleanup(move || {
+                if let Some(o) = observer.try_get_value().flatten() {
+                    o.disconnect();
+                }
+                if focused.try_get_value() == Some(true) {
+                    browser::focus_after_render(".explorer .exp-bar button");
+                }
+            });
+            view! {
+                <section class="card explorer" aria-labelledby="exp-h" node_ref=here
+                    on:focusin=move |_| focused.set_value(true) on:focusout=move |_| focused.set_value(false)>
+                    <h2 id="exp-h">{move || ctx.t().explorer}</h2>
+                    <div class="exp-bar">
+                        <button type="button" class="btn primary" on:click=explore>{move || ctx.t().explore}</button>
+                    </div>
+                </section>
+            }
+        })
+    })
+}
+
 #[component]
 pub fn Explorer() -> impl IntoView {
     let ctx = use_ctx();
@@ -270,6 +321,7 @@ pub fn Explorer() -> impl IntoView {
         let meta = ctx.meta();
         let comparing = ctx.compare.get().is_some();
         let (budget, running) = state.get();
+        keep_focus();
         controls(budget, running, meta, ctx.variant.get(), comparing, lang, t)
     };
     let draw_results = move || {
@@ -285,6 +337,23 @@ pub fn Explorer() -> impl IntoView {
             {drawn("exp-body", draw_results)}
         </section>
     }
+}
+
+/// Called before the controls are redrawn (they are replaced, and focus with them would fall to
+/// the body): a focused button's focus goes to the bar's first button (Cancel becomes Explore
+/// when a run ends), a focused select's to the new select.
+fn keep_focus() {
+    let Some(active) = browser::active_element() else {
+        return;
+    };
+    if active.closest(".exp-controls").ok().flatten().is_none() {
+        return;
+    }
+    browser::focus_after_render(if active.tag_name() == "SELECT" {
+        ".explorer [data-budget]"
+    } else {
+        ".explorer .exp-bar button"
+    });
 }
 
 fn button(cmd: Cmd, class: &'static str, text: &str) -> Node {

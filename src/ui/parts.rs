@@ -2,7 +2,8 @@
 //! panel, the quiz, embed and export dialogs, and the explorer's panel. In the page's split
 //! build each sits behind a split point of its own, so `wasm-split` moves its code into a module
 //! fetched when the part is first shown (BENCHMARKS.md, "Parts on demand"); elsewhere it is here
-//! at once. The explorer's panel is fetched once the page is drawn (an embed never shows it).
+//! at once. The explorer's panel is fetched when it comes within a screen of the viewport, or
+//! when its stand-in's button is pressed (an embed never shows it).
 //!
 //! A part is drawn in its `<Part/>` slot once its module is here. A fetch that fails changes
 //! nothing but a notice with "Try again" (`Retry::Part`); the next use tries again too.
@@ -128,6 +129,11 @@ impl Parts {
     /// The handle (from a component's setup; `None` outside the app).
     pub fn get() -> Option<Parts> {
         use_context::<Parts>()
+    }
+
+    /// Whether part `id` is here and drawn (tracked).
+    pub fn ready(self, id: PartId) -> bool {
+        self.phase(id) == Phase::Ready
     }
 
     fn phase(self, id: PartId) -> Phase {

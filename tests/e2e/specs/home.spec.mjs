@@ -5,6 +5,8 @@ import { test, expect, expectNoConsoleErrors, SCENARIOS } from './helpers.mjs';
 test('home lists every scenario by theme, opens one, and starts the quiz', async ({ page, problems }) => {
   await page.goto('?home=1&lang=en');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Effectively Once: see why exactly-once is not free');
+  // No scenario's title: the home page's own.
+  await expect(page).toHaveTitle('Effectively Once: see why exactly-once is not free');
   await expect(page.getByRole('heading', { level: 2 })).toHaveText([
     'Dual writes and messaging', 'Concurrency', 'Capacity and backpressure', 'Retries, timeouts and recovery', 'Agents and human approval', 'Quiz', 'How to embed',
   ]);
@@ -30,6 +32,7 @@ test('home lists every scenario by theme, opens one, and starts the quiz', async
   await expect(page.locator('.scenario-card svg.thumb:not(:empty)')).toHaveCount(SCENARIOS.length);
   await page.getByRole('link', { name: '中文' }).click();
   await expect(page.getByRole('heading', { level: 2 }).first()).toHaveText('双写与消息');
+  await expect(page).toHaveTitle('Effectively Once：看清“恰好一次”的代价');
   expectNoConsoleErrors(problems);
 });
 

@@ -5,6 +5,9 @@ import { test, expect, waitForApp } from './helpers.mjs';
 
 const module = (name) => new RegExp(`/split_${name}-[0-9a-f]{16}\\.wasm$`);
 
+// The explorer's panel itself, not its stand-in (`ExplorerStandIn` stands in for it until it is here).
+const panel = (page) => expect(page.locator('.explorer .exp-results')).toBeAttached();
+
 test('a link fetches its own scenario and no other, then the explorer\'s panel; an embed not even that', async ({ page }) => {
   const fetched = [];
   page.on('request', (r) => {
@@ -14,7 +17,8 @@ test('a link fetches its own scenario and no other, then the explorer\'s panel; 
   await page.goto('?s=refund-cap&lang=en');
   await waitForApp(page);
   await expect(page).toHaveTitle(/Refund cap/);
-  await expect(page.getByRole('button', { name: /Explore/ }).first()).toBeVisible();
+  // On a desktop screen the panel is within a screen's height of the viewport: it is fetched.
+  await panel(page);
   expect(fetched).toEqual(['refund_cap', 'part_explorer']);
   fetched.length = 0;
   await page.goto('?s=dual-write&embed=1&lang=en');
@@ -63,6 +67,7 @@ test('the export formats arrive on first use; a failed fetch says so, and the ne
   await page.route(module('part_export'), (route) => (fail ? route.abort() : route.continue()));
   await page.goto('?s=dual-write&lang=en');
   await waitForApp(page);
+  await panel(page);
   expect(fetched).toEqual(['dual_write', 'part_explorer']);
   await page.getByRole('button', { name: 'Export', exact: true }).click();
   const dialog = page.getByRole('dialog', { name: 'Export this run' });
@@ -85,6 +90,7 @@ test('an optional part arrives on first use; a failed fetch says so, and Try aga
   await page.route(module('part_quiz'), (route) => (fail ? route.abort() : route.continue()));
   await page.goto('?s=dual-write&lang=en');
   await waitForApp(page);
+  await panel(page);
   expect(fetched.filter((f) => f.startsWith('split_'))).toEqual(['split_dual_write', 'split_part_explorer']);
   await page.getByRole('button', { name: 'Quiz', exact: true }).click();
   const notice = page.locator('.notice');
@@ -108,7 +114,8 @@ test('a comparison in the link fetches its part before drawing it; the home page
   await page.goto('?s=outbox-relay&v=no-dedup&cmp=inbox&lang=en');
   await waitForApp(page);
   await expect(page.locator('.compare')).toBeVisible();
-  expect(fetched.sort()).toEqual(['outbox_relay', 'part_compare', 'part_explorer']);
+  // (The explorer's panel is fetched or not by where the comparison leaves it: not checked here.)
+  expect(fetched.filter((f) => f !== 'part_explorer').sort()).toEqual(['outbox_relay', 'part_compare']);
   fetched.length = 0;
   await page.goto('?home=1&lang=en');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
@@ -148,4 +155,39 @@ test('a comparison whose part fails: the one player stays, and Try again draws t
   await notice.getByRole('button', { name: 'Try again' }).click();
   await expect(page.locator('.compare')).toBeVisible();
   await expect(page.locator('.notice')).toHaveCount(0);
+});
+
+test('on a phone the explorer\'s panel waits until it is near; its stand-in explores at once and hands focus over', async ({ page }) => {
+  const fetched = [];
+  page.on('request', (r) => {
+    const m = /\/split_(\w+)-[0-9a-f]{16}\.wasm$/.exec(r.url());
+    if (m) fetched.push(m[1]);
+  });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto('?s=outbox-relay&lang=en');
+  await waitForApp(page);
+  await expect(page.locator('.counter')).toHaveText(/Step 0 of \d+/);
+  expect(fetched).toEqual(['outbox_relay']);
+  // Tabbing to the stand-in's button brings it near: the panel arrives and takes the focus.
+  const explore = page.getByRole('button', { name: 'Explore every run' });
+  await explore.focus();
+  await panel(page);
+  await expect(page.locator('.explorer .exp-bar button').first()).toBeFocused();
+  await expect(page.getByRole('button', { name: 'Explore every run' })).toHaveCount(1);
+  expect(fetched).toEqual(['outbox_relay', 'part_explorer']);
+
+  // Pressed before the panel is here (its module held back): it explores, then the panel shows
+  // the results and has the focus.
+  fetched.length = 0;
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(module('part_explorer'), async (route) => { await held; await route.continue(); });
+  await page.goto('?s=dual-write&lang=en');
+  await waitForApp(page);
+  await page.getByRole('button', { name: 'Explore every run' }).click();
+  await expect(page.locator('.explorer .exp-results')).toHaveCount(0);
+  release();
+  await expect(page.locator('.exp-totals')).toContainText(/states/);
+  await expect(page.locator('.explorer .exp-bar button').first()).toBeFocused();
+  expect(fetched).toEqual(['dual_write', 'part_explorer']);
 });
