@@ -224,11 +224,7 @@ pub fn observe_width(el: &web_sys::Element, width: impl Fn(i32) + 'static) {
 }
 
 /// Calls `near` once, when `el` comes within a screen's height below the viewport (or into it).
-/// Returns the observer, to disconnect when `el` goes.
-pub fn when_near(
-    el: &web_sys::Element,
-    near: impl FnOnce() + 'static,
-) -> Option<web_sys::IntersectionObserver> {
+pub fn when_near(el: &web_sys::Element, near: impl FnOnce() + 'static) {
     let mut near = Some(near);
     let seen = Closure::<dyn FnMut(js_sys::Array)>::new(move |entries: js_sys::Array| {
         let close = entries.iter().any(|e| {
@@ -241,12 +237,12 @@ pub fn when_near(
     });
     let init = web_sys::IntersectionObserverInit::new();
     init.set_root_margin("0px 0px 100% 0px");
-    let observer =
+    if let Ok(observer) =
         web_sys::IntersectionObserver::new_with_options(seen.as_ref().unchecked_ref(), &init)
-            .ok()?;
-    observer.observe(el);
+    {
+        observer.observe(el);
+    }
     seen.forget();
-    Some(observer)
 }
 
 /// Like [`data_attr`], for the element a key was pressed on.

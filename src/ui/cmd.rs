@@ -212,6 +212,19 @@ impl Cmd {
         format!("[data-cmd=\"{}\"]", self.encode())
     }
 
+    /// Presses this command's control, if it is on the page.
+    pub fn press(&self) {
+        if let Some(el) = leptos::prelude::document()
+            .query_selector(&self.selector())
+            .ok()
+            .flatten()
+        {
+            if let Ok(el) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el) {
+                el.click();
+            }
+        }
+    }
+
     /// Gives keyboard focus back to this command's control once the panel has been redrawn.
     pub fn refocus(&self) {
         browser::focus_after_render(self.selector());

@@ -224,52 +224,48 @@ pub fn fix_of(meta: &ScenarioMeta, variant: usize) -> Option<usize> {
 
 /// Stands where the explorer's panel will be until its module is here, with the panel's heading
 /// and its first button. The module is fetched when this comes within a screen of the viewport
-/// (so a phone's first load does without it), or when the button is pressed: that explores at
-/// once, as the panel's own button would. Focus on the button passes to the panel's.
+/// (so a phone's first load does without it), or when the button is pressed: then the panel's
+/// own button is pressed once it is here (the worker's code stays in the panel's module). Focus
+/// on the button passes to the panel's. Drawn as a `ui::dom` tree: it is in every page.
 #[component]
 pub fn ExplorerStandIn() -> impl IntoView {
     let ctx = use_ctx();
-    let ex = use_explore();
-    let Some(parts) = Parts::get() else {
-        return None;
-    };
-    let fetch = move || parts.fetch(PartId::Explorer);
-    // Only the panel's arrival redraws this (not another part's phase: that would drop focus).
+    let parts = Parts::get()?;
     let ready = Memo::new(move |_| parts.ready(PartId::Explorer));
-    let here = NodeRef::<leptos::html::Section>::new();
-    let observer = StoredValue::new_local(None);
+    let draw = move || {
+        if ready.get() {
+            // Still drawn: if the focus is on it, it goes to the panel's first button.
+            if browser::active_element()
+                .is_some_and(|e| e.closest(".exp-stand-in").ok().flatten().is_some())
+            {
+                browser::focus_after_render(".explorer .exp-bar button");
+            }
+            return Vec::new();
+        }
+        let t = ctx.t();
+        let section = Node::el("section")
+            .attr("class", "card explorer")
+            .attr("aria-labelledby", "exp-h")
+            .child(Node::el("h2").attr("id", "exp-h").text(t.explorer))
+            .child(Node::el("div").attr("class", "exp-bar").child(button(
+                Cmd::ExploreRun,
+                "btn primary",
+                t.explore,
+            )));
+        vec![section]
+    };
+    // Once, when mounted.
     Effect::new(move |_| {
-        if let Some(el) = here.get() {
-            observer.set_value(browser::when_near(&el, fetch));
+        if let Some(el) = document().query_selector(".exp-stand-in").ok().flatten() {
+            browser::when_near(&el, move || parts.fetch(PartId::Explorer));
         }
     });
-    let focused = StoredValue::new(false);
-    let explore = move |_| {
-        ex.run(ctx.variant.get_untracked(), false);
-        fetch();
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if Cmd::of(&ev) == Some(Cmd::ExploreRun) {
+            parts.open(PartId::Explorer, || Cmd::ExploreRun.press());
+        }
     };
-    Some(move || {
-        (!ready.get()).then(|| {
-            // When the panel takes this one's place.
-            on_cleanup(move || {
-                if let Some(o) = observer.try_get_value().flatten() {
-                    o.disconnect();
-                }
-                if focused.try_get_value() == Some(true) {
-                    browser::focus_after_render(".explorer .exp-bar button");
-                }
-            });
-            view! {
-                <section class="card explorer" aria-labelledby="exp-h" node_ref=here
-                    on:focusin=move |_| focused.set_value(true) on:focusout=move |_| focused.set_value(false)>
-                    <h2 id="exp-h">{move || ctx.t().explorer}</h2>
-                    <div class="exp-bar">
-                        <button type="button" class="btn primary" on:click=explore>{move || ctx.t().explore}</button>
-                    </div>
-                </section>
-            }
-        })
-    })
+    Some(view! { <div class="stand-in" on:click=on_click>{drawn("exp-stand-in", draw)}</div> })
 }
 
 #[component]
