@@ -22,13 +22,13 @@
 //! most once". Worked counterexample: propose, "yes", edit to 800.00, execute: the provider
 //! refunds 800.00 against an approval of 80.00.
 
-use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
-    mark, ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind,
-    Metric, Model, Notes, Present, RowRef, RowView, Scenario, ScenarioMeta, StateView,
-    StepInfo, TableView, Text, Unit, VariantMeta,
+    mark, ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind, Metric,
+    Model, Notes, Present, RowRef, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView,
+    Text, Unit, VariantMeta,
 };
+use crate::tx;
 
 /// The approved amount, the agent's edit, support's refund meanwhile, what the order paid.
 pub const AMOUNT: i32 = 80;
@@ -367,8 +367,14 @@ impl Present for ApprovalModel {
             metrics: vec![
                 Metric::count(Text::new("approvals given", "批准次数"), s.clicks as u32),
                 Metric::count(Text::new("execute calls", "执行调用"), s.calls.len() as u32),
-                Metric::count(Text::new("refunds by the agent", "Agent 执行的退款"), by_agent),
-                Metric::count(Text::new("refunded on ord-2042", "ord-2042 已退金额"), s.order_refunded as u32),
+                Metric::count(
+                    Text::new("refunds by the agent", "Agent 执行的退款"),
+                    by_agent,
+                ),
+                Metric::count(
+                    Text::new("refunded on ord-2042", "ord-2042 已退金额"),
+                    s.order_refunded as u32,
+                ),
             ],
             figure: Some(figure(s)),
             ..StateView::default()
@@ -660,7 +666,11 @@ impl ApprovalModel {
             let (rows, result) = match c {
                 Outcome::Refunded(r) => (
                     "1, 1 → COMMIT",
-                    tx!("executed: refund {}", "已执行：退款 {}", refund_id(*r as usize)),
+                    tx!(
+                        "executed: refund {}",
+                        "已执行：退款 {}",
+                        refund_id(*r as usize)
+                    ),
                 ),
                 Outcome::Refused(Refusal::VersionChanged) => (
                     "1, 0 → ROLLBACK",
@@ -717,7 +727,6 @@ mod narrate;
 pub struct Approval;
 
 impl Approval {
-
     pub fn model(variant: ApVariant, budget: u8) -> ApprovalModel {
         ApprovalModel { variant, budget }
     }

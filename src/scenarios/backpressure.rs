@@ -19,15 +19,14 @@
 //! One step is five seconds. The only fault is losing a consumer host (a quarter of the
 //! capacity), at any step: the explorer proves the fixes for every moment it can happen.
 
-use crate::tx;
 use crate::sim::grouped;
 use crate::sim::kit::Variants;
 use crate::sim::{
-    given,
-    counted, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob,
-    LaneView, Mark, MarkKind, Meter, Metric, Model, Notes, Plot, Present, RowView,
-    Scenario, ScenarioMeta, Series, StateView, StepInfo, TableView, Text, Tone, Unit, VariantMeta,
+    counted, given, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob,
+    LaneView, Mark, MarkKind, Meter, Metric, Model, Notes, Plot, Present, RowView, Scenario,
+    ScenarioMeta, Series, StateView, StepInfo, TableView, Text, Tone, Unit, VariantMeta,
 };
+use crate::tx;
 use std::collections::VecDeque;
 use std::hash::Hash;
 
@@ -595,15 +594,18 @@ fn lanes(v: BpVariant) -> Vec<LaneView> {
     vec![
         LaneView::process("Order API", "订单 API"),
         LaneView::store("Queue", "队列"),
-        LaneView::process(if v.channel() {
+        LaneView::process(
+            if v.channel() {
                 "Payment consumers"
             } else {
                 "Consumers"
-            }, if v.channel() {
+            },
+            if v.channel() {
                 "支付消费者"
             } else {
                 "消费者"
-            }),
+            },
+        ),
         LaneView::process("Payment channel", "支付通道"),
     ]
 }
@@ -618,7 +620,11 @@ fn flow_row(key: &str, en: &str, zh: &str, step: u32, total: u32) -> RowView {
 /// What flowed in the last step and so far.
 fn flow_table(v: BpVariant, s: &BpState) -> TableView {
     let (f, t) = (&s.step, &s.total);
-    let mut flow = TableView::memory("flow", Text::new("Flow in the last 5 s", "最近 5 秒的流量"), API);
+    let mut flow = TableView::memory(
+        "flow",
+        Text::new("Flow in the last 5 s", "最近 5 秒的流量"),
+        API,
+    );
     flow.columns = vec![
         Text::new("flow", "流向"),
         Text::new("per second", "每秒"),
@@ -701,7 +707,11 @@ fn capacity(m: &BackpressureModel, s: &BpState) -> TableView {
                     "预计等待和最老消息年龄 < {} 秒",
                     r.admit_s
                 ),
-                tx!("≤ {} queued", "排队 ≤ {}", grouped(m.throughput(s.lost) * r.admit_s)),
+                tx!(
+                    "≤ {} queued",
+                    "排队 ≤ {}",
+                    grouped(m.throughput(s.lost) * r.admit_s)
+                ),
             ],
         ));
     }
@@ -767,7 +777,10 @@ fn consumers_row(m: &BackpressureModel, s: &BpState) -> RowView {
         "consumers".into(),
         vec![
             Text::new("consumers complete", "消费者完成"),
-            tx!("{slots} busy slots × 1 / {secs} s", "{slots} 个忙碌槽位 × 1 / {secs} 秒"),
+            tx!(
+                "{slots} busy slots × 1 / {secs} s",
+                "{slots} 个忙碌槽位 × 1 / {secs} 秒"
+            ),
             count(r.consumer_rate(s.lost)),
         ],
     )
@@ -775,7 +788,11 @@ fn consumers_row(m: &BackpressureModel, s: &BpState) -> RowView {
 
 /// The head of the queue, oldest first, in five-second arrival windows.
 fn queue_table(s: &BpState) -> TableView {
-    let mut queue = TableView::durable("queue", Text::new("Queue, oldest first", "队列（最老的在前）"), QUEUE);
+    let mut queue = TableView::durable(
+        "queue",
+        Text::new("Queue, oldest first", "队列（最老的在前）"),
+        QUEUE,
+    );
     queue.columns = vec![
         Text::new("arrived", "到达时间"),
         Text::new("orders waiting", "等待中的订单"),
@@ -829,10 +846,16 @@ fn metrics(m: &BackpressureModel, s: &BpState) -> Vec<Metric> {
         Metric::count(Text::new("Expected wait (s)", "预计等待（秒）"), wait),
     ];
     if v.admits() {
-        metrics.push(Metric::count(Text::new("Refused (503)", "已拒绝（503）"), s.total.refused));
+        metrics.push(Metric::count(
+            Text::new("Refused (503)", "已拒绝（503）"),
+            s.total.refused,
+        ));
     }
     if v.channel() {
-        metrics.push(Metric::count(Text::new("Throttled (429)", "被限流（429）"), s.total.throttled));
+        metrics.push(Metric::count(
+            Text::new("Throttled (429)", "被限流（429）"),
+            s.total.throttled,
+        ));
     }
     metrics
 }
@@ -1003,7 +1026,6 @@ fn figure(m: &BackpressureModel, s: &BpState, queue: &Plot, wait: &Plot) -> Figu
     }
 }
 
-
 mod narrate;
 
 fn knob(key: &'static str, name: [&str; 2], default: u32, min: u32, max: u32, step: u32) -> Knob {
@@ -1022,7 +1044,6 @@ fn knob(key: &'static str, name: [&str; 2], default: u32, min: u32, max: u32, st
 pub struct Backpressure;
 
 impl Backpressure {
-
     pub fn model(variant: BpVariant) -> BackpressureModel {
         BackpressureModel::new(variant, &[])
     }
@@ -1104,10 +1125,14 @@ impl Scenario for Backpressure {
 /// The notes' design inputs beside this run: their latency targets, the capacity line they ask
 /// for, and the peak promise, which is this scenario's default and not theirs.
 fn targets(m: &BackpressureModel, age: u32) -> TableView {
-    let mut t = TableView::memory("targets", Text::new(
+    let mut t = TableView::memory(
+        "targets",
+        Text::new(
             "The notes' targets and capacity line",
             "笔记里的目标与容量估算",
-        ), API);
+        ),
+        API,
+    );
     t.columns = vec![
         Text::new("what", "项目"),
         Text::new("the notes", "笔记"),
@@ -1145,7 +1170,10 @@ fn latency_rows(m: &BackpressureModel, age: u32) -> [Target; 3] {
             "result",
             Text::new("accept to result, normal load", "受理到结果（常态）"),
             Text::new("≤ 5 s", "≤ 5 秒"),
-            tx!("the oldest order has waited {age} s", "最老的订单已等 {age} 秒"),
+            tx!(
+                "the oldest order has waited {age} s",
+                "最老的订单已等 {age} 秒"
+            ),
         ),
         (
             "promise",

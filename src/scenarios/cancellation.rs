@@ -26,14 +26,13 @@
 //! later, is refused. After a timeout it retries with the same key, which replays or executes
 //! once. Partial completion is reported: "Cancelled: 2 of 3 refunded, 1 not started".
 
-use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
-    given,
-    CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Metric,
-    Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
-    TableView, Text, Unit, VariantMeta,
+    given, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Metric,
+    Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text,
+    Unit, VariantMeta,
 };
+use crate::tx;
 
 mod narrate;
 
@@ -339,76 +338,76 @@ impl CancellationModel {
 /// The transitions too long for a line of `next`, one per action.
 impl CancellationModel {
     fn on_receive(&self, s: &mut CaState) {
-            if let Some(m) = s.wait {
-                if let Some(i) = s.answers.iter().position(|x| x.0 == m) {
-                    let (_, found) = s.answers.remove(i);
-                    let o = s.next as usize;
-                    if let Some(st) = given(s.ops.get_mut(o), "the operation awaited") {
-                        *st = if found {
-                            OpStatus::Succeeded
-                        } else {
-                            OpStatus::NotExecuted
-                        };
-                    }
-                    s.next += 1;
-                    s.wait = None;
+        if let Some(m) = s.wait {
+            if let Some(i) = s.answers.iter().position(|x| x.0 == m) {
+                let (_, found) = s.answers.remove(i);
+                let o = s.next as usize;
+                if let Some(st) = given(s.ops.get_mut(o), "the operation awaited") {
+                    *st = if found {
+                        OpStatus::Succeeded
+                    } else {
+                        OpStatus::NotExecuted
+                    };
                 }
+                s.next += 1;
+                s.wait = None;
             }
+        }
     }
 
     fn on_abort(&self, s: &mut CaState, a: &CaAct) {
-            if let Some(Msg::Refund(o)) = s.wait {
-                s.answers.retain(|x| x.0 != Msg::Refund(o));
-                if self.variant.naive() {
-                    let end = if *a == CaAct::Abort {
-                        End::Undone
-                    } else {
-                        End::Failed
-                    };
-                    self.give_up(s, end);
+        if let Some(Msg::Refund(o)) = s.wait {
+            s.answers.retain(|x| x.0 != Msg::Refund(o));
+            if self.variant.naive() {
+                let end = if *a == CaAct::Abort {
+                    End::Undone
                 } else {
-                    if let Some(st) = given(s.ops.get_mut(o as usize), "the operation awaited") {
-                        *st = if *a == CaAct::Abort {
-                            OpStatus::CancelRequested
-                        } else {
-                            OpStatus::Unknown
-                        };
-                    }
-                    s.wait = None;
+                    End::Failed
+                };
+                self.give_up(s, end);
+            } else {
+                if let Some(st) = given(s.ops.get_mut(o as usize), "the operation awaited") {
+                    *st = if *a == CaAct::Abort {
+                        OpStatus::CancelRequested
+                    } else {
+                        OpStatus::Unknown
+                    };
                 }
+                s.wait = None;
             }
+        }
     }
 
     fn on_query(&self, s: &mut CaState, a: &CaAct) {
-            let o = s.next;
-            let m = match *a {
-                CaAct::Query => Msg::Query(o),
-                CaAct::Void => Msg::Void(o),
-                _ => Msg::Refund(o),
-            };
-            s.inbox.push(m);
-            s.wait = Some(m);
+        let o = s.next;
+        let m = match *a {
+            CaAct::Query => Msg::Query(o),
+            CaAct::Void => Msg::Void(o),
+            _ => Msg::Refund(o),
+        };
+        s.inbox.push(m);
+        s.wait = Some(m);
     }
 
     fn on_finish(&self, s: &mut CaState) {
-            let stopped = (s.next as usize) < s.ops.len();
-            if stopped && self.variant.naive() {
-                // The aborted signal makes the next fetch reject at once: the same catch.
-                self.give_up(s, End::Undone);
-            } else {
-                let mut not_started = 0;
-                for st in s.ops.iter_mut() {
-                    if *st == OpStatus::Pending {
-                        *st = OpStatus::NotExecuted;
-                        not_started += 1;
-                    }
+        let stopped = (s.next as usize) < s.ops.len();
+        if stopped && self.variant.naive() {
+            // The aborted signal makes the next fetch reject at once: the same catch.
+            self.give_up(s, End::Undone);
+        } else {
+            let mut not_started = 0;
+            for st in s.ops.iter_mut() {
+                if *st == OpStatus::Pending {
+                    *st = OpStatus::NotExecuted;
+                    not_started += 1;
                 }
-                s.screen = Screen::Told {
-                    refunded: s.succeeded_mask(),
-                    not_started,
-                    end: if stopped { End::Cancelled } else { End::Done },
-                };
             }
+            s.screen = Screen::Told {
+                refunded: s.succeeded_mask(),
+                not_started,
+                end: if stopped { End::Cancelled } else { End::Done },
+            };
+        }
     }
 }
 
@@ -587,8 +586,14 @@ impl Present for CancellationModel {
                 self.wire_table(s),
             ],
             metrics: vec![
-                Metric::count(Text::new("refunds at the provider", "支付方的退款"), s.refunded().len() as u32),
-                Metric::count(Text::new("refunds the screen reports", "屏幕报告的退款"), told),
+                Metric::count(
+                    Text::new("refunds at the provider", "支付方的退款"),
+                    s.refunded().len() as u32,
+                ),
+                Metric::count(
+                    Text::new("refunds the screen reports", "屏幕报告的退款"),
+                    told,
+                ),
                 Metric::count(Text::new("outcomes not known", "结果未知的操作"), unknown),
             ],
             code: Some(self.code(s)),
@@ -709,7 +714,10 @@ fn written_off_while_unknown(s: &CaState) -> Option<Text> {
                 ),
                 _ => ("says NOT_EXECUTED", "记为 NOT_EXECUTED"),
             };
-            tx!("The row of {id} {did_en}, but {en}.", "{id} 的记录{did_zh}，但{zh}。")
+            tx!(
+                "The row of {id} {did_en}, but {en}.",
+                "{id} 的记录{did_zh}，但{zh}。"
+            )
         })
     })
 }
@@ -721,7 +729,10 @@ impl CancellationModel {
             Screen::Ready => Text::new("Refund 3 items of ord-1701?", "为 ord-1701 退 3 件商品？"),
             Screen::Working => {
                 let done = s.ops.iter().filter(|x| **x == OpStatus::Succeeded).count();
-                tx!("Refunding… {done} of 3 done", "退款中…… 3 笔已完成 {done} 笔")
+                tx!(
+                    "Refunding… {done} of 3 done",
+                    "退款中…… 3 笔已完成 {done} 笔"
+                )
             }
             Screen::Cancelling => Text::new("Cancelling…", "正在取消……"),
             Screen::Told {
@@ -764,7 +775,11 @@ impl CancellationModel {
     }
 
     fn screen_table(&self, s: &CaState) -> TableView {
-        let mut t = TableView::memory("screen", Text::new("What the agent sees", "客服看到的"), SCREEN);
+        let mut t = TableView::memory(
+            "screen",
+            Text::new("What the agent sees", "客服看到的"),
+            SCREEN,
+        );
         t.columns = vec![Text::new("message", "消息"), Text::new("button", "按钮")];
         let button = match s.screen {
             Screen::Ready => Text::new("Refund 3 items", "退 3 件"),
@@ -889,11 +904,9 @@ impl CancellationModel {
         for (i, (m, found)) in s.answers.iter().enumerate() {
             let what = match (m, found) {
                 (Msg::Refund(o), true) => tx!("200 refunded ({})", "200 已退款（{}）", op_id(*o)),
-                (Msg::Refund(o), false) => tx!(
-                    "409 key voided ({})",
-                    "409 键已作废（{}）",
-                    op_id(*o)
-                ),
+                (Msg::Refund(o), false) => {
+                    tx!("409 key voided ({})", "409 键已作废（{}）", op_id(*o))
+                }
                 (Msg::Void(o), true) => tx!("already refunded: {}", "已经退款：{}", op_id(*o)),
                 (Msg::Void(o), false) => tx!(
                     "voided: {} will never run",
@@ -986,7 +999,6 @@ impl CancellationModel {
 pub struct Cancellation;
 
 impl Cancellation {
-
     pub fn model(variant: CaVariant, budget: u8) -> CancellationModel {
         CancellationModel { variant, budget }
     }

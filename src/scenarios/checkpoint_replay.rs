@@ -17,13 +17,13 @@
 //! per call, re-runs included) and the operation (one per intent). The checkpoint list and the provider's ledger are drawn side by side, so
 //! "the workflow saved its state" and "the refund happened once" can be told apart.
 
-use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
-    mark, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView,
-    LedgerRow, MarkKind, Metric, Model, Notes, Present, RowView, Scenario,
-    ScenarioMeta, StateView, StepInfo, TableView, Text, Unit, VariantMeta,
+    mark, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow,
+    MarkKind, Metric, Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
+    TableView, Text, Unit, VariantMeta,
 };
+use crate::tx;
 
 const RUNTIME: usize = 0;
 const SAVER: usize = 1;
@@ -277,8 +277,14 @@ impl Present for CheckpointReplayModel {
             ],
             metrics: vec![
                 Metric::count(Text::new("checkpoints", "检查点"), s.checkpoints as u32),
-                Metric::count(Text::new("refund tool calls", "退款工具调用"), s.calls as u32),
-                Metric::count(Text::new("refunds executed", "已执行的退款"), s.ledger.len() as u32),
+                Metric::count(
+                    Text::new("refund tool calls", "退款工具调用"),
+                    s.calls as u32,
+                ),
+                Metric::count(
+                    Text::new("refunds executed", "已执行的退款"),
+                    s.ledger.len() as u32,
+                ),
             ],
             code: Some(self.code(s)),
             figure: Some(figure(s)),
@@ -348,7 +354,10 @@ fn refunded_twice(s: &CrState) -> Option<Text> {
 fn unfinished(s: &CrState) -> Option<Text> {
     (s.node < 3).then(|| {
         let n = CheckpointReplayModel::node_name(s.node);
-        tx!("The run has not reached END; it is at node {n}.", "运行尚未到达 END；停在节点 {n}。")
+        tx!(
+            "The run has not reached END; it is at node {n}.",
+            "运行尚未到达 END；停在节点 {n}。"
+        )
     })
 }
 
@@ -358,7 +367,8 @@ impl CheckpointReplayModel {
             "Checkpoints of thread t-42",
             "会话 t-42（thread_id）的检查点",
         );
-        let mut t = TableView::memory("checkpoints", title, SAVER).durable_when(self.variant.durable());
+        let mut t =
+            TableView::memory("checkpoints", title, SAVER).durable_when(self.variant.durable());
         t.lost = !self.variant.durable() && !s.up;
         t.columns = vec![
             Text::same("checkpoint"),
@@ -432,7 +442,11 @@ impl CheckpointReplayModel {
     }
 
     fn ledger_table(&self, s: &CrState) -> TableView {
-        let mut t = TableView::durable("ledger", Text::new("Refund service ledger", "退款服务账本"), PSP);
+        let mut t = TableView::durable(
+            "ledger",
+            Text::new("Refund service ledger", "退款服务账本"),
+            PSP,
+        );
         t.columns = vec![
             Text::new("refund", "退款"),
             Text::new("tool call", "工具调用"),
@@ -455,7 +469,11 @@ impl CheckpointReplayModel {
     }
 
     fn runtime_table(&self, s: &CrState) -> TableView {
-        let mut t = TableView::memory("runtime", Text::new("Runtime memory", "运行时内存"), RUNTIME);
+        let mut t = TableView::memory(
+            "runtime",
+            Text::new("Runtime memory", "运行时内存"),
+            RUNTIME,
+        );
         t.lost = !s.up;
         t.columns = vec![Text::new("node", "节点"), Text::new("state", "状态")];
         if s.node < 3 {
@@ -512,14 +530,12 @@ impl CheckpointReplayModel {
     }
 }
 
-
 mod narrate;
 
 /// The checkpoint-replay scenario.
 pub struct CheckpointReplay;
 
 impl CheckpointReplay {
-
     pub fn model(variant: CrVariant, budget: u8) -> CheckpointReplayModel {
         CheckpointReplayModel { variant, budget }
     }

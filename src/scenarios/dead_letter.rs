@@ -16,13 +16,13 @@
 //! step as its acknowledgement (`dead-letter`). Replay re-reads the order (locking it against a
 //! cancel) and its payments before charging, and refuses a stale command (`checked-replay`).
 
-use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
-    Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Meter, Metric, Model,
-    Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, Unit,
+    Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Meter, Metric, Model, Notes,
+    Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, Unit,
     VariantMeta,
 };
+use crate::tx;
 
 const BROKER: usize = 0;
 const CONSUMER: usize = 1;
@@ -508,8 +508,14 @@ impl Present for DeadLetterModel {
             ],
             tables: view::tables(self, s),
             metrics: vec![
-                Metric::count(Text::new("messages in the partition", "分区内消息"), s.queue.len() as u32),
-                Metric::count(Text::new("calls to the provider", "调用支付方次数"), u32::from(s.calls)),
+                Metric::count(
+                    Text::new("messages in the partition", "分区内消息"),
+                    s.queue.len() as u32,
+                ),
+                Metric::count(
+                    Text::new("calls to the provider", "调用支付方次数"),
+                    u32::from(s.calls),
+                ),
                 Metric::count(Text::new("dead letters", "死信"), s.dead.len() as u32),
             ],
             figure: Some(figure(self.variant, s)),

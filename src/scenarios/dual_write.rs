@@ -20,7 +20,6 @@
 //! order 17 (step 1), COMMIT (step 2), crash the order service (step 3), restart it, handle
 //! order 18; the run goes quiet with order 17 committed and `e-17` never published.
 
-use crate::tx;
 use crate::sim::kit::Proc;
 use crate::sim::kit::Variants;
 use crate::sim::{
@@ -28,6 +27,7 @@ use crate::sim::{
     Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, Unit,
     VariantMeta,
 };
+use crate::tx;
 
 /// The orders the client submits, in this order.
 pub const ORDERS: [u32; 2] = [17, 18];
@@ -193,39 +193,39 @@ impl DualWriteModel {
 impl DualWriteModel {
     /// The service takes the next request and opens its transaction.
     fn begin(&self, s: &DwState, n: &mut DwState) {
-            n.svc.mem.req = s.next_req;
-            n.next_req += 1;
-            n.orders[s.next_req as usize] = Row::Uncommitted;
-            if self.variant == DwVariant::Outbox {
-                n.outbox[s.next_req as usize] = OutboxRow::Uncommitted;
-            }
-            n.svc.mem.pc = SvcPc::InTx;
+        n.svc.mem.req = s.next_req;
+        n.next_req += 1;
+        n.orders[s.next_req as usize] = Row::Uncommitted;
+        if self.variant == DwVariant::Outbox {
+            n.outbox[s.next_req as usize] = OutboxRow::Uncommitted;
+        }
+        n.svc.mem.pc = SvcPc::InTx;
     }
 
     /// The service commits the order (and its outbox row).
     fn commit(&self, n: &mut DwState, i: usize) {
-            n.orders[i] = Row::Committed;
-            if n.outbox[i] == OutboxRow::Uncommitted {
-                n.outbox[i] = OutboxRow::Pending;
-            }
-            n.svc.mem.pc = match self.variant {
-                DwVariant::CommitThenPublish => SvcPc::Committed,
-                _ => SvcPc::Replying(true),
-            };
+        n.orders[i] = Row::Committed;
+        if n.outbox[i] == OutboxRow::Uncommitted {
+            n.outbox[i] = OutboxRow::Pending;
+        }
+        n.svc.mem.pc = match self.variant {
+            DwVariant::CommitThenPublish => SvcPc::Committed,
+            _ => SvcPc::Replying(true),
+        };
     }
 
     /// The broker refuses the publish: the handler answers as its variant does.
     fn broker_down(&self, n: &mut DwState, i: usize) {
-            n.svc.mem.pc = match self.variant {
-                // The handler catches the error, logs it and still answers 201: the order
-                // is committed and there is nothing left that would publish it.
-                DwVariant::CommitThenPublish => SvcPc::Replying(true),
-                // The exception aborts the request and the transaction with it.
-                _ => {
-                    abort_tx(n, i);
-                    SvcPc::Replying(false)
-                }
-            };
+        n.svc.mem.pc = match self.variant {
+            // The handler catches the error, logs it and still answers 201: the order
+            // is committed and there is nothing left that would publish it.
+            DwVariant::CommitThenPublish => SvcPc::Replying(true),
+            // The exception aborts the request and the transaction with it.
+            _ => {
+                abort_tx(n, i);
+                SvcPc::Replying(false)
+            }
+        };
     }
 }
 
@@ -552,7 +552,11 @@ fn phantom_event(s: &DwState) -> Option<Text> {
 
 impl DualWriteModel {
     fn requests_table(&self, s: &DwState) -> TableView {
-        let mut t = TableView::durable("requests", Text::new("Client requests", "客户端请求"), self.lane(Lane::Svc));
+        let mut t = TableView::durable(
+            "requests",
+            Text::new("Client requests", "客户端请求"),
+            self.lane(Lane::Svc),
+        );
         t.columns = vec![Text::new("order", "订单"), Text::new("reply", "回复")];
         let arrived = (s.next_req as usize).min(N);
         for (i, reply) in s.replies.iter().enumerate().take(arrived) {
@@ -617,7 +621,11 @@ impl DualWriteModel {
     }
 
     fn svc_memory(&self, s: &DwState) -> TableView {
-        let mut t = TableView::memory("svc-memory", Text::new("Order service memory", "订单服务内存"), self.lane(Lane::Svc));
+        let mut t = TableView::memory(
+            "svc-memory",
+            Text::new("Order service memory", "订单服务内存"),
+            self.lane(Lane::Svc),
+        );
         t.columns = vec![Text::new("request", "请求"), Text::new("next", "下一步")];
         t.lost = !s.svc.up;
         t.empty = Text::new("(idle)", "（空闲）");
@@ -643,7 +651,11 @@ impl DualWriteModel {
     }
 
     fn relay_memory(&self, s: &DwState) -> TableView {
-        let mut t = TableView::memory("relay-memory", Text::new("Relay memory", "中继内存"), self.lane(Lane::Relay));
+        let mut t = TableView::memory(
+            "relay-memory",
+            Text::new("Relay memory", "中继内存"),
+            self.lane(Lane::Relay),
+        );
         t.columns = vec![Text::new("in hand", "处理中"), Text::new("next", "下一步")];
         t.lost = !s.relay.up;
         t.empty = Text::new("(polling)", "（轮询中）");
@@ -657,7 +669,11 @@ impl DualWriteModel {
     }
 
     fn broker_table(&self, s: &DwState) -> TableView {
-        let mut t = TableView::durable("broker", Text::new("Broker log", "消息代理日志"), self.lane(Lane::Broker));
+        let mut t = TableView::durable(
+            "broker",
+            Text::new("Broker log", "消息代理日志"),
+            self.lane(Lane::Broker),
+        );
         t.columns = vec![
             Text::same("offset"),
             Text::same("event_id"),
@@ -678,7 +694,11 @@ impl DualWriteModel {
     }
 
     fn consumer_table(&self, s: &DwState) -> TableView {
-        let mut t = TableView::durable("inventory", Text::new("Inventory received", "库存服务已收到"), self.lane(Lane::Consumer));
+        let mut t = TableView::durable(
+            "inventory",
+            Text::new("Inventory received", "库存服务已收到"),
+            self.lane(Lane::Consumer),
+        );
         t.columns = vec![
             Text::same("#"),
             Text::same("event_id"),
@@ -715,7 +735,6 @@ impl DualWrite {
             fault_budget,
         }
     }
-
 }
 
 impl Scenario for DualWrite {

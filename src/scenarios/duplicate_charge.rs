@@ -25,14 +25,13 @@
 //! own stable id (`rf-ch_2`), sent with that id as its key (so a retry cannot refund twice), and
 //! the ledger keeps both the charge and the refund.
 
-use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
-    given,
-    ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView,
-    LedgerRow, MarkKind, Metric, Model, Notes, Present, RowView, Scenario,
-    ScenarioMeta, StateView, StepInfo, TableView, Text, Unit, VariantMeta,
+    given, ArrowKind, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView,
+    LedgerRow, MarkKind, Metric, Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView,
+    StepInfo, TableView, Text, Unit, VariantMeta,
 };
+use crate::tx;
 
 /// The order's amount, in whole units (shown as 100.00).
 pub const AMOUNT: u32 = 100;
@@ -346,119 +345,119 @@ impl DuplicateChargeModel {
 /// The transitions too long for a line of `next`, one per action.
 impl DuplicateChargeModel {
     fn on_deliver(&self, s: &mut DcState, i: u8) {
-            if let Some(m) = s.msgs.get_mut(i as usize) {
-                m.delivered += 1;
-            }
-            s.job = Some(Job {
-                msg: i,
-                stage: Stage::Received,
-                no: Key::Intent,
-                key: Key::Intent,
-                skipped: false,
-            });
+        if let Some(m) = s.msgs.get_mut(i as usize) {
+            m.delivered += 1;
+        }
+        s.job = Some(Job {
+            msg: i,
+            stage: Stage::Received,
+            no: Key::Intent,
+            key: Key::Intent,
+            skipped: false,
+        });
     }
 
     fn on_open(&self, s: &mut DcState) {
-            if let Some(mut j) = s.job {
-                match self.variant {
-                    DcVariant::NewChargePerDelivery => {
+        if let Some(mut j) = s.job {
+            match self.variant {
+                DcVariant::NewChargePerDelivery => {
+                    s.serial += 1;
+                    j.no = Key::Txn(s.serial);
+                    j.key = j.no;
+                    j.stage = Stage::Keyed;
+                }
+                DcVariant::MessageIdDedup => {
+                    if s.inbox.contains(&j.msg) {
+                        j.skipped = true;
+                        j.stage = Stage::Done;
+                    } else {
                         s.serial += 1;
                         j.no = Key::Txn(s.serial);
-                        j.key = j.no;
+                        j.key = Key::Msg(j.msg);
                         j.stage = Stage::Keyed;
                     }
-                    DcVariant::MessageIdDedup => {
-                        if s.inbox.contains(&j.msg) {
+                }
+                DcVariant::StableIntent => {
+                    j.no = Key::Intent;
+                    j.key = Key::Intent;
+                    match Self::intent_row(s).map(|r| s.payments[r].status) {
+                        Some(PayStatus::Succeeded) => {
                             j.skipped = true;
                             j.stage = Stage::Done;
-                        } else {
-                            s.serial += 1;
-                            j.no = Key::Txn(s.serial);
-                            j.key = Key::Msg(j.msg);
+                        }
+                        Some(PayStatus::Processing) => j.stage = Stage::Keyed,
+                        None => {
+                            s.payments.push(Payment {
+                                no: Key::Intent,
+                                key: Key::Intent,
+                                status: PayStatus::Processing,
+                                charge: None,
+                            });
                             j.stage = Stage::Keyed;
                         }
                     }
-                    DcVariant::StableIntent => {
-                        j.no = Key::Intent;
-                        j.key = Key::Intent;
-                        match Self::intent_row(s).map(|r| s.payments[r].status) {
-                            Some(PayStatus::Succeeded) => {
-                                j.skipped = true;
-                                j.stage = Stage::Done;
-                            }
-                            Some(PayStatus::Processing) => j.stage = Stage::Keyed,
-                            None => {
-                                s.payments.push(Payment {
-                                    no: Key::Intent,
-                                    key: Key::Intent,
-                                    status: PayStatus::Processing,
-                                    charge: None,
-                                });
-                                j.stage = Stage::Keyed;
-                            }
-                        }
-                    }
                 }
-                s.job = Some(j);
             }
+            s.job = Some(j);
+        }
     }
 
     fn on_charge(&self, s: &mut DcState) {
-            if let Some(mut j) = s.job {
-                let (charge, replayed) = match Self::saved_charge(s, j.key) {
-                    Some(n) => (n, true),
-                    None => {
-                        s.ledger.push(Entry::Charge(j.key));
-                        (s.charges().len() as u8, false)
-                    }
-                };
-                s.answers.push(Answer::Charged { charge, replayed });
-                j.stage = Stage::Sent;
-                s.job = Some(j);
-            }
+        if let Some(mut j) = s.job {
+            let (charge, replayed) = match Self::saved_charge(s, j.key) {
+                Some(n) => (n, true),
+                None => {
+                    s.ledger.push(Entry::Charge(j.key));
+                    (s.charges().len() as u8, false)
+                }
+            };
+            s.answers.push(Answer::Charged { charge, replayed });
+            j.stage = Stage::Sent;
+            s.job = Some(j);
+        }
     }
 
     fn on_save(&self, s: &mut DcState) {
-            if let (Some(mut j), Some(i)) = (s.job, s.consumer_answer()) {
-                if let Answer::Charged { charge, .. } = s.answers.remove(i) {
-                    match Self::intent_row(s) {
-                        Some(r) if self.variant == DcVariant::StableIntent => {
-                            let p = &mut s.payments[r];
-                            if p.status == PayStatus::Processing {
-                                p.status = PayStatus::Succeeded;
-                                p.charge = Some(charge);
-                            }
+        if let (Some(mut j), Some(i)) = (s.job, s.consumer_answer()) {
+            if let Answer::Charged { charge, .. } = s.answers.remove(i) {
+                match Self::intent_row(s) {
+                    Some(r) if self.variant == DcVariant::StableIntent => {
+                        let p = &mut s.payments[r];
+                        if p.status == PayStatus::Processing {
+                            p.status = PayStatus::Succeeded;
+                            p.charge = Some(charge);
                         }
-                        _ => {
-                            s.payments.push(Payment {
-                                no: j.no,
-                                key: j.key,
-                                status: PayStatus::Succeeded,
-                                charge: Some(charge),
-                            });
-                            if self.variant == DcVariant::MessageIdDedup {
-                                s.inbox.push(j.msg);
-                            }
+                    }
+                    _ => {
+                        s.payments.push(Payment {
+                            no: j.no,
+                            key: j.key,
+                            status: PayStatus::Succeeded,
+                            charge: Some(charge),
+                        });
+                        if self.variant == DcVariant::MessageIdDedup {
+                            s.inbox.push(j.msg);
                         }
                     }
                 }
-                j.stage = Stage::Done;
-                s.job = Some(j);
             }
+            j.stage = Stage::Done;
+            s.job = Some(j);
+        }
     }
 
     fn on_reconcile(&self, s: &mut DcState) {
-            let charges = s.charges().len() as u8;
-            // The order needs one charge: the first stays, every later one is refunded.
-            for c in (s.checked + 1).max(2)..=charges {
-                if !s.refunds.iter().any(|r| r.charge == c) {
-                    s.refunds.push(RefundOp {
-                        charge: c,
-                        status: RefundStatus::Pending,
-                    });
-                }
+        let charges = s.charges().len() as u8;
+        // The order needs one charge: the first stays, every later one is refunded.
+        for c in (s.checked + 1).max(2)..=charges {
+            if !s.refunds.iter().any(|r| r.charge == c) {
+                s.refunds.push(RefundOp {
+                    charge: c,
+                    status: RefundStatus::Pending,
+                });
             }
-            s.checked = charges;
+        }
+        s.checked = charges;
     }
 }
 
@@ -727,9 +726,18 @@ impl Present for DuplicateChargeModel {
             tables,
             metrics: vec![
                 Metric::count(Text::new("deliveries", "投递次数"), deliveries),
-                Metric::count(Text::new("charges at the provider", "支付方扣款笔数"), s.charges().len() as u32),
-                Metric::count(Text::new("refunds at the provider", "支付方退款笔数"), s.refunded().len() as u32),
-                Metric::count(Text::new("net paid by the customer", "客户净支付"), s.net().max(0) as u32),
+                Metric::count(
+                    Text::new("charges at the provider", "支付方扣款笔数"),
+                    s.charges().len() as u32,
+                ),
+                Metric::count(
+                    Text::new("refunds at the provider", "支付方退款笔数"),
+                    s.refunded().len() as u32,
+                ),
+                Metric::count(
+                    Text::new("net paid by the customer", "客户净支付"),
+                    s.net().max(0) as u32,
+                ),
             ],
             code: Some(self.code(s)),
             figure: Some(figure(s)),
@@ -821,7 +829,11 @@ fn net_wrong(s: &DcState) -> Option<Text> {
 
 impl DuplicateChargeModel {
     fn broker_table(&self, s: &DcState) -> TableView {
-        let mut t = TableView::durable("messages", Text::new("Broker: payment commands", "消息代理：支付命令"), BROKER);
+        let mut t = TableView::durable(
+            "messages",
+            Text::new("Broker: payment commands", "消息代理：支付命令"),
+            BROKER,
+        );
         t.columns = vec![
             Text::new("message id", "消息标识"),
             Text::new("order", "订单"),
@@ -856,7 +868,11 @@ impl DuplicateChargeModel {
     }
 
     fn consumer_table(&self, s: &DcState) -> TableView {
-        let mut t = TableView::memory("consumer", Text::new("Consumer memory", "消费者内存"), CONSUMER);
+        let mut t = TableView::memory(
+            "consumer",
+            Text::new("Consumer memory", "消费者内存"),
+            CONSUMER,
+        );
         t.lost = !s.up;
         t.columns = vec![
             Text::new("message", "消息"),
@@ -942,10 +958,14 @@ impl DuplicateChargeModel {
     }
 
     fn ledger_table(&self, s: &DcState) -> TableView {
-        let mut t = TableView::durable("ledger", Text::new(
+        let mut t = TableView::durable(
+            "ledger",
+            Text::new(
                 "Provider ledger (Stripe API v1 idempotency)",
                 "支付方流水（Stripe API v1 幂等语义）",
-            ), PSP);
+            ),
+            PSP,
+        );
         t.columns = vec![
             Text::new("entry", "流水"),
             Text::new("kind", "类型"),
@@ -989,7 +1009,10 @@ impl DuplicateChargeModel {
             let (what, to) = match *a {
                 Answer::Charged { charge, replayed } => (
                     if replayed {
-                        tx!("200 charged ch_{charge} (replayed)", "200 已扣款 ch_{charge}（重放）")
+                        tx!(
+                            "200 charged ch_{charge} (replayed)",
+                            "200 已扣款 ch_{charge}（重放）"
+                        )
                     } else {
                         tx!("200 charged ch_{charge}", "200 已扣款 ch_{charge}")
                     },
@@ -999,7 +1022,10 @@ impl DuplicateChargeModel {
                     refund, replayed, ..
                 } => (
                     if replayed {
-                        tx!("200 refunded re_{refund} (replayed)", "200 已退款 re_{refund}（重放）")
+                        tx!(
+                            "200 refunded re_{refund} (replayed)",
+                            "200 已退款 re_{refund}（重放）"
+                        )
                     } else {
                         tx!("200 refunded re_{refund}", "200 已退款 re_{refund}")
                     },
@@ -1084,7 +1110,6 @@ mod narrate;
 pub struct DuplicateCharge;
 
 impl DuplicateCharge {
-
     pub fn model(variant: DcVariant, budget: u8) -> DuplicateChargeModel {
         DuplicateChargeModel { variant, budget }
     }
@@ -1170,12 +1195,13 @@ fn reconciliation_label(s: &DcState, a: &DcAct) -> Text {
                     "对账：超时，用同一个键重试 {k}"
                 )
             } else {
-                tx!("Reconciliation: refund ch_{c} with key {k}", "对账：用键 {k} 退还 ch_{c}")
+                tx!(
+                    "Reconciliation: refund ch_{c} with key {k}",
+                    "对账：用键 {k} 退还 ch_{c}"
+                )
             }
         }
-        DcAct::RecordRefund => {
-            Text::new("Reconciliation: record the refund", "对账：记录退款结果")
-        }
+        DcAct::RecordRefund => Text::new("Reconciliation: record the refund", "对账：记录退款结果"),
         _ => {
             debug_assert!(false, "not a reconciliation action: {a:?}");
             Text::default()

@@ -15,13 +15,12 @@
 //! already reflected; on a gap, look the payment up at the provider (the authoritative state)
 //! instead of trusting the order of arrival — never drop every late message blindly.
 
-use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
-    Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Metric, Model, Notes,
-    Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, Unit,
-    VariantMeta,
+    Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Metric, Model, Notes, Present,
+    RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, Unit, VariantMeta,
 };
+use crate::tx;
 
 const PROVIDER: usize = 0;
 const CONSUMER: usize = 1;
@@ -313,7 +312,10 @@ impl Present for EventOrderModel {
             tables: vec![payments(s), deliveries(s), provider()],
             metrics: vec![
                 Metric::count(Text::new("deliveries", "投递次数"), s.log.len() as u32),
-                Metric::count(Text::new("events still on their way", "仍在路上的事件"), s.pending.len() as u32),
+                Metric::count(
+                    Text::new("events still on their way", "仍在路上的事件"),
+                    s.pending.len() as u32,
+                ),
             ],
             figure: Some(figure(s)),
             ..StateView::default()

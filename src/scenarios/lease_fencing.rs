@@ -14,13 +14,12 @@
 //! answers A's late call with B's refund (`fenced-with-key`). A lease coordinates who works; it
 //! cannot recall a request already sent.
 
-use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
-    Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Metric, Model, Notes,
-    Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, Unit,
-    VariantMeta,
+    Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Metric, Model, Notes, Present,
+    RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, Unit, VariantMeta,
 };
+use crate::tx;
 
 const DB: usize = 2;
 const PROVIDER: usize = 3;
@@ -312,7 +311,10 @@ impl Present for LeaseFencingModel {
             tables: vec![runs(s), workers(s), ledger(self.variant, s)],
             metrics: vec![
                 Metric::count(Text::new("refund calls", "退款调用"), s.calls.len() as u32),
-                Metric::count(Text::new("refunds executed", "已执行的退款"), s.refunds.len() as u32),
+                Metric::count(
+                    Text::new("refunds executed", "已执行的退款"),
+                    s.refunds.len() as u32,
+                ),
             ],
             figure: Some(figure(s)),
             ..StateView::default()

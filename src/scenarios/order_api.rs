@@ -17,13 +17,13 @@
 //! gets 409. The client follows the status URL: the broker acknowledging the event is not the
 //! order succeeding — it may still be rejected (out of stock).
 
-use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
-    Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Meter, Metric, Model,
-    Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, Unit,
+    Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Meter, Metric, Model, Notes,
+    Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, Unit,
     VariantMeta,
 };
+use crate::tx;
 
 const CLIENT: usize = 0;
 const API: usize = 1;
@@ -457,8 +457,14 @@ impl Present for OrderApiModel {
             ],
             tables: view::tables(self, s),
             metrics: vec![
-                Metric::count(Text::new("POSTs sent", "已发送的 POST"), s.posts.len() as u32),
-                Metric::count(Text::new("orders created", "已创建订单"), s.orders.len() as u32),
+                Metric::count(
+                    Text::new("POSTs sent", "已发送的 POST"),
+                    s.posts.len() as u32,
+                ),
+                Metric::count(
+                    Text::new("orders created", "已创建订单"),
+                    s.orders.len() as u32,
+                ),
             ],
             figure: Some(figure(self.variant, s)),
             ..StateView::default()

@@ -23,15 +23,14 @@
 //! publishes `e-1`, crashes before marking it sent, restarts and publishes `e-1` again; the
 //! inventory consumer applies both deliveries and reserves order 17's stock twice.
 
-use crate::tx;
 use crate::sim::kit::Proc;
 use crate::sim::kit::Variants;
 use crate::sim::{
-    given,
-    ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind, Metric,
-    MetricValue, Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
-    TableView, Text, Unit, VariantMeta,
+    given, ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind,
+    Metric, MetricValue, Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView,
+    StepInfo, TableView, Text, Unit, VariantMeta,
 };
+use crate::tx;
 
 /// The order whose events flow through the system.
 pub const ORDER: u32 = 17;
@@ -259,64 +258,64 @@ impl OutboxRelayModel {
     /// Relay `r` publishes the event in hand (and deletes its row, in that variant).
     fn publish(&self, s: &OrState, n: &mut OrState, r: u8) {
         let delete = self.variant == OrVariant::DeleteAfterPublish;
-            if let Some(h) = Self::hand(s, r) {
-                n.log.push(h.ev);
-                n.relays[r as usize].mem = if delete {
-                    n.outbox[h.ev as usize] = Ob::Deleted;
-                    None
-                } else {
-                    Some(Hand {
-                        published: true,
-                        ..h
-                    })
-                };
-            }
+        if let Some(h) = Self::hand(s, r) {
+            n.log.push(h.ev);
+            n.relays[r as usize].mem = if delete {
+                n.outbox[h.ev as usize] = Ob::Deleted;
+                None
+            } else {
+                Some(Hand {
+                    published: true,
+                    ..h
+                })
+            };
+        }
     }
 
     /// The broker delivers the next unacknowledged event to the inventory consumer.
     fn deliver(&self, s: &OrState, n: &mut OrState) {
-            let e = s.log[s.acked as usize];
-            if s.seen[e as usize] {
-                n.dups += 1;
-            }
-            n.seen[e as usize] = true;
-            n.cons.mem = CMem {
-                pc: CPc::Got,
-                off: s.acked,
-            };
+        let e = s.log[s.acked as usize];
+        if s.seen[e as usize] {
+            n.dups += 1;
+        }
+        n.seen[e as usize] = true;
+        n.cons.mem = CMem {
+            pc: CPc::Got,
+            off: s.acked,
+        };
     }
 
     /// The consumer records the event in its inbox in a transaction of its own.
     fn inbox_tx(&self, s: &OrState, n: &mut OrState) {
-            let e = Self::delivery(s);
-            let outcome = if s.inbox[e as usize] {
-                n.cons.mem.pc = CPc::Done;
-                Outcome::Absorbed
-            } else {
-                n.inbox[e as usize] = true;
-                n.cons.mem.pc = CPc::Marked;
-                Outcome::MarkedOnly
-            };
-            n.history.push((e, outcome));
+        let e = Self::delivery(s);
+        let outcome = if s.inbox[e as usize] {
+            n.cons.mem.pc = CPc::Done;
+            Outcome::Absorbed
+        } else {
+            n.inbox[e as usize] = true;
+            n.cons.mem.pc = CPc::Marked;
+            Outcome::MarkedOnly
+        };
+        n.history.push((e, outcome));
     }
 
     /// The consumer applies the event (behind its inbox or version guard) and commits.
     fn apply_tx(&self, s: &OrState, n: &mut OrState) {
-            let e = Self::delivery(s);
-            let outcome = if s.cons.mem.pc == CPc::Marked {
-                n.history.pop();
-                Outcome::Applied
-            } else if self.variant.inbox() && s.inbox[e as usize] {
-                Outcome::Absorbed
-            } else if self.variant.guard() && version(s) > e {
-                n.inbox[e as usize] = true;
-                Outcome::Stale
-            } else {
-                n.inbox[e as usize] = self.variant.inbox();
-                Outcome::Applied
-            };
-            n.history.push((e, outcome));
-            n.cons.mem.pc = CPc::Done;
+        let e = Self::delivery(s);
+        let outcome = if s.cons.mem.pc == CPc::Marked {
+            n.history.pop();
+            Outcome::Applied
+        } else if self.variant.inbox() && s.inbox[e as usize] {
+            Outcome::Absorbed
+        } else if self.variant.guard() && version(s) > e {
+            n.inbox[e as usize] = true;
+            Outcome::Stale
+        } else {
+            n.inbox[e as usize] = self.variant.inbox();
+            Outcome::Applied
+        };
+        n.history.push((e, outcome));
+        n.cons.mem.pc = CPc::Done;
     }
 }
 
@@ -325,37 +324,43 @@ impl OutboxRelayModel {
     fn relay_label(&self, s: &OrState, a: &OrAct) -> Text {
         let hand = |r: u8| Self::hand(s, r).map(|h| ev_id(h.ev)).unwrap_or_default();
         match *a {
-        OrAct::Claim(r) => {
-            let (x, e) = (
-                suffix(self, r),
-                self.claimable(s, r).map(ev_id).unwrap_or_default(),
-            );
-            tx!("Relay{x}: claim {e}", "中继{x}：领取 {e}")
-        }
-        OrAct::Publish(r) => {
-            let (x, e) = (suffix(self, r), hand(r));
-            tx!("Relay{x}: publish {e}", "中继{x}：发布 {e}")
-        }
-        OrAct::MarkSent(r) => {
-            let (x, e) = (suffix(self, r), hand(r));
-            tx!("Relay{x}: mark {e} sent", "中继{x}：把 {e} 标记为已发送")
-        }
-        OrAct::RelayRestart(r) => {
-            let x = suffix(self, r);
-            tx!("Restart relay{x}", "重启中继{x}")
-        }
-        OrAct::PublishLost(r) => {
-            let (x, e) = (suffix(self, r), hand(r));
-            tx!("Publish of {e} lost (relay{x})", "{e} 的发布丢失（中继{x}）")
-        }
-        OrAct::AckLost(r) => {
-            let x = suffix(self, r);
-            tx!("Broker ack lost (relay{x})", "消息代理的确认丢失（中继{x}）")
-        }
-        OrAct::RelayCrash(r) => {
-            let x = suffix(self, r);
-            tx!("Crash relay{x} after publish", "中继{x} 发布后崩溃")
-        }
+            OrAct::Claim(r) => {
+                let (x, e) = (
+                    suffix(self, r),
+                    self.claimable(s, r).map(ev_id).unwrap_or_default(),
+                );
+                tx!("Relay{x}: claim {e}", "中继{x}：领取 {e}")
+            }
+            OrAct::Publish(r) => {
+                let (x, e) = (suffix(self, r), hand(r));
+                tx!("Relay{x}: publish {e}", "中继{x}：发布 {e}")
+            }
+            OrAct::MarkSent(r) => {
+                let (x, e) = (suffix(self, r), hand(r));
+                tx!("Relay{x}: mark {e} sent", "中继{x}：把 {e} 标记为已发送")
+            }
+            OrAct::RelayRestart(r) => {
+                let x = suffix(self, r);
+                tx!("Restart relay{x}", "重启中继{x}")
+            }
+            OrAct::PublishLost(r) => {
+                let (x, e) = (suffix(self, r), hand(r));
+                tx!(
+                    "Publish of {e} lost (relay{x})",
+                    "{e} 的发布丢失（中继{x}）"
+                )
+            }
+            OrAct::AckLost(r) => {
+                let x = suffix(self, r);
+                tx!(
+                    "Broker ack lost (relay{x})",
+                    "消息代理的确认丢失（中继{x}）"
+                )
+            }
+            OrAct::RelayCrash(r) => {
+                let x = suffix(self, r);
+                tx!("Crash relay{x} after publish", "中继{x} 发布后崩溃")
+            }
             _ => {
                 debug_assert!(false, "not a relay's action: {a:?}");
                 Text::default()
@@ -788,7 +793,6 @@ impl OutboxRelay {
             fault_budget,
         }
     }
-
 }
 
 impl Scenario for OutboxRelay {

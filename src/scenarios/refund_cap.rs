@@ -23,14 +23,13 @@
 //! query at any time (the scheduler's choice), except one waiting for a row lock. Writes add
 //! in SQL (`reserved = reserved + 80`), so the race shows as 160 rather than as a lost update.
 
-use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
-    given,
-    CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob, LaneView, Meter, Metric,
-    Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
-    TableView, Text, Unit, VariantMeta,
+    given, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob, LaneView, Meter, Metric,
+    Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text,
+    Unit, VariantMeta,
 };
+use crate::tx;
 
 /// The refundable cap of the order (refunded so far: 0).
 pub const CAP: i32 = 100;
@@ -794,10 +793,7 @@ impl RefundCapModel {
             };
             t.rows.push(RowView::new(
                 format!("ready-{r}"),
-                vec![
-                    tx!("ready #{}", "就绪 #{}", k + 1),
-                    what,
-                ],
+                vec![tx!("ready #{}", "就绪 #{}", k + 1), what],
             ));
         }
         for r in (0..s.reqs.len() as u8).filter(mine) {
@@ -843,16 +839,16 @@ impl RefundCapModel {
             Text::new("free", "空闲")
         } else {
             let who = holders.join(", ");
-            tx!("{taken} of {permits} taken: {who}", "已占用 {taken}/{permits}：{who}")
+            tx!(
+                "{taken} of {permits} taken: {who}",
+                "已占用 {taken}/{permits}：{who}"
+            )
         };
         let mut rows = vec![RowView::new("lock".into(), vec![Text::new(en, zh), held])];
         for &w in &s.waiters[i as usize] {
             rows.push(RowView::new(
                 format!("wait-{w}"),
-                vec![
-                    tx!("waiting for the {en}", "等待{zh}"),
-                    Text::same(name(w)),
-                ],
+                vec![tx!("waiting for the {en}", "等待{zh}"), Text::same(name(w))],
             ));
         }
         rows
@@ -905,7 +901,11 @@ impl RefundCapModel {
     }
 
     fn query_log(&self, s: &RcState) -> TableView {
-        let mut t = TableView::durable("queries", Text::new("Statements executed", "已执行的语句"), self.db_lane());
+        let mut t = TableView::durable(
+            "queries",
+            Text::new("Statements executed", "已执行的语句"),
+            self.db_lane(),
+        );
         t.columns = vec![
             Text::same("#"),
             Text::new("request", "请求"),
@@ -1021,7 +1021,6 @@ impl RefundCap {
             amounts: [knob(1, AMOUNT), knob(2, AMOUNT), knob(3, AMOUNT)],
         }
     }
-
 }
 
 impl Scenario for RefundCap {

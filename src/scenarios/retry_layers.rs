@@ -27,14 +27,14 @@
 //! next call goes out in the same step. The history (spans and the refund ledger) is kept for
 //! the view but is not part of a state's identity: no decision reads it.
 
-use crate::tx;
 use crate::sim::kit::Retry;
 use crate::sim::kit::Variants;
 use crate::sim::{
-    Figure, FigureBody, InvKind, Invariant, Kept, Knob, KnobOption, LaneView, Level, Metric,
-    Model, Notes, Present, RowView, Scenario, ScenarioMeta, Span, SpanChart, StateView, StepInfo,
+    Figure, FigureBody, InvKind, Invariant, Kept, Knob, KnobOption, LaneView, Level, Metric, Model,
+    Notes, Present, RowView, Scenario, ScenarioMeta, Span, SpanChart, StateView, StepInfo,
     TableView, Text, Tone, TreeItem, VariantMeta,
 };
+use crate::tx;
 use std::hash::Hash;
 
 mod narrate;
@@ -760,14 +760,21 @@ impl RetryLayersModel {
         };
         if l == 0 && self.variant.enforces_deadline() {
             let d = secs(self.deadline_ms);
-            timeout.then(&tx!("; total {d} (Schedule-To-Close)", "；总计 {d}（Schedule-To-Close）"))
+            timeout.then(&tx!(
+                "; total {d} (Schedule-To-Close)",
+                "；总计 {d}（Schedule-To-Close）"
+            ))
         } else {
             timeout
         }
     }
 
     fn ledger(&self, s: &RlState) -> TableView {
-        let mut t = TableView::durable("ledger", Text::new("Provider's refund ledger", "支付方退款账本"), self.api_lane());
+        let mut t = TableView::durable(
+            "ledger",
+            Text::new("Provider's refund ledger", "支付方退款账本"),
+            self.api_lane(),
+        );
         t.columns = vec![
             Text::new("refund", "退款"),
             Text::new("call", "调用"),
@@ -824,7 +831,11 @@ impl RetryLayersModel {
     }
 
     fn keys_table(&self, s: &RlState) -> TableView {
-        let mut t = TableView::durable("keys", Text::new("Saved idempotent results", "已保存的幂等结果"), self.api_lane());
+        let mut t = TableView::durable(
+            "keys",
+            Text::new("Saved idempotent results", "已保存的幂等结果"),
+            self.api_lane(),
+        );
         t.columns = vec![
             Text::new("key", "键"),
             Text::new("parameters", "参数"),
@@ -1118,7 +1129,6 @@ fn knob(key: &'static str, name: [&str; 2], default: u32, min: u32, max: u32) ->
 pub struct RetryLayers;
 
 impl RetryLayers {
-
     pub fn model(variant: RlVariant) -> RetryLayersModel {
         RetryLayersModel::new(variant, &[])
     }

@@ -28,13 +28,13 @@
 //! calls answering, so the default 3 × 10 explores in thousands of states; the numbers shown are
 //! the exact counts. Faults: an instance crashes while it holds calls.
 
-use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
     CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob, KnobOption, LaneView, Meter,
-    Metric, Model, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
-    TableView, Text, Tone, TreeItem, Unit,
+    Metric, Model, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text,
+    Tone, TreeItem, Unit,
 };
+use crate::tx;
 
 /// The payment channel's limit on calls in flight.
 pub const LIMIT: u8 = 10;
@@ -474,7 +474,8 @@ impl Present for SemaphoreScopeModel {
         let mut lanes: Vec<LaneView> = (0..n)
             .map(|i| {
                 let up = s.inst[i].up;
-                LaneView::process(&format!("Instance {}", i + 1), &format!("实例 {}", i + 1)).down_when(!up)
+                LaneView::process(&format!("Instance {}", i + 1), &format!("实例 {}", i + 1))
+                    .down_when(!up)
             })
             .collect();
         lanes.push(LaneView::store("Postgres", "Postgres"));
@@ -679,7 +680,11 @@ impl SemaphoreScopeModel {
 
     fn channel_table(&self, s: &SsState) -> TableView {
         let lane = s.inst.len() + 1;
-        let mut t = TableView::durable("channel", Text::new("Payment channel: calls in flight", "支付通道：在途调用"), lane);
+        let mut t = TableView::durable(
+            "channel",
+            Text::new("Payment channel: calls in flight", "支付通道：在途调用"),
+            lane,
+        );
         t.columns = vec![Text::new("from", "来自"), Text::new("in flight", "在途")];
         for (i, x) in s.inst.iter().enumerate() {
             if x.calls > 0 {
@@ -695,7 +700,11 @@ impl SemaphoreScopeModel {
                 t.rows.push(RowView::new(
                     format!("o{i}"),
                     vec![
-                        tx!("instance {}, crashed process", "实例 {}，已崩溃的进程", i + 1),
+                        tx!(
+                            "instance {}, crashed process",
+                            "实例 {}，已崩溃的进程",
+                            i + 1
+                        ),
                         Text::same(x.orphans.to_string()),
                     ],
                 ));
@@ -703,7 +712,11 @@ impl SemaphoreScopeModel {
         }
         let n = s.in_flight();
         let total = if n > LIMIT {
-            tx!("{n} (limit {LIMIT}: over by {})", "{n}（上限 {LIMIT}：超出 {}）", n - LIMIT)
+            tx!(
+                "{n} (limit {LIMIT}: over by {})",
+                "{n}（上限 {LIMIT}：超出 {}）",
+                n - LIMIT
+            )
         } else {
             tx!("{n} (limit {LIMIT})", "{n}（上限 {LIMIT}）")
         };
@@ -715,7 +728,11 @@ impl SemaphoreScopeModel {
     }
 
     fn instances_table(&self, s: &SsState) -> TableView {
-        let mut t = TableView::memory("instances", Text::new("Instances (process memory)", "实例（进程内存）"), 0);
+        let mut t = TableView::memory(
+            "instances",
+            Text::new("Instances (process memory)", "实例（进程内存）"),
+            0,
+        );
         t.columns = vec![
             Text::new("instance", "实例"),
             Text::new("process", "进程"),
@@ -723,7 +740,12 @@ impl SemaphoreScopeModel {
         ];
         for (i, x) in s.inst.iter().enumerate() {
             let sem = if x.up {
-                tx!("{} of {} permits taken", "已占 {}/{} 个许可", x.calls, self.local)
+                tx!(
+                    "{} of {} permits taken",
+                    "已占 {}/{} 个许可",
+                    x.calls,
+                    self.local
+                )
             } else {
                 Text::new("⚡ lost in the crash", "⚡ 随崩溃丢失")
             };
@@ -741,7 +763,8 @@ impl SemaphoreScopeModel {
     }
 
     fn budget_table(&self, s: &SsState) -> TableView {
-        let mut t = TableView::durable("channel_budget", Text::same("channel_budget"), s.inst.len());
+        let mut t =
+            TableView::durable("channel_budget", Text::same("channel_budget"), s.inst.len());
         t.columns = vec![Text::same("channel"), Text::same("in_flight")];
         t.rows.push(RowView::new(
             "psp".into(),
@@ -788,7 +811,11 @@ impl SemaphoreScopeModel {
     }
 
     fn jobs_table(&self, s: &SsState) -> TableView {
-        let mut t = TableView::durable("jobs", Text::new("jobs (count by status)", "jobs（按状态计数）"), s.inst.len());
+        let mut t = TableView::durable(
+            "jobs",
+            Text::new("jobs (count by status)", "jobs（按状态计数）"),
+            s.inst.len(),
+        );
         t.columns = vec![Text::same("status"), Text::new("jobs", "任务数")];
         let lost = s.abandoned(self.jobs());
         let rows = [
@@ -819,7 +846,11 @@ impl SemaphoreScopeModel {
         let n = s.in_flight();
         let (status, tone) = if n > LIMIT {
             (
-                tx!("{n} in flight: {} over the limit", "在途 {n} 个：超出上限 {} 个", n - LIMIT),
+                tx!(
+                    "{n} in flight: {} over the limit",
+                    "在途 {n} 个：超出上限 {} 个",
+                    n - LIMIT
+                ),
                 Tone::Bad,
             )
         } else {
@@ -899,7 +930,11 @@ impl SemaphoreScopeModel {
                 } else if s.queue == 0 {
                     (
                         find("if (!job)").max(find("claimJob(db)")),
-                        tx!("queue empty; {} calls in flight", "队列已空；在途 {} 个", x.calls),
+                        tx!(
+                            "queue empty; {} calls in flight",
+                            "队列已空；在途 {} 个",
+                            x.calls
+                        ),
                     )
                 } else if x.calls >= self.local {
                     (
@@ -918,7 +953,11 @@ impl SemaphoreScopeModel {
                 } else {
                     (
                         find(claim_line),
-                        tx!("ready to claim; {} calls in flight", "准备领取；在途 {} 个", x.calls),
+                        tx!(
+                            "ready to claim; {} calls in flight",
+                            "准备领取；在途 {} 个",
+                            x.calls
+                        ),
                     )
                 };
                 Cursor {
@@ -943,7 +982,6 @@ pub(crate) use narrate::notes;
 pub struct SemaphoreScope;
 
 impl SemaphoreScope {
-
     /// The seed's numbers: three instances, a local semaphore of 10.
     pub fn model(variant: SsVariant, budget: u8) -> SemaphoreScopeModel {
         Self::model_with(variant, budget, &[])
@@ -1010,12 +1048,7 @@ fn knobs() -> Vec<Knob> {
     );
     local.options = LOCALS
         .iter()
-        .map(|n| {
-            KnobOption::new(
-                n.to_string(),
-                tx!("{n} permits", "{n} 个许可"),
-            )
-        })
+        .map(|n| KnobOption::new(n.to_string(), tx!("{n} permits", "{n} 个许可")))
         .collect();
     vec![
         knob("instances", ["Instances", "实例数"], INSTANCES, (1, 5), 1),

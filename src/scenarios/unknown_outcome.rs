@@ -38,14 +38,13 @@
 //! in time, a crash, a 409 while the first request runs). Only the first two let it act
 //! without asking the provider.
 
-use crate::tx;
 use crate::sim::kit::Variants;
 use crate::sim::{
-    given,
-    mark, ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind,
-    Metric, Model, Notes, Present, RowRef, RowView, Scenario, ScenarioMeta, StateView,
-    StepInfo, TableView, Text, Unit, VariantMeta,
+    given, mark, ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind,
+    Metric, Model, Notes, Present, RowRef, RowView, Scenario, ScenarioMeta, StateView, StepInfo,
+    TableView, Text, Unit, VariantMeta,
 };
+use crate::tx;
 
 /// What the order may still refund, and what each request asks for.
 pub const REFUNDABLE: i32 = 100;
@@ -359,7 +358,10 @@ impl UnknownOutcomeModel {
             op.status != Status::Succeeded
         } else {
             // A person reviewing it is waiting for exactly this evidence.
-            matches!(op.status, Status::Processing | Status::Unknown | Status::Review)
+            matches!(
+                op.status,
+                Status::Processing | Status::Unknown | Status::Review
+            )
         };
         if applies {
             if op.status != Status::Failed {
@@ -385,99 +387,99 @@ impl UnknownOutcomeModel {
 /// The transitions too long for a line of `next`, one per action.
 impl UnknownOutcomeModel {
     fn on_create(&self, s: &mut UoState, r: u8) {
-            let amount = self.variant.requests()[r as usize];
-            let reply = match (self.variant, s.reqs[r as usize]) {
-                // Check-then-insert trusts its earlier check.
-                (UoVariant::CheckThenInsert, ReqPc::Checked(Some(o))) => Reply::Existing(o),
-                (UoVariant::CheckThenInsert, _) => Reply::Created(s.ops.len() as u8),
-                // ON CONFLICT DO NOTHING: the key's operation, if any, wins.
-                _ => match s.ops.first() {
-                    Some(op) if op.amount == amount => Reply::Existing(0),
-                    Some(_) => Reply::Conflict,
-                    None => Reply::Created(0),
-                },
-            };
-            if let Reply::Created(_) = reply {
-                s.ops.push(Op {
-                    amount,
-                    status: Status::Pending,
-                    attempt: 1,
-                    tries: 0,
-                    version: 1,
-                    old_key: false,
-                });
-                s.reserved += amount;
-            }
-            s.reqs[r as usize] = ReqPc::Done(reply);
+        let amount = self.variant.requests()[r as usize];
+        let reply = match (self.variant, s.reqs[r as usize]) {
+            // Check-then-insert trusts its earlier check.
+            (UoVariant::CheckThenInsert, ReqPc::Checked(Some(o))) => Reply::Existing(o),
+            (UoVariant::CheckThenInsert, _) => Reply::Created(s.ops.len() as u8),
+            // ON CONFLICT DO NOTHING: the key's operation, if any, wins.
+            _ => match s.ops.first() {
+                Some(op) if op.amount == amount => Reply::Existing(0),
+                Some(_) => Reply::Conflict,
+                None => Reply::Created(0),
+            },
+        };
+        if let Reply::Created(_) = reply {
+            s.ops.push(Op {
+                amount,
+                status: Status::Pending,
+                attempt: 1,
+                tries: 0,
+                version: 1,
+                old_key: false,
+            });
+            s.reserved += amount;
+        }
+        s.reqs[r as usize] = ReqPc::Done(reply);
     }
 
     fn on_reconcile(&self, s: &mut UoState, o: u8) {
-            let op = &mut s.ops[o as usize];
-            op.tries += 1;
-            op.old_key = false;
-            let call = (o, op.attempt, op.amount);
-            s.job = Some((o, Stage::Sent));
-            if s.queue.iter().any(|&(x, y, _)| x == o && y == call.1) {
-                // Stripe: a concurrent request with the same key gets 409 at once.
-                s.answers.push((o, call.1, Answer::InProgress));
-            } else {
-                s.queue.push(call);
-            }
+        let op = &mut s.ops[o as usize];
+        op.tries += 1;
+        op.old_key = false;
+        let call = (o, op.attempt, op.amount);
+        s.job = Some((o, Stage::Sent));
+        if s.queue.iter().any(|&(x, y, _)| x == o && y == call.1) {
+            // Stripe: a concurrent request with the same key gets 409 at once.
+            s.answers.push((o, call.1, Answer::InProgress));
+        } else {
+            s.queue.push(call);
+        }
     }
 
     fn on_execute(&self, s: &mut UoState) {
-            let (o, at, amount) = s.queue.remove(0);
-            let answer = if Self::remembered(s, o, at) {
-                Answer::Replayed
-            } else if s.disputed {
-                Answer::Refused
-            } else {
-                s.ledger.push((o, at, amount));
-                s.callbacks.push(o);
-                Answer::Refunded
-            };
-            // The worker hears the answer only if it is still waiting on this request.
-            if Self::waiting_for(s, o) && s.ops[o as usize].attempt == at {
-                s.answers.push((o, at, answer));
-            }
+        let (o, at, amount) = s.queue.remove(0);
+        let answer = if Self::remembered(s, o, at) {
+            Answer::Replayed
+        } else if s.disputed {
+            Answer::Refused
+        } else {
+            s.ledger.push((o, at, amount));
+            s.callbacks.push(o);
+            Answer::Refunded
+        };
+        // The worker hears the answer only if it is still waiting on this request.
+        if Self::waiting_for(s, o) && s.ops[o as usize].attempt == at {
+            s.answers.push((o, at, answer));
+        }
     }
 
     fn on_receive(&self, s: &mut UoState) {
-            if let Some((o, _)) = s.job {
-                let a = s.ops[o as usize].attempt;
-                if let Some(i) = s.answers.iter().position(|&(x, y, _)| x == o && y == a) {
-                    let (_, _, answer) = s.answers.remove(i);
-                    let outcome = match answer {
-                        Answer::Refunded | Answer::Replayed => {
-                            self.succeed(s, o);
-                            Outcome::Succeeded
-                        }
-                        Answer::InProgress => {
-                            self.give_up_waiting(s, o);
-                            Outcome::Unknown
-                        }
-                        Answer::Refused => {
-                            self.refused(s, o);
-                            Outcome::Refused
-                        }
-                    };
-                    s.log.push((o, a, outcome));
-                }
-                s.job = None;
+        if let Some((o, _)) = s.job {
+            let a = s.ops[o as usize].attempt;
+            if let Some(i) = s.answers.iter().position(|&(x, y, _)| x == o && y == a) {
+                let (_, _, answer) = s.answers.remove(i);
+                let outcome = match answer {
+                    Answer::Refunded | Answer::Replayed => {
+                        self.succeed(s, o);
+                        Outcome::Succeeded
+                    }
+                    Answer::InProgress => {
+                        self.give_up_waiting(s, o);
+                        Outcome::Unknown
+                    }
+                    Answer::Refused => {
+                        self.refused(s, o);
+                        Outcome::Refused
+                    }
+                };
+                s.log.push((o, a, outcome));
             }
+            s.job = None;
+        }
     }
 
     fn on_restart(&self, s: &mut UoState) {
-            s.worker_up = true;
-            // Recovery: an operation left PROCESSING was sent or about to be: its outcome is
-            // whatever a timeout would make it.
-            for o in 0..s.ops.len() as u8 {
-                let op = s.ops[o as usize];
-                if op.status == Status::Processing {
-                    self.give_up_waiting(s, o);
-                    s.log.push((o, op.attempt, Outcome::Unknown));
-                }
+        s.worker_up = true;
+        // Recovery: an operation left PROCESSING was sent or about to be: its outcome is
+        // whatever a timeout would make it.
+        for o in 0..s.ops.len() as u8 {
+            let op = s.ops[o as usize];
+            if op.status == Status::Processing {
+                self.give_up_waiting(s, o);
+                s.log.push((o, op.attempt, Outcome::Unknown));
             }
+        }
     }
 
     /// The connection fails before the request leaves: never sent. The naive worker takes it
@@ -490,7 +492,8 @@ impl UnknownOutcomeModel {
                 let op = &mut s.ops[o as usize];
                 op.move_to(Status::Pending);
             }
-            s.log.push((o, s.ops[o as usize].attempt, Outcome::NeverSent));
+            s.log
+                .push((o, s.ops[o as usize].attempt, Outcome::NeverSent));
             s.job = None;
         }
     }
@@ -574,7 +577,11 @@ impl UnknownOutcomeModel {
     /// is in flight (by then the provider has executed or dropped what it had).
     fn day_can_pass(&self, s: &UoState) -> bool {
         let waiting = s.ops.iter().any(|op| op.status == Status::Unknown);
-        self.variant.late() && s.day_later.is_none() && waiting && s.queue.is_empty() && s.job.is_none()
+        self.variant.late()
+            && s.day_later.is_none()
+            && waiting
+            && s.queue.is_empty()
+            && s.job.is_none()
     }
 }
 
@@ -812,7 +819,11 @@ impl UnknownOutcomeModel {
 impl Present for UnknownOutcomeModel {
     fn label(&self, s: &UoState, a: &UoAct) -> Text {
         match *a {
-            UoAct::Check(r) => tx!("API: {}'s SELECT by key", "API：{} 按键 SELECT", req_name(r)),
+            UoAct::Check(r) => tx!(
+                "API: {}'s SELECT by key",
+                "API：{} 按键 SELECT",
+                req_name(r)
+            ),
             UoAct::Create(r) => tx!(
                 "API: {}'s INSERT and reserve",
                 "API：{} 的 INSERT 并预留",
@@ -821,9 +832,11 @@ impl Present for UnknownOutcomeModel {
             UoAct::Claim(o) => tx!("Worker: claim {}", "Worker：领取 {}", op_id(o)),
             UoAct::Send => Text::new("Worker: send the refund", "Worker：发送退款请求"),
             UoAct::Execute => {
-                let (o, at, _) = s.queue[0];
-                let key = self.downstream_key(o, at);
-                tx!("Provider: process the request ({key})", "支付方：处理请求（{key}）")
+                let key = self.downstream_key(s.queue[0].0, s.queue[0].1);
+                tx!(
+                    "Provider: process the request ({key})",
+                    "支付方：处理请求（{key}）"
+                )
             }
             UoAct::Receive => Text::new("Worker: read the answer", "Worker：读取应答"),
             UoAct::SlowTimeout => Text::new(
@@ -869,10 +882,9 @@ impl Present for UnknownOutcomeModel {
                 "Connection refused: the request never leaves",
                 "连接被拒：请求没发出去",
             ),
-            UoAct::LookupFails(_) => Text::new(
-                "The lookup is inconclusive (503)",
-                "查询无法确认（503）",
-            ),
+            UoAct::LookupFails(_) => {
+                Text::new("The lookup is inconclusive (503)", "查询无法确认（503）")
+            }
         }
     }
 
@@ -884,14 +896,8 @@ impl Present for UnknownOutcomeModel {
         ];
         // One lane per request where two requests race for one key (see `describe`).
         if self.variant.requests().len() > 1 {
-            lanes.insert(
-                0,
-                LaneView::process("API · request B", "API · 请求 B"),
-            );
-            lanes.insert(
-                0,
-                LaneView::process("API · request A", "API · 请求 A"),
-            );
+            lanes.insert(0, LaneView::process("API · request B", "API · 请求 B"));
+            lanes.insert(0, LaneView::process("API · request A", "API · 请求 A"));
         } else {
             lanes.insert(0, LaneView::process("API", "API"));
         }
@@ -915,8 +921,14 @@ impl Present for UnknownOutcomeModel {
             lanes,
             tables,
             metrics: vec![
-                Metric::count(Text::new("refunds at the provider", "支付方的退款"), s.ledger.len() as u32),
-                Metric::count(Text::new("provider refunded", "支付方已退金额"), provider_total as u32),
+                Metric::count(
+                    Text::new("refunds at the provider", "支付方的退款"),
+                    s.ledger.len() as u32,
+                ),
+                Metric::count(
+                    Text::new("provider refunded", "支付方已退金额"),
+                    provider_total as u32,
+                ),
                 Metric::count(Text::new("reserved", "已预留"), s.reserved.max(0) as u32),
             ],
             figure: Some(figure(s)),
@@ -1129,7 +1141,10 @@ impl UnknownOutcomeModel {
         for (o, op) in s.ops.iter().enumerate() {
             let status = match op.status {
                 Status::Unknown => Text::new("UNKNOWN (reconciling)", "UNKNOWN（对账中）"),
-                Status::Review => Text::new("NEEDS_REVIEW (a person decides)", "NEEDS_REVIEW（人工处理）"),
+                Status::Review => Text::new(
+                    "NEEDS_REVIEW (a person decides)",
+                    "NEEDS_REVIEW（人工处理）",
+                ),
                 st => Text::same(st.sql()),
             };
             t.rows.push(RowView::new(
@@ -1195,14 +1210,20 @@ impl UnknownOutcomeModel {
             Text::new("saved result", "保存的结果"),
         ];
         t.empty = if s.disputed {
-            Text::new("(no refund: the charge is disputed)", "（没有退款：扣款有争议）")
+            Text::new(
+                "(no refund: the charge is disputed)",
+                "（没有退款：扣款有争议）",
+            )
         } else {
             Text::new("(no refund)", "（没有退款）")
         };
         let pruned = s.day_later.unwrap_or(0) as usize;
         for (i, &(o, at, amount)) in s.ledger.iter().enumerate() {
             let saved = if i < pruned {
-                tx!("key pruned after {KEY_HOURS} h", "{KEY_HOURS} 小时后键已清除")
+                tx!(
+                    "key pruned after {KEY_HOURS} h",
+                    "{KEY_HOURS} 小时后键已清除"
+                )
             } else {
                 Text::new("succeeded", "成功")
             };
@@ -1221,19 +1242,31 @@ impl UnknownOutcomeModel {
 
     /// The worker's log: what each send ended in, as one of the four things it can know.
     fn log_table(&self, s: &UoState) -> TableView {
-        let title = Text::new("Worker log: what each send ended in", "Worker 日志：每次发送的结果");
+        let title = Text::new(
+            "Worker log: what each send ended in",
+            "Worker 日志：每次发送的结果",
+        );
         let mut t = TableView::memory("log", title, WORKER);
-        t.columns = vec![Text::new("send", "发送"), Text::new("key", "键"), Text::new("outcome", "结果")];
+        t.columns = vec![
+            Text::new("send", "发送"),
+            Text::new("key", "键"),
+            Text::new("outcome", "结果"),
+        ];
         t.empty = Text::new("(no send has ended yet)", "（还没有发送结束）");
         for (i, &(o, at, outcome)) in s.log.iter().enumerate() {
             let what = match outcome {
                 Outcome::NeverSent => Text::new("never sent", "没发出去"),
                 Outcome::Refused => Text::new("definitely refused (400)", "确定拒绝（400）"),
                 Outcome::Succeeded => Text::new("known success (200)", "已知成功（200）"),
-                Outcome::Unknown => Text::new("unknown: it may still happen", "结果未知：可能仍会执行"),
+                Outcome::Unknown => {
+                    Text::new("unknown: it may still happen", "结果未知：可能仍会执行")
+                }
             };
             let key = Text::same(self.downstream_key(o, at));
-            t.rows.push(RowView::new(format!("l-{i}"), vec![Text::same(format!("#{}", i + 1)), key, what]));
+            t.rows.push(RowView::new(
+                format!("l-{i}"),
+                vec![Text::same(format!("#{}", i + 1)), key, what],
+            ));
         }
         t
     }
@@ -1246,7 +1279,11 @@ impl UnknownOutcomeModel {
             t.rows.push(RowView::new(
                 format!("q-{i}"),
                 vec![
-                    tx!("refund request {}", "退款请求 {}", self.downstream_key(o, at)),
+                    tx!(
+                        "refund request {}",
+                        "退款请求 {}",
+                        self.downstream_key(o, at)
+                    ),
                     Text::new("provider (processing)", "支付方（处理中）"),
                 ],
             ));
@@ -1270,7 +1307,11 @@ impl UnknownOutcomeModel {
             t.rows.push(RowView::new(
                 format!("c-{i}"),
                 vec![
-                    tx!("callback: refund for {} succeeded", "回调：{} 的退款成功", op_id(o)),
+                    tx!(
+                        "callback: refund for {} succeeded",
+                        "回调：{} 的退款成功",
+                        op_id(o)
+                    ),
                     Text::same("API"),
                 ],
             ));
@@ -1285,7 +1326,6 @@ mod narrate;
 pub struct UnknownOutcome;
 
 impl UnknownOutcome {
-
     pub fn model(variant: UoVariant, budget: u8) -> UnknownOutcomeModel {
         UnknownOutcomeModel { variant, budget }
     }

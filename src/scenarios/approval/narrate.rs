@@ -1,7 +1,7 @@
 //! Step narration for the approval scenario: the message, SQL or tool call that ran, and what
 //! Alice's approval does (or does not) cover at that moment.
-use crate::tx;
 use super::*;
+use crate::tx;
 
 fn t(en: impl Into<String>, zh: impl Into<String>) -> Text {
     Text::new(en, zh)
@@ -101,11 +101,16 @@ fn approve(m: &ApprovalModel, info: &mut StepInfo, again: bool) {
         }
         return;
     }
-    info.arrow(ALICE, DB, t("approve", "批准"), if again {
+    info.arrow(
+        ALICE,
+        DB,
+        t("approve", "批准"),
+        if again {
             ArrowKind::Duplicate
         } else {
             ArrowKind::Message
-        });
+        },
+    );
     info.code = Some(format!(
         "BEGIN;\nINSERT INTO approvals (proposal_id, digest, approver, permission, approved_at)\n  VALUES ('pr-1', '{d}', 'alice', '{PERMISSION}', now())\n  ON CONFLICT (proposal_id) DO NOTHING;\nUPDATE proposals SET status = 'APPROVED'\n WHERE id = 'pr-1' AND status = 'PENDING'\n   AND digest = '{d}' AND expires_at > now();\nCOMMIT;  -- then resume the waiting run"
     ));
@@ -131,11 +136,16 @@ fn execute_chat(info: &mut StepInfo, b: &ApState, s: &ApState) {
     let r = s.ledger.len();
     // A second refund on the same approval is a copy of the call; a first one of another
     // amount is not a copy: it is a refund that was never approved (a Fail mark says so).
-    info.arrow(AGENT, PSP, tx!("refund {}", "退款 {}", money(amount)), if b.calls.is_empty() {
+    info.arrow(
+        AGENT,
+        PSP,
+        tx!("refund {}", "退款 {}", money(amount)),
+        if b.calls.is_empty() {
             ArrowKind::Message
         } else {
             ArrowKind::Duplicate
-        });
+        },
+    );
     let amount_sql = money(amount).replace(',', "");
     info.code = Some(format!(
         "# the tool runner: a “yes” was seen, so run the call as it stands\nrefund_tool(order=\"ord-2042\", amount={amount_sql})\n# inside the tool: no state version, no expiry, no digest\nUPDATE orders SET refunded = refunded + {amount_sql}, version = version + 1\n WHERE order_id = 'ord-2042';"
@@ -184,7 +194,12 @@ fn execute_chat(info: &mut StepInfo, b: &ApState, s: &ApState) {
 fn execute_versioned(info: &mut StepInfo, b: &ApState, s: &ApState) {
     let asked = digest(b.agent_amount, VERSION);
     let now = if b.expired { "10:20" } else { "10:03" };
-    info.arrow(AGENT, DB, t("execute pr-1", "执行 pr-1"), ArrowKind::Message);
+    info.arrow(
+        AGENT,
+        DB,
+        t("execute pr-1", "执行 pr-1"),
+        ArrowKind::Message,
+    );
     info.code = Some(format!(
         "BEGIN;\nUPDATE proposals SET status = 'EXECUTED', executed_at = now()\n WHERE id = 'pr-1' AND status = 'APPROVED'\n   AND digest = '{asked}'     -- the call the agent asks to make\n   AND expires_at > now();    -- now() = {now}\nUPDATE orders SET refunded = refunded + 80.00, version = version + 1\n WHERE order_id = 'ord-2042' AND version = 3;   -- the approved state version\nCOMMIT;   -- only if both said UPDATE 1; otherwise ROLLBACK\n-- then POST /v1/refunds, Idempotency-Key: pr-1, amount from the row: 80.00\n-- ({PG_DOC})"
     ));
@@ -251,7 +266,12 @@ struct Cx<'a> {
 
 impl Cx<'_> {
     fn propose_in_chat(&self, info: &mut StepInfo) {
-        info.arrow(AGENT, ALICE, tx!("proposal {}", "提议 {}", money(AMOUNT)), ArrowKind::Message);
+        info.arrow(
+            AGENT,
+            ALICE,
+            tx!("proposal {}", "提议 {}", money(AMOUNT)),
+            ArrowKind::Message,
+        );
         info.code = Some("send_message(to=\"alice\",\n  text=\"Refund 80.00 USD on ord-2042? Valid until 10:15.\")".into());
         info.title = t("agent asks in the chat", "Agent 在聊天里请示");
         info.narration = t(
@@ -274,12 +294,10 @@ impl Cx<'_> {
         );
     }
 
-
     fn edit_amount(&self, info: &mut StepInfo) {
         let Cx { chat, d, .. } = *self;
         info.mark(AGENT, MarkKind::Write, "800.00", "800.00");
-        info.code =
-            Some("refund_args = llm.generate_tool_call(...)   # now amount=800.00".into());
+        info.code = Some("refund_args = llm.generate_tool_call(...)   # now amount=800.00".into());
         info.title = t("agent edits: 800.00", "Agent 改成 800.00");
         let after = if chat {
             t(

@@ -1,6 +1,6 @@
 //! Step narration: one interval's flows, its numbers and the moments worth a sentence.
-use crate::tx;
 use super::*;
+use crate::tx;
 
 pub(super) fn describe(m: &BackpressureModel, b: &BpState, a: BpAct, s: &BpState) -> StepInfo {
     if a == BpAct::LoseConsumers {
@@ -68,7 +68,6 @@ fn flows(m: &BackpressureModel, b: &BpState, s: &BpState, info: &mut StepInfo) {
             label: Text::same(format!("429 × {}", grouped(f.throttled))),
         });
     }
-
 }
 
 /// The interval in numbers: arrivals, processing, the queue, the wait, and what was refused.

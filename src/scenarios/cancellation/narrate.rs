@@ -1,11 +1,11 @@
 //! Labels and narration of the cancellation scenario, in English and Chinese.
 
-use crate::tx;
 use super::{
     amount, list, money, op_id, CaAct, CaState, CaVariant, CancellationModel, Msg, OpStatus,
     Screen, DB, PSP, SCREEN, SERVICE,
 };
 use crate::sim::{arrow, Arrow, ArrowKind, MarkKind, StepInfo, Text};
+use crate::tx;
 
 /// The rule the scenario is about, with its source.
 fn cite() -> Text {
@@ -41,7 +41,10 @@ pub(super) fn label(m: &CancellationModel, s: &CaState, a: CaAct) -> Text {
     let cur = op_id(s.next);
     match a {
         CaAct::Start => Text::new("Agent: click “Refund 3 items”", "客服：点击“退 3 件”"),
-        CaAct::Send => tx!("Service: send {cur} to the provider", "服务：把 {cur} 发给支付方"),
+        CaAct::Send => tx!(
+            "Service: send {cur} to the provider",
+            "服务：把 {cur} 发给支付方"
+        ),
         CaAct::Provider => match s.inbox.first() {
             Some(&m) => provider_label(s, m),
             None => Text::new("Provider: idle", "支付方：空闲"),
@@ -53,16 +56,25 @@ pub(super) fn label(m: &CancellationModel, s: &CaState, a: CaAct) -> Text {
                 "服务：读取关于 {} 的应答",
                 op_id(o)
             ),
-            _ => tx!("Service: read the answer for {cur}", "服务：读取 {cur} 的应答"),
+            _ => tx!(
+                "Service: read the answer for {cur}",
+                "服务：读取 {cur} 的应答"
+            ),
         },
         CaAct::Abort => Text::new(
             "Service: fetch rejects with AbortError",
             "服务：fetch 以 AbortError 拒绝",
         ),
         CaAct::Timeout => Text::new("Service: fetch times out (5 s)", "服务：fetch 超时（5 秒）"),
-        CaAct::Query => tx!("Service: ask the provider about {cur}", "服务：向支付方查询 {cur}"),
+        CaAct::Query => tx!(
+            "Service: ask the provider about {cur}",
+            "服务：向支付方查询 {cur}"
+        ),
         CaAct::Void => tx!("Service: void {cur} by its key", "服务：按键作废 {cur}"),
-        CaAct::Retry => tx!("Service: send {cur} again, same key", "服务：用同一个键再发 {cur}"),
+        CaAct::Retry => tx!(
+            "Service: send {cur} again, same key",
+            "服务：用同一个键再发 {cur}"
+        ),
         CaAct::AskTimeout => Text::new(
             "Service: no answer in time; ask again",
             "服务：没有及时应答，再问一次",
@@ -112,8 +124,14 @@ fn provider_label(s: &CaState, m: Msg) -> Text {
             "Provider: refuse the refund for {id} (key voided)",
             "支付方：拒绝 {id} 的退款（键已作废）"
         ),
-        Msg::Refund(_) => tx!("Provider: commit the refund for {id}", "支付方：提交 {id} 的退款"),
-        Msg::Query(_) => tx!("Provider: answer the query for {id}", "支付方：回答 {id} 的查询"),
+        Msg::Refund(_) => tx!(
+            "Provider: commit the refund for {id}",
+            "支付方：提交 {id} 的退款"
+        ),
+        Msg::Query(_) => tx!(
+            "Provider: answer the query for {id}",
+            "支付方：回答 {id} 的查询"
+        ),
         Msg::Void(_) => tx!("Provider: void the key {id}", "支付方：作废键 {id}"),
     }
 }
@@ -183,11 +201,14 @@ fn refund_step(info: &mut StepInfo, b: &CaState, s: &CaState, o: u8, rid: &str, 
 fn query_step(info: &mut StepInfo, s: &CaState, o: u8, rid: &str, heard: bool) {
     let found = s.ledger.contains(&o);
     info.title = tx!("provider answers about {rid}", "支付方回答 {rid}");
-    info.arrows.push(back(heard, if found {
-        Text::new("found", "找到")
-    } else {
-        Text::new("not found", "未找到")
-    }));
+    info.arrows.push(back(
+        heard,
+        if found {
+            Text::new("found", "找到")
+        } else {
+            Text::new("not found", "未找到")
+        },
+    ));
     info.narration = if found {
         tx!(
             "The provider looks up the Idempotency-Key {rid}: refund found, succeeded.",
@@ -285,7 +306,12 @@ pub(super) fn describe(m: &CancellationModel, b: &CaState, a: CaAct, s: &CaState
     }
     if let Screen::Told { .. } = s.screen {
         if !matches!(b.screen, Screen::Told { .. }) && info.arrows.iter().all(|x| x.to != SCREEN) {
-            info.arrow(SERVICE, SCREEN, Text::new("shown", "已显示"), ArrowKind::Message);
+            info.arrow(
+                SERVICE,
+                SCREEN,
+                Text::new("shown", "已显示"),
+                ArrowKind::Message,
+            );
         }
     }
     info
@@ -360,7 +386,12 @@ impl Cx<'_> {
         let Cx { b, s, cur, id, .. } = *self;
         info.lane = SERVICE;
         let st = s.ops.get(cur as usize).copied();
-        info.mark(DB, MarkKind::Write, st.map(|x| x.sql()).unwrap_or(""), st.map(|x| x.sql()).unwrap_or(""));
+        info.mark(
+            DB,
+            MarkKind::Write,
+            st.map(|x| x.sql()).unwrap_or(""),
+            st.map(|x| x.sql()).unwrap_or(""),
+        );
         if let Some(st) = st {
             info.code = Some(set_status(cur, st));
         }
@@ -390,7 +421,14 @@ impl Cx<'_> {
     }
 
     fn abort(&self, info: &mut StepInfo) {
-        let Cx { m, b, s, naive, cur, id } = *self;
+        let Cx {
+            m,
+            b,
+            s,
+            naive,
+            cur,
+            id,
+        } = *self;
         info.lane = SERVICE;
         info.title = tx!("{id}: AbortError", "{id}：AbortError");
         info.mark(SERVICE, MarkKind::Fail, "AbortError", "AbortError");
@@ -413,7 +451,12 @@ impl Cx<'_> {
         if naive {
             info.code = Some(deleted_sql());
             info.mark(DB, MarkKind::Rollback, "deleted", "已删除");
-            info.arrow(SERVICE, SCREEN, Text::new("shown", "已显示"), ArrowKind::Message);
+            info.arrow(
+                SERVICE,
+                SCREEN,
+                Text::new("shown", "已显示"),
+                ArrowKind::Message,
+            );
             info.narration = head.then(&gave_up(b, s));
         } else {
             info.code = Some(set_status(cur, OpStatus::CancelRequested));
@@ -434,7 +477,14 @@ impl Cx<'_> {
     }
 
     fn timeout(&self, info: &mut StepInfo) {
-        let Cx { m, b, s, naive, cur, id } = *self;
+        let Cx {
+            m,
+            b,
+            s,
+            naive,
+            cur,
+            id,
+        } = *self;
         info.lane = SERVICE;
         info.title = tx!("{id}: timeout", "{id}：超时");
         info.mark(SERVICE, MarkKind::Fail, "TimeoutError", "TimeoutError");
@@ -490,7 +540,12 @@ impl Cx<'_> {
         let Cx { id, .. } = *self;
         info.lane = SERVICE;
         info.title = tx!("void {id}", "作废 {id}");
-        info.arrow(SERVICE, PSP, tx!("void {id}", "作废 {id}"), ArrowKind::Message);
+        info.arrow(
+            SERVICE,
+            PSP,
+            tx!("void {id}", "作废 {id}"),
+            ArrowKind::Message,
+        );
         info.code = Some(format!(
             "provider.voidRefund('{id}', {{ signal: AbortSignal.timeout(5000) }})"
         ));
@@ -526,10 +581,17 @@ impl Cx<'_> {
     }
 
     fn finish(&self, info: &mut StepInfo) {
-        let Cx { b, s, naive, id, .. } = *self;
+        let Cx {
+            b, s, naive, id, ..
+        } = *self;
         info.lane = SERVICE;
         let msg = CancellationModel::message(s);
-        info.arrow(SERVICE, SCREEN, Text::new("shown", "已显示"), ArrowKind::Message);
+        info.arrow(
+            SERVICE,
+            SCREEN,
+            Text::new("shown", "已显示"),
+            ArrowKind::Message,
+        );
         info.title = Text::new("report to the screen", "向屏幕报告");
         if (b.next as usize) >= b.ops.len() {
             info.code = Some("screen.show('Done: 3 of 3 refunded')".into());
@@ -560,7 +622,12 @@ impl Cx<'_> {
         info.lane = SCREEN;
         info.title = Text::new("agent cancels", "客服取消");
         info.mark(SCREEN, MarkKind::Crash, "Cancel", "取消");
-        info.arrow(SCREEN, SERVICE, Text::new("cancel", "取消"), ArrowKind::Message);
+        info.arrow(
+            SCREEN,
+            SERVICE,
+            Text::new("cancel", "取消"),
+            ArrowKind::Message,
+        );
         info.code = Some("controllers.get('b-9').abort()".into());
         let where_ = match b.wait {
             Some(Msg::Refund(o)) if b.ledger.contains(&o) => tx!(

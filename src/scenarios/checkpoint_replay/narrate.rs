@@ -1,6 +1,6 @@
 //! Step narration: what happened, why it matters, and the code that ran.
-use crate::tx;
 use super::*;
+use crate::tx;
 
 pub(super) fn describe(m: &CheckpointReplayModel, b: &CrState, a: CrAct, s: &CrState) -> StepInfo {
     let mut info = StepInfo::default();
@@ -58,7 +58,10 @@ impl Cx<'_> {
             );
         } else {
             let r = s.ledger.len();
-            info.title = tx!("tool call {call}: refund re_{r}", "工具调用 {call}：退款 re_{r}");
+            info.title = tx!(
+                "tool call {call}: refund re_{r}",
+                "工具调用 {call}：退款 re_{r}"
+            );
             info.marks.push(if r > 1 {
                 mark(PSP, MarkKind::Duplicate, "refund again", "再次退款")
             } else {
@@ -139,7 +142,10 @@ impl Cx<'_> {
                 "进程在退款工具运行之后、检查点之前死掉：退款发生了，工作流状态却没有记下。",
             )
         } else {
-            tx!("The process dies during node {n}.", "进程在节点 {n} 运行期间死掉。")
+            tx!(
+                "The process dies during node {n}.",
+                "进程在节点 {n} 运行期间死掉。"
+            )
         };
         info.narration = when.then(&lost);
     }

@@ -1,9 +1,9 @@
 //! Step narration for the dead-letter scenario: what the consumer did with the head message,
 //! the statement or call that ran, and what the partition, the records and the provider hold.
-use crate::tx;
 use super::view::{parked_word, reason_word};
 use super::*;
 use crate::sim::{ArrowKind, MarkKind};
+use crate::tx;
 
 fn t(en: impl Into<String>, zh: impl Into<String>) -> Text {
     Text::new(en, zh)
@@ -96,7 +96,10 @@ impl Cx<'_> {
         }
         if waited > 0 {
             let w = secs(waited);
-            let note = tx!("(It waited {w} before this attempt.)", "（这次尝试前等了 {w}。）");
+            let note = tx!(
+                "(It waited {w} before this attempt.)",
+                "（这次尝试前等了 {w}。）"
+            );
             info.narration = info.narration.clone().then(&note);
         }
     }
@@ -220,7 +223,10 @@ impl Cx<'_> {
         );
         info.arrow(CONSUMER, DB, t("no record", "没有记录"), ArrowKind::Ghost);
         info.mark(BROKER, MarkKind::Fail, "gone", "消失");
-        info.title = tx!("{name} acknowledged with a log line", "{name} 只记日志就确认了");
+        info.title = tx!(
+            "{name} acknowledged with a log line",
+            "{name} 只记日志就确认了"
+        );
         info.narration = tx!(
             "The consumer gives up on {name} as it should, but the way it gives up is to log the error and acknowledge: the broker deletes {name}, and a log line — sampled, rotated, not replayable — is all that is left. Nobody owns it, and nothing will replay it.",
             "消费者按规矩放弃了 {name}，但它放弃的方式是记一行错误日志然后确认：消息代理删掉了 {name}，只剩下一行日志——会被采样、会被轮转、无法重放。没有人负责它，也没有东西能重放它。"
@@ -256,7 +262,10 @@ impl Cx<'_> {
             ArrowKind::Message,
         );
         info.mark(DB, MarkKind::Dedup, "refused", "拒绝");
-        info.title = tx!("{name} refused: {o} is {status}", "{name} 被拒绝：{o} 已是 {status}");
+        info.title = tx!(
+            "{name} refused: {o} is {status}",
+            "{name} 被拒绝：{o} 已是 {status}"
+        );
         info.narration = if paid {
             tx!(
                 "Before charging, the replayed command re-reads {o}: it is PAID, and payments already holds its charge. The command is stale — another replay did its work — so the consumer refuses it, records why on {orig}'s dead letter and acknowledges. Nothing is charged.",
@@ -290,14 +299,12 @@ impl Cx<'_> {
         } else {
             ArrowKind::Message
         };
-        info.arrow(
-            CONSUMER,
-            PROVIDER,
-            tx!("charge {o}", "扣款 {o}"),
-            kind,
-        );
+        info.arrow(CONSUMER, PROVIDER, tx!("charge {o}", "扣款 {o}"), kind);
         info.mark(DB, MarkKind::Commit, "PAID", "已支付");
-        info.title = tx!("{name}: {o} charged (ch_{ch})", "{name}：{o} 已扣款（ch_{ch}）");
+        info.title = tx!(
+            "{name}: {o} charged (ch_{ch})",
+            "{name}：{o} 已扣款（ch_{ch}）"
+        );
         info.narration = if c.stale {
             info.mark(
                 PROVIDER,

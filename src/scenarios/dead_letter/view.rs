@@ -1,8 +1,8 @@
 //! The dead-letter scenario's buttons and tables: the partition, the database's three tables
 //! (the harness reads them back from PostgreSQL), the provider's ledger, the consumer's log and
 //! the retry policy.
-use crate::tx;
 use super::*;
+use crate::tx;
 
 fn t(en: impl Into<String>, zh: impl Into<String>) -> Text {
     Text::new(en, zh)
@@ -27,7 +27,11 @@ pub(super) fn label(m: &DeadLetterModel, s: &DlState, a: DlAct) -> Text {
                 "处理 {name}：先核对 {}，再扣款",
                 h.order()
             ),
-            Some(h) => tx!("Handle {name}: charge {}", "处理 {name}：为 {} 扣款", h.order()),
+            Some(h) => tx!(
+                "Handle {name}: charge {}",
+                "处理 {name}：为 {} 扣款",
+                h.order()
+            ),
             None => Text::default(),
         },
         DlAct::Unavailable => tx!("Provider answers 503 to {name}", "支付方对 {name} 回 503"),
@@ -41,7 +45,10 @@ pub(super) fn label(m: &DeadLetterModel, s: &DlState, a: DlAct) -> Text {
         }
         DlAct::ReplayAgain(of) => {
             let n = of + 1;
-            tx!("A second operator replays m-{n} too", "另一位运维也重放了 m-{n}")
+            tx!(
+                "A second operator replays m-{n} too",
+                "另一位运维也重放了 m-{n}"
+            )
         }
         DlAct::Cancel(of) => {
             let o = ORDERS[of as usize];

@@ -1,14 +1,9 @@
 //! Step narration: what happened and why it matters, in both languages.
-use crate::tx;
 use super::*;
 use crate::sim::mark;
+use crate::tx;
 
-pub(super) fn describe(
-    m: &DualWriteModel,
-    b: &DwState,
-    a: &DwAct,
-    _after: &DwState,
-) -> StepInfo {
+pub(super) fn describe(m: &DualWriteModel, b: &DwState, a: &DwAct, _after: &DwState) -> StepInfo {
     let cx = Cx {
         m,
         b,
@@ -91,17 +86,27 @@ struct Cx<'a> {
 
 impl Cx<'_> {
     fn broker_deliver(&self, info: &mut StepInfo) {
-        let Cx { b, broker, consumer, .. } = *self;
+        let Cx {
+            b,
+            broker,
+            consumer,
+            ..
+        } = *self;
         let i = b.log[b.delivered as usize];
         let (o, e) = (order_id(i), event(i));
         let dup = b.log[..b.delivered as usize].contains(&i);
         info.lane = broker;
         info.title = tx!("deliver {e}", "投递 {e}");
-        info.arrow(broker, consumer, e.clone(), if dup {
+        info.arrow(
+            broker,
+            consumer,
+            e.clone(),
+            if dup {
                 ArrowKind::Duplicate
             } else {
                 ArrowKind::Message
-            });
+            },
+        );
         info.code = Some(format!("inventory.consume({{ id: '{e}', order: {o} }})"));
         if dup {
             info.mark(consumer, MarkKind::Duplicate, "duplicate", "重复");
@@ -130,8 +135,7 @@ impl Cx<'_> {
         info.title = tx!("INSERT order {o}", "插入订单 {o}");
         info.arrow(svc, db, "INSERT", ArrowKind::Message);
         info.mark(db, MarkKind::Write, "uncommitted write", "未提交写入");
-        let mut sql =
-            format!("BEGIN;\nINSERT INTO orders (id, status) VALUES ({o}, 'created');");
+        let mut sql = format!("BEGIN;\nINSERT INTO orders (id, status) VALUES ({o}, 'created');");
         if m.variant == DwVariant::Outbox {
             sql.push_str(&format!(
                 "\nINSERT INTO outbox (event_id, aggregate_id, type, status)\n  VALUES ('e-{o}', {o}, 'OrderCreated', 'pending');"
@@ -172,7 +176,9 @@ impl Cx<'_> {
     }
 
     fn svc_publish(&self, info: &mut StepInfo) {
-        let Cx { m, svc, broker, o, .. } = *self;
+        let Cx {
+            m, svc, broker, o, ..
+        } = *self;
         info.title = tx!("publish e-{o}", "发布 e-{o}");
         info.arrow(svc, broker, format!("e-{o}"), ArrowKind::Message);
         info.mark(broker, MarkKind::Publish, "publish", "发布");
@@ -210,7 +216,10 @@ impl Cx<'_> {
             .into(),
         );
         info.narration = if ok {
-            tx!("The client is told order {o} was created.", "客户端得知订单 {o} 已创建。")
+            tx!(
+                "The client is told order {o} was created.",
+                "客户端得知订单 {o} 已创建。"
+            )
         } else {
             tx!(
                 "The client is told order {o} failed; it may try again.",
@@ -230,16 +239,23 @@ impl Cx<'_> {
     }
 
     fn relay_publish(&self, info: &mut StepInfo, e: u8) {
-        let Cx { b, broker, relay, .. } = *self;
+        let Cx {
+            b, broker, relay, ..
+        } = *self;
         let (o, ev) = (order_id(e), event(e));
         let again = b.log.contains(&e);
         info.lane = relay;
         info.title = tx!("relay publish {ev}", "中继发布 {ev}");
-        info.arrow(relay, broker, ev.clone(), if again {
+        info.arrow(
+            relay,
+            broker,
+            ev.clone(),
+            if again {
                 ArrowKind::Duplicate
             } else {
                 ArrowKind::Message
-            });
+            },
+        );
         info.marks.push(if again {
             mark(broker, MarkKind::Duplicate, "published again", "再次发布")
         } else {
@@ -289,7 +305,15 @@ impl Cx<'_> {
     }
 
     fn svc_crash(&self, info: &mut StepInfo) {
-        let Cx { m, b, svc, db, broker, o, .. } = *self;
+        let Cx {
+            m,
+            b,
+            svc,
+            db,
+            broker,
+            o,
+            ..
+        } = *self;
         info.title = Text::new("⚡ crash order service", "⚡ 订单服务崩溃");
         info.mark(svc, MarkKind::Crash, "crash", "崩溃");
         info.narration = crash_narration(m, b, o);
@@ -327,7 +351,9 @@ impl Cx<'_> {
     }
 
     fn svc_broker_down(&self, info: &mut StepInfo) {
-        let Cx { m, svc, broker, o, .. } = *self;
+        let Cx {
+            m, svc, broker, o, ..
+        } = *self;
         info.title = Text::new("⚡ broker unavailable", "⚡ 消息代理不可用");
         info.arrow(svc, broker, format!("e-{o}"), ArrowKind::Lost);
         info.mark(broker, MarkKind::Fail, "unavailable", "不可用");
@@ -357,7 +383,9 @@ impl Cx<'_> {
     }
 
     fn relay_broker_down(&self, info: &mut StepInfo) {
-        let Cx { b, broker, relay, .. } = *self;
+        let Cx {
+            b, broker, relay, ..
+        } = *self;
         let ev = pending_event(b);
         info.lane = relay;
         info.title = Text::new("⚡ broker unavailable", "⚡ 消息代理不可用");

@@ -1,7 +1,7 @@
 //! Step narration for the duplicate-charge incident: the SQL or request that ran, what the
 //! consumer, the broker and the provider each know afterwards.
-use crate::tx;
 use super::*;
+use crate::tx;
 
 const STRIPE: &str = "a saved failure is replayed too, and a key is kept at least 24 hours; Stripe API v1, idempotent requests: docs.stripe.com/api/idempotent_requests";
 const STRIPE_ZH: &str = "保存的失败同样重放，键至少保留 24 小时；Stripe API v1 幂等请求：docs.stripe.com/api/idempotent_requests";
@@ -225,11 +225,16 @@ impl Cx<'_> {
         info.lane = BROKER;
         let again = b.msgs.get(i as usize).is_some_and(|x| x.delivered > 0);
         let id = msg_id(i);
-        info.arrow(BROKER, CONSUMER, &id, if again || i > 0 {
+        info.arrow(
+            BROKER,
+            CONSUMER,
+            &id,
+            if again || i > 0 {
                 ArrowKind::Duplicate
             } else {
                 ArrowKind::Message
-            });
+            },
+        );
         info.mark(CONSUMER, MarkKind::Deliver, &id, &id);
         let n = s.msgs.get(i as usize).map_or(1, |x| x.delivered);
         if again {
@@ -308,7 +313,9 @@ impl Cx<'_> {
     }
 
     fn save(&self, info: &mut StepInfo) {
-        let Cx { m, b, s, held, mid, .. } = *self;
+        let Cx {
+            m, b, s, held, mid, ..
+        } = *self;
         let j = held.unwrap_or(Job {
             msg: 0,
             stage: Stage::Sent,
@@ -451,7 +458,12 @@ impl Cx<'_> {
     fn reconcile(&self, info: &mut StepInfo) {
         let Cx { b, s, .. } = *self;
         info.lane = RECON;
-        info.arrow(RECON, PSP, t("list charges", "查询扣款"), ArrowKind::Message);
+        info.arrow(
+            RECON,
+            PSP,
+            t("list charges", "查询扣款"),
+            ArrowKind::Message,
+        );
         let new: Vec<String> = s.refunds[b.refunds.len()..]
             .iter()
             .map(|r| format!("ch_{}", r.charge))
@@ -481,7 +493,10 @@ impl Cx<'_> {
             );
         } else {
             let (dups, ops) = (new.join(", "), ops.join(", "));
-            info.title = tx!("reconcile: {dups} is a duplicate", "对账：{dups} 是重复扣款");
+            info.title = tx!(
+                "reconcile: {dups} is a duplicate",
+                "对账：{dups} 是重复扣款"
+            );
             info.mark(RECON, MarkKind::Write, "refund op", "退款操作");
             info.narration = tx!(
                 "Reconciliation finds {n} charges for ord-1701, which needs one: {dups} is a duplicate. It is not deleted — that would fake a clean ledger. A refund operation {ops}, with its own stable id, is recorded PENDING.",
@@ -496,11 +511,16 @@ impl Cx<'_> {
         let c = b.refunds.get(r as usize).map_or(0, |x| x.charge);
         let k = Key::Refund(c).show();
         let retry = matches!(a, DcAct::RetryRefund(_));
-        info.arrow(RECON, PSP, &k, if retry {
+        info.arrow(
+            RECON,
+            PSP,
+            &k,
+            if retry {
                 ArrowKind::Duplicate
             } else {
                 ArrowKind::Message
-            });
+            },
+        );
         info.code = Some(format!(
             "UPDATE refund_operations SET status = 'PROCESSING'\n  WHERE operation_id = '{k}' AND status = 'PENDING';\nPOST /v1/refunds\nIdempotency-Key: {k}\n{{ \"charge\": \"ch_{c}\", \"amount\": 10000 }}"
         ));
@@ -518,7 +538,10 @@ impl Cx<'_> {
                 );
             }
             Some(Answer::Refunded { refund, .. }) => {
-                info.title = tx!("refund re_{refund} of ch_{c}", "退款 re_{refund}（退还 ch_{c}）");
+                info.title = tx!(
+                    "refund re_{refund} of ch_{c}",
+                    "退款 re_{refund}（退还 ch_{c}）"
+                );
                 info.mark(PSP, MarkKind::Rollback, "refunded", "已退款");
                 info.narration = tx!(
                     "The provider refunds ch_{c}: re_{refund}, -100.00, under the key {k}. The ledger keeps ch_{c} and adds re_{refund}: the duplicate and its repair are both on record.",

@@ -1,8 +1,8 @@
 //! Step narration for events out of order: the delivery, the statement the consumer ran for it,
 //! and what the row says against the provider.
-use crate::tx;
 use super::*;
 use crate::sim::{ArrowKind, MarkKind};
+use crate::tx;
 
 fn t(en: impl Into<String>, zh: impl Into<String>) -> Text {
     Text::new(en, zh)
@@ -16,7 +16,12 @@ pub(super) fn label(a: EoAct) -> Text {
         }
         EoAct::Redeliver(e) => {
             let ev = &EVENTS[e as usize];
-            tx!("Deliver {} (v{}) again", "再次投递 {}（v{}）", ev.kind, ev.version)
+            tx!(
+                "Deliver {} (v{}) again",
+                "再次投递 {}（v{}）",
+                ev.kind,
+                ev.version
+            )
         }
     }
 }

@@ -1,8 +1,8 @@
 //! Step narration for leases and fencing: the statement or call a worker made, and what the row,
 //! the workers and the provider each hold afterwards.
-use crate::tx;
 use super::*;
 use crate::sim::{ArrowKind, MarkKind};
+use crate::tx;
 
 fn t(en: impl Into<String>, zh: impl Into<String>) -> Text {
     Text::new(en, zh)
@@ -154,7 +154,10 @@ fn call(info: &mut StepInfo, m: &LeaseFencingModel, b: &LfState, s: &LfState, w:
         );
     } else if re > 1 {
         info.mark(PROVIDER, MarkKind::Duplicate, "second refund", "第二笔退款");
-        info.title = tx!("{n}'s refund: re_{re}, a second", "{n} 的退款：re_{re}，第二笔");
+        info.title = tx!(
+            "{n}'s refund: re_{re}, a second",
+            "{n} 的退款：re_{re}，第二笔"
+        );
         info.narration = tx!(
             "Worker {n} sends its refund. The provider has never heard of leases, and the call carries no key: refund re_{re}, a second one for r-7. Whatever the final write does, this cannot be taken back.",
             "Worker {n} 发出退款。支付方从不知道什么租约，而调用也没带键：退款 re_{re}，r-7 的第二笔。无论最后的写入怎样，这一笔都收不回来了。"

@@ -1,9 +1,9 @@
 //! Step narration for the order API: the request or statement that ran, and what the client,
 //! the database and the broker each know afterwards.
-use crate::tx;
 use super::view::status_word;
 use super::*;
 use crate::sim::{ArrowKind, MarkKind};
+use crate::tx;
 
 fn t(en: impl Into<String>, zh: impl Into<String>) -> Text {
     Text::new(en, zh)
@@ -191,7 +191,10 @@ fn timeout(info: &mut StepInfo, s: &OaState) {
     info.code = Some(format!("504 Gateway Timeout  after {}", ms(TIMEOUT_MS)));
     info.arrow(API, CLIENT, Text::same("504"), ArrowKind::Message);
     info.mark(CLIENT, MarkKind::Fail, "504", "504");
-    info.title = tx!("504 for POST #{n} at 3 s", "第 {n} 个 POST 在 3 秒时得到 504");
+    info.title = tx!(
+        "504 for POST #{n} at 3 s",
+        "第 {n} 个 POST 在 3 秒时得到 504"
+    );
     info.narration = t(
         "The ingress gives up at 3 s and answers 504. The order is still being made behind it; the client holds no order id, only a failure that is not one.",
         "入口在 3 秒时放弃，回 504。订单仍在后面制作中；客户端手里没有订单号，只有一个其实并非失败的“失败”。",

@@ -1,8 +1,8 @@
 //! The order API's buttons and tables: the client's POSTs and what each got back, the
 //! database's `orders` and `outbox` (the harness reads them back from PostgreSQL), and the
 //! notes' targets against this run.
-use crate::tx;
 use super::*;
+use crate::tx;
 
 fn t(en: impl Into<String>, zh: impl Into<String>) -> Text {
     Text::new(en, zh)

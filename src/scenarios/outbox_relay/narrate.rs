@@ -1,7 +1,7 @@
 //! Step narration for the outbox relay: what happened, why it matters, and the SQL that ran.
-use crate::tx;
 use super::*;
 use crate::sim::mark;
+use crate::tx;
 
 fn claim_sql(v: OrVariant) -> String {
     let lock = if v == OrVariant::SkipLocked {
@@ -194,9 +194,7 @@ impl Cx<'_> {
             e + 1
         );
         info.code = Some(if v == OrVariant::DeleteAfterPublish {
-            format!(
-                "{send};  // not awaited\nDELETE FROM outbox WHERE event_id = '{id}';\nCOMMIT;"
-            )
+            format!("{send};  // not awaited\nDELETE FROM outbox WHERE event_id = '{id}';\nCOMMIT;")
         } else {
             format!("await {send};")
         });
@@ -473,17 +471,24 @@ impl Cx<'_> {
     }
 
     fn notify(&self, info: &mut StepInfo) {
-        let Cx { b, broker, notify, .. } = *self;
+        let Cx {
+            b, broker, notify, ..
+        } = *self;
         let e = b.log[b.notified as usize];
         let id = ev_id(e);
         let dup = b.log[..b.notified as usize].contains(&e);
         info.lane = broker;
         info.title = tx!("email for {id}", "{id} 的邮件");
-        info.arrow(broker, notify, id.clone(), if dup {
+        info.arrow(
+            broker,
+            notify,
+            id.clone(),
+            if dup {
                 ArrowKind::Duplicate
             } else {
                 ArrowKind::Message
-            });
+            },
+        );
         info.marks.push(if dup {
             mark(notify, MarkKind::Duplicate, "second email", "第二封邮件")
         } else {
@@ -540,7 +545,12 @@ impl Cx<'_> {
         let id = ev_id(self.hand(r));
         info.lane = self.relay(r);
         info.title = Text::new("⚡ ack lost", "⚡ 确认丢失");
-        info.arrow(broker, self.relay(r), Text::new("ack", "确认"), ArrowKind::Lost);
+        info.arrow(
+            broker,
+            self.relay(r),
+            Text::new("ack", "确认"),
+            ArrowKind::Lost,
+        );
         info.mark(self.relay(r), MarkKind::Fail, "timeout", "超时");
         info.code = Some("ROLLBACK;  -- no ack: treat as not sent".into());
         info.narration = tx!(

@@ -1,7 +1,7 @@
 //! The projection of a state to tables and live numbers: one short function per table, the
 //! lanes and the metrics.
-use crate::tx;
 use super::*;
+use crate::tx;
 
 fn cols(names: &[&str]) -> Vec<Text> {
     names.iter().map(|n| Text::same(*n)).collect()
@@ -44,7 +44,7 @@ fn lanes(m: &OutboxRelayModel, s: &OrState) -> Vec<LaneView> {
     lanes.push(LaneView::store("Broker", "消息代理"));
     lanes.push(LaneView::process("Inventory", "库存服务").down_when(!s.cons.up));
     lanes.push(LaneView::process("Notification", "通知服务"));
-        lanes
+    lanes
 }
 
 /// The order service's `orders` row.
@@ -114,7 +114,11 @@ fn relay_memory(m: &OutboxRelayModel, s: &OrState, r: u8) -> TableView {
     } else {
         Text::new("Relay memory", "中继内存")
     };
-    let mut t = TableView::memory(if r == 0 { "relay-a" } else { "relay-b" }, title, 2 + r as usize);
+    let mut t = TableView::memory(
+        if r == 0 { "relay-a" } else { "relay-b" },
+        title,
+        2 + r as usize,
+    );
     t.columns = vec![Text::new("in hand", "处理中"), Text::new("next", "下一步")];
     t.lost = !s.relays[r as usize].up;
     t.empty = Text::new("(polling)", "（轮询中）");
@@ -167,7 +171,11 @@ fn broker_log(m: &OutboxRelayModel, s: &OrState) -> TableView {
 fn consumer_memory(m: &OutboxRelayModel, s: &OrState) -> TableView {
     let v = m.variant;
     let inv = m.lane_broker() + 1;
-    let mut t = TableView::memory("inv-memory", Text::new("Inventory memory", "库存服务内存"), inv);
+    let mut t = TableView::memory(
+        "inv-memory",
+        Text::new("Inventory memory", "库存服务内存"),
+        inv,
+    );
     t.columns = vec![Text::new("in hand", "处理中"), Text::new("next", "下一步")];
     t.lost = !s.cons.up;
     t.empty = Text::new("(waiting)", "（等待中）");
@@ -227,7 +235,11 @@ fn inbox(m: &OutboxRelayModel, s: &OrState) -> TableView {
 /// Every transaction the inventory consumer committed, and what it did.
 fn handled(m: &OutboxRelayModel, s: &OrState) -> TableView {
     let inv = m.lane_broker() + 1;
-    let mut t = TableView::durable("handled", Text::new("Inventory transactions", "库存服务事务"), inv);
+    let mut t = TableView::durable(
+        "handled",
+        Text::new("Inventory transactions", "库存服务事务"),
+        inv,
+    );
     t.columns = vec![
         Text::same("#"),
         Text::same("event_id"),
@@ -285,12 +297,18 @@ fn metrics(s: &OrState) -> Vec<Metric> {
         .filter(|h| matches!(h.1, Outcome::Absorbed | Outcome::Stale))
         .count() as u32;
     vec![
-        Metric::count(Text::new("outbox pending", "发件箱待发送"), pending.len() as u32),
+        Metric::count(
+            Text::new("outbox pending", "发件箱待发送"),
+            pending.len() as u32,
+        ),
         Metric {
             name: Text::new("oldest pending age (steps)", "最老待发送记录已等待（步）"),
             value: MetricValue::oldest(pending),
         },
-        Metric::count(Text::new("duplicates delivered", "重复投递"), u32::from(s.dups)),
+        Metric::count(
+            Text::new("duplicates delivered", "重复投递"),
+            u32::from(s.dups),
+        ),
         Metric::count(Text::new("duplicates absorbed", "被拦截的重复"), absorbed),
     ]
 }

@@ -1,7 +1,7 @@
 //! Step narration for the refund cap: what ran, what the database answered, and why it matters.
-use crate::tx;
 use super::*;
 use crate::sim::{mark, ArrowKind, MarkKind};
+use crate::tx;
 
 /// The intro, with the knobs' numbers: the cap and what each request asks for.
 pub(super) fn intro(m: &RefundCapModel) -> Text {
@@ -9,10 +9,21 @@ pub(super) fn intro(m: &RefundCapModel) -> Text {
     let two = if a == b {
         tx!("Two refund requests of {a}", "两个 {a} 的退款请求")
     } else {
-        tx!("Two refund requests, A of {a} and B of {b},", "两个退款请求（A 退 {a}，B 退 {b}）")
+        tx!(
+            "Two refund requests, A of {a} and B of {b},",
+            "两个退款请求（A 退 {a}，B 退 {b}）"
+        )
     };
-    let plus = if a == b { a.to_string() } else { "its amount".into() };
-    let plus_zh = if a == b { a.to_string() } else { "自己的金额".into() };
+    let plus = if a == b {
+        a.to_string()
+    } else {
+        "its amount".into()
+    };
+    let plus_zh = if a == b {
+        a.to_string()
+    } else {
+        "自己的金额".into()
+    };
     match m.variant {
         RcVariant::ReadThenWrite => Text::new(
             format!("Order 1 may be refunded up to {cap}. {} arrive at one Node process. Each reads the remaining amount, awaits, then reserves with reserved = reserved + {plus} (the increment form: both writes count, and the row ends at {}). Step through: which callback runs between a read and its write?", two.en, a + b),
@@ -138,7 +149,15 @@ struct Ex<'a> {
 impl Ex<'_> {
     /// The database's answer to the statement, in words, with its marks.
     fn answered(&self, info: &mut StepInfo, stmt: Stmt, answer: Answer) -> Text {
-        let Ex { x, db, before, after, cap, amt, .. } = *self;
+        let Ex {
+            x,
+            db,
+            before,
+            after,
+            cap,
+            amt,
+            ..
+        } = *self;
         match (stmt, answer) {
         (Stmt::Select, Answer::Remaining(left)) => tx!(
             "The database answers {x}'s SELECT: cap {cap} − refunded 0 − reserved {before} = {left} remaining. The answer waits in the queue of ready callbacks until the event loop gets to it.",
@@ -193,7 +212,14 @@ impl Ex<'_> {
     }
 
     fn written(&self, info: &mut StepInfo) -> Text {
-        let Ex { x, db, before, after, amt, .. } = *self;
+        let Ex {
+            x,
+            db,
+            before,
+            after,
+            amt,
+            ..
+        } = *self;
         info.mark(db, MarkKind::Write, "reserve", "预留");
         let mut t = tx!(
             "The database writes {x}'s value: reserved {before} → {after}. {x} computed {after} from the {} it read, plus {amt}.",
@@ -211,7 +237,16 @@ impl Ex<'_> {
     }
 
     fn updated(&self, info: &mut StepInfo) -> Text {
-        let Ex { b, r, x, db, before, after, cap, .. } = *self;
+        let Ex {
+            b,
+            r,
+            x,
+            db,
+            before,
+            after,
+            cap,
+            ..
+        } = *self;
         info.mark(db, MarkKind::Write, "reserve", "预留");
         let mut t = tx!(
             "The database applies {x}'s UPDATE: reserved {before} → {after}.",
@@ -229,7 +264,9 @@ impl Ex<'_> {
     }
 
     fn committed(&self, info: &mut StepInfo) -> Text {
-        let Ex { b, r, x, db, after, .. } = *self;
+        let Ex {
+            b, r, x, db, after, ..
+        } = *self;
         info.mark(db, MarkKind::Commit, "commit", "提交");
         let freed: Vec<&str> = (0..b.reqs.len() as u8)
             .filter(|&o| o != r && RefundCapModel::blocked(b, o))

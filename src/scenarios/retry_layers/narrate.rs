@@ -1,8 +1,8 @@
 //! Step narration for retry layering: what the provider did, what the caller saw, and which
 //! layer retried because of it.
-use crate::tx;
 use super::*;
 use crate::sim::{ArrowKind, Mark, MarkKind};
+use crate::tx;
 
 pub(super) fn intro(m: &RetryLayersModel) -> Text {
     let (a, n) = (m.attempts, m.layers);
@@ -133,7 +133,6 @@ fn the_call(m: &RetryLayersModel, b: &RlState, o: Outcome, call: CallRec, info: 
             },
         ));
     }
-
 }
 
 /// The step's title: the call and how it ended for the caller.

@@ -1,10 +1,8 @@
 //! Labels, narration, the SQL of every step, and the scenario's description, in both languages.
 
-use crate::tx;
 use super::{knobs, SemaphoreScopeModel, SsAct, SsState, SsVariant, LIMIT};
-use crate::sim::{
-    Arrow, ArrowKind, MarkKind, Notes, ScenarioMeta, StepInfo, Text, VariantMeta,
-};
+use crate::sim::{Arrow, ArrowKind, MarkKind, Notes, ScenarioMeta, StepInfo, Text, VariantMeta};
+use crate::tx;
 
 const GO_SEM: &str = "Go x/sync/semaphore, pkg.go.dev/golang.org/x/sync/semaphore";
 const PG_RC: &str = "PostgreSQL, Read Committed, postgresql.org/docs/current/transaction-iso.html";
@@ -14,11 +12,19 @@ pub(super) fn label(m: &SemaphoreScopeModel, s: &SsState, a: SsAct) -> Text {
     match a {
         SsAct::Claim(i) => {
             let k = m.claimable(s, i);
-            tx!("Instance {}: claim {k} jobs", "实例 {}：领取 {k} 个任务", i + 1)
+            tx!(
+                "Instance {}: claim {k} jobs",
+                "实例 {}：领取 {k} 个任务",
+                i + 1
+            )
         }
         SsAct::Complete(i) => {
             let k = m.group().min(s.inst[i as usize].calls);
-            tx!("Instance {}: {k} calls answer", "实例 {}：{k} 个调用返回", i + 1)
+            tx!(
+                "Instance {}: {k} calls answer",
+                "实例 {}：{k} 个调用返回",
+                i + 1
+            )
         }
         SsAct::Orphans(i) => tx!(
             "Channel: instance {}'s orphaned calls end",
@@ -90,7 +96,13 @@ pub(super) fn describe(m: &SemaphoreScopeModel, b: &SsState, a: SsAct, s: &SsSta
     let n = s.inst.len();
     let (db, channel) = (n, n + 1);
     let mut info = StepInfo::default();
-    let cx = Cx { m, b, s, db, channel };
+    let cx = Cx {
+        m,
+        b,
+        s,
+        db,
+        channel,
+    };
     match a {
         SsAct::Claim(i) => claim(m, b, i, s, &mut info, db, channel),
         SsAct::Complete(i) => complete(m, b, i, s, &mut info, db, channel),
@@ -118,13 +130,14 @@ fn claim(
     let jobs = range(first, first + k as usize - 1);
     let holder = format!("instance-{}/p{}", who + 1, me.pid);
     info.lane = who;
-    info.title = tx!("instance {} claims jobs {jobs}", "实例 {} 领取任务 {jobs}", who + 1);
+    info.title = tx!(
+        "instance {} claims jobs {jobs}",
+        "实例 {} 领取任务 {jobs}",
+        who + 1
+    );
     // One arrow a step keeps the timeline readable; the database's part is a mark.
-    info.arrows.push(arrow(
-        who,
-        channel,
-        tx!("pay ×{k}", "付款 ×{k}"),
-    ));
+    info.arrows
+        .push(arrow(who, channel, tx!("pay ×{k}", "付款 ×{k}")));
     info.mark(db, MarkKind::Write, "jobs claimed", "任务已领取");
     let jobs_sql = format!(
         "UPDATE jobs SET status = 'running', owner = '{holder}'\n WHERE id = (SELECT id FROM jobs WHERE status = 'queued'\n             ORDER BY id LIMIT 1 FOR UPDATE SKIP LOCKED)\n RETURNING id;  -- jobs {jobs}"
@@ -187,7 +200,10 @@ fn channel_now(m: &SemaphoreScopeModel, s: &SsState, channel: usize, info: &mut 
             "通道现在有 {total} 个在途调用，超过上限 {LIMIT}：每个信号量只数自己进程里的调用。"
         )
     } else {
-        tx!("The channel has {total} calls in flight.", "通道现在有 {total} 个在途调用。")
+        tx!(
+            "The channel has {total} calls in flight.",
+            "通道现在有 {total} 个在途调用。"
+        )
     }
 }
 
@@ -204,7 +220,11 @@ fn complete(
     let k = b.inst[who].calls - s.inst[who].calls;
     let holder = format!("instance-{}/p{}", who + 1, s.inst[who].pid);
     info.lane = who;
-    info.title = tx!("{k} calls of instance {} answer", "实例 {} 的 {k} 个调用返回", who + 1);
+    info.title = tx!(
+        "{k} calls of instance {} answer",
+        "实例 {} 的 {k} 个调用返回",
+        who + 1
+    );
     info.arrows
         .push(arrow(channel, who, Text::same(format!("200 ×{k}"))));
     info.mark(db, MarkKind::Commit, "jobs done", "任务完成");
@@ -359,7 +379,11 @@ impl Cx<'_> {
         let pid = s.inst[who].pid;
         info.lane = who;
         info.mark(who, MarkKind::Restart, "restart", "重启");
-        info.title = tx!("instance {} restarts as p{pid}", "实例 {} 重启为 p{pid}", who + 1);
+        info.title = tx!(
+            "instance {} restarts as p{pid}",
+            "实例 {} 重启为 p{pid}",
+            who + 1
+        );
         let base = tx!(
             "Instance {} restarts as a new process, p{pid}, with a fresh semaphore of {}: all its permits are free, and it knows nothing of what p{} held.",
             "实例 {} 以新进程 p{pid} 重启，带着一个全新的大小为 {} 的信号量：许可全部空闲，它对 p{} 占过什么一无所知。",
@@ -384,11 +408,18 @@ impl Cx<'_> {
     }
 
     fn orphans(&self, info: &mut StepInfo, i: u8) {
-        let Cx { m, b, s, channel, .. } = *self;
+        let Cx {
+            m, b, s, channel, ..
+        } = *self;
         let who = i as usize;
         let k = b.inst[who].orphans;
         info.lane = channel;
-        info.mark(channel, MarkKind::Respond, "answered, nobody listening", "已返回，无人接收");
+        info.mark(
+            channel,
+            MarkKind::Respond,
+            "answered, nobody listening",
+            "已返回，无人接收",
+        );
         info.title = tx!("channel ends {k} orphaned calls", "通道结束 {k} 个遗留调用");
         let base = tx!(
             "The channel answers the {k} calls instance {}'s crashed process sent, or times them out after 10 s; nobody is listening. They no longer count against the limit: {} in flight now.",

@@ -1,7 +1,7 @@
 //! Step narration for the refund-timeout drill: the SQL or call that ran, what each side now
 //! knows, and what the other side may have done meanwhile.
-use crate::tx;
 use super::*;
+use crate::tx;
 
 pub(super) fn intro(v: UoVariant) -> Text {
     let setting = Text::new(
@@ -168,7 +168,10 @@ impl Cx<'_> {
     fn check(&self, info: &mut StepInfo, r: u8) {
         let Cx { s, .. } = *self;
         let x = req_name(r);
-        info.code = Some("SELECT operation_id FROM refund_operations\n  WHERE idempotency_key = 'idem-7f3a';".into());
+        info.code = Some(
+            "SELECT operation_id FROM refund_operations\n  WHERE idempotency_key = 'idem-7f3a';"
+                .into(),
+        );
         info.arrow(API, DB, "SELECT", ArrowKind::Message);
         info.title = tx!("{x}: SELECT by key", "{x}：按键 SELECT");
         info.narration = match s.reqs[r as usize] {
@@ -343,7 +346,12 @@ impl Cx<'_> {
         let heard = s.answers.len() > b.answers.len();
         let refused = !replayed && s.disputed;
         if heard {
-            info.arrow(PSP, WORKER, if refused { "400" } else { "200" }, ArrowKind::Message);
+            info.arrow(
+                PSP,
+                WORKER,
+                if refused { "400" } else { "200" },
+                ArrowKind::Message,
+            );
         }
         if refused {
             self.refuse(info, &k, heard);
@@ -467,7 +475,10 @@ impl Cx<'_> {
             ));
             info.title = tx!("timeout → {} UNKNOWN", "超时 → {} UNKNOWN", op_id(o));
             let late = if m.variant.late() {
-                t("Its retry job runs once a day.", "它的重试任务每天只跑一次。")
+                t(
+                    "Its retry job runs once a day.",
+                    "它的重试任务每天只跑一次。",
+                )
             } else {
                 Text::default()
             };
@@ -577,7 +588,10 @@ impl Cx<'_> {
         let tail = if heard {
             t("It answers the worker.", "它把答复发给 Worker。")
         } else {
-            t("Nobody is waiting for this answer any more.", "已经没有人在等这个答复了。")
+            t(
+                "Nobody is waiting for this answer any more.",
+                "已经没有人在等这个答复了。",
+            )
         };
         info.narration = tx!(
             "The provider refuses the refund under {k}: the charge is disputed (400). No money moves, and it saves the refusal under the key: a retry gets the same answer.",
@@ -639,13 +653,25 @@ impl Cx<'_> {
         let Cx { m, b, s, .. } = *self;
         info.lane = WORKER;
         let id = op_id(o);
-        info.arrow(WORKER, PSP, t("GET refunds", "GET refunds"), ArrowKind::Message);
+        info.arrow(
+            WORKER,
+            PSP,
+            t("GET refunds", "GET refunds"),
+            ArrowKind::Message,
+        );
         info.arrow(WORKER, DB, "UPDATE", ArrowKind::Message);
-        let get = format!("GET /v1/refunds?charge=ch_1701\n-- a refund whose metadata.operation_id is {id}?");
+        let get = format!(
+            "GET /v1/refunds?charge=ch_1701\n-- a refund whose metadata.operation_id is {id}?"
+        );
         info.title = tx!("look {id} up", "查询 {id}");
         if s.ops[o as usize].status == Status::Succeeded {
-            let n = (b.ledger.iter()).position(|c| c.0 == o).map_or(0, |i| i + 1);
-            info.code = Some(format!("{get}   -- re_{n}\n{}", settle_sql(m.variant, o, s.refunded > b.refunded)));
+            let n = (b.ledger.iter())
+                .position(|c| c.0 == o)
+                .map_or(0, |i| i + 1);
+            info.code = Some(format!(
+                "{get}   -- re_{n}\n{}",
+                settle_sql(m.variant, o, s.refunded > b.refunded)
+            ));
             info.mark(DB, MarkKind::Commit, "SUCCEEDED", "SUCCEEDED");
             info.narration = tx!(
                 "The key is over {KEY_HOURS} hours old, so the worker does not resend under it: it lists the charge's refunds and finds re_{n} carrying {id}. {id} SUCCEEDED, the reservation becomes a refund, and nothing is sent.",
@@ -663,7 +689,12 @@ impl Cx<'_> {
     fn lookup_fails(&self, info: &mut StepInfo, o: u8) {
         info.lane = WORKER;
         let id = op_id(o);
-        info.arrow(WORKER, PSP, t("GET refunds", "GET refunds"), ArrowKind::Lost);
+        info.arrow(
+            WORKER,
+            PSP,
+            t("GET refunds", "GET refunds"),
+            ArrowKind::Lost,
+        );
         info.arrow(WORKER, DB, "UPDATE", ArrowKind::Message);
         info.mark(WORKER, MarkKind::Fail, "503", "503");
         info.title = tx!("{id}: inconclusive → a person", "{id}：无法确认 → 人工");
