@@ -92,6 +92,8 @@ pub fn axis_chart(c: &SpanChart, lang: Lang, ui: &Ui) -> Node {
             .attr("viewBox", format!("0 0 {W} 10"))
             .attr("preserveAspectRatio", "none")
             .attr("aria-hidden", "true");
+        // One path per class, in the order the classes first appear.
+        let mut paths: Vec<(String, Vec<[u64; 4]>)> = Vec::new();
         for s in c.spans.iter().filter(|s| s.row as usize == r) {
             let (x0, x1) = (x(s.start, end), x(s.end, end));
             // Every span shows, however short: at least two thousandths wide.
@@ -102,14 +104,17 @@ pub fn axis_chart(c: &SpanChart, lang: Lang, ui: &Ui) -> Node {
             } else {
                 format!("span {}", tone(s.tone))
             };
-            svg.push(
-                Node::svg("rect")
-                    .attr("x", x0)
-                    .attr("y", y)
-                    .attr("width", w)
-                    .attr("height", h)
-                    .attr("class", class),
-            );
+            let i = paths
+                .iter()
+                .position(|(c, _)| *c == class)
+                .unwrap_or_else(|| {
+                    paths.push((class, Vec::new()));
+                    paths.len() - 1
+                });
+            paths[i].1.push([x0, y, w, h]);
+        }
+        for (class, rects) in paths {
+            svg.push(Node::boxes(class, rects));
         }
         if let Some(d) = c.deadline.filter(|&d| d <= end) {
             let dx = x(d, end);

@@ -47,6 +47,18 @@ impl Node {
         }
     }
 
+    /// Rectangles `(x, y, width, height)` as one SVG path of class `class`. A long run draws
+    /// hundreds of boxes or bars: as one element per class, scrubbing lays out and patches a
+    /// few elements instead of one per box (BENCHMARKS.md, "Scrubbing a long run").
+    pub fn boxes(class: impl ToString, rects: impl IntoIterator<Item = [u64; 4]>) -> Node {
+        use std::fmt::Write;
+        let mut d = String::new();
+        for [x, y, w, h] in rects {
+            let _ = write!(d, "M{x} {y}h{w}v{h}h-{w}z");
+        }
+        Node::svg("path").attr("class", class).attr("d", d)
+    }
+
     pub fn attr(mut self, name: &'static str, value: impl ToString) -> Node {
         self.attrs.push((name, value.to_string()));
         self

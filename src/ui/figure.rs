@@ -202,19 +202,13 @@ fn tree(levels: &[Level], lang: Lang) -> Node {
     let product = format!("{} = {}", factors.join(" × "), last.total);
     let mut rows = Node::el("div").attr("class", "fig-tree");
     for l in levels {
-        let total = l.total.max(1);
-        let mut boxes = Vec::new();
-        for i in 0..total {
-            let lit = if i < l.done { "box lit" } else { "box" };
-            boxes.push(
-                Node::svg("rect")
-                    .attr("x", i * 10 + 1)
-                    .attr("y", 0)
-                    .attr("width", 8)
-                    .attr("height", 10)
-                    .attr("class", lit),
-            );
-        }
+        let total = l.total.max(1) as u64;
+        let lit = (l.done as u64).min(total);
+        let at = |i: u64| [i * 10 + 1, 0, 8, 10];
+        let boxes = [
+            Node::boxes("box", (lit..total).map(at)),
+            Node::boxes("box lit", (0..lit).map(at)),
+        ];
         let svg = Node::svg("svg")
             .attr("class", "fig-boxes")
             .attr("viewBox", format!("0 0 {} 10", total * 10))
@@ -358,6 +352,12 @@ mod tests {
             out.contains("3 × 3 × 3 = 27") && out.contains(">27<"),
             "{out}"
         );
-        assert_eq!(out.matches("box lit").count(), 39);
+        // Each level's lit boxes are one path: 3 + 9 + 27 of them.
+        let lit: usize = out
+            .split("class=\"box lit\"")
+            .skip(1)
+            .map(|rest| rest.split('>').next().unwrap_or("").matches('M').count())
+            .sum();
+        assert_eq!(lit, 39, "{out}");
     }
 }
