@@ -83,6 +83,17 @@ fn secs(ms: u32) -> String {
     }
 }
 
+/// A span's class: a backoff, or a call in its tone (no allocation: hundreds per drawing).
+fn span_class(wait: bool, t: Tone) -> &'static str {
+    match (wait, t) {
+        (true, _) => "span wait",
+        (false, Tone::Active) => "span active",
+        (false, Tone::Good) => "span good",
+        (false, Tone::Bad) => "span bad",
+        (false, Tone::Quiet) => "span quiet",
+    }
+}
+
 pub fn axis_chart(c: &SpanChart, lang: Lang, ui: &Ui) -> Node {
     let end = axis_end(c);
     let mut grid = Node::el("div").attr("class", "span-grid");
@@ -93,17 +104,13 @@ pub fn axis_chart(c: &SpanChart, lang: Lang, ui: &Ui) -> Node {
             .attr("preserveAspectRatio", "none")
             .attr("aria-hidden", "true");
         // One path per class, in the order the classes first appear.
-        let mut paths: Vec<(String, Vec<[u64; 4]>)> = Vec::new();
+        let mut paths: Vec<(&str, Vec<[u64; 4]>)> = Vec::new();
         for s in c.spans.iter().filter(|s| s.row as usize == r) {
             let (x0, x1) = (x(s.start, end), x(s.end, end));
             // Every span shows, however short: at least two thousandths wide.
             let w = (x1.saturating_sub(x0)).max(2);
             let (y, h) = if s.wait { (4, 2) } else { (1, 8) };
-            let class = if s.wait {
-                "span wait".to_string()
-            } else {
-                format!("span {}", tone(s.tone))
-            };
+            let class = span_class(s.wait, s.tone);
             let i = paths
                 .iter()
                 .position(|(c, _)| *c == class)

@@ -222,6 +222,9 @@ pub fn fix_of(meta: &ScenarioMeta, variant: usize) -> Option<usize> {
     meta.variant_index(slug)
 }
 
+/// The panel's first button (Explore, or Cancel while running), where focus goes back to.
+const FIRST_BUTTON: &str = ".explorer .exp-bar button";
+
 /// Stands where the explorer's panel will be until its module is here, with the panel's heading
 /// and its first button. The module is fetched when this comes within a screen of the viewport
 /// (so a phone's first load does without it), or when the button is pressed: then the panel's
@@ -238,7 +241,7 @@ pub fn ExplorerStandIn() -> impl IntoView {
             if browser::active_element()
                 .is_some_and(|e| e.closest(".exp-stand-in").ok().flatten().is_some())
             {
-                browser::focus_after_render(".explorer .exp-bar button");
+                browser::focus_after_render(FIRST_BUTTON);
             }
             return Vec::new();
         }
@@ -348,7 +351,7 @@ fn keep_focus() {
     browser::focus_after_render(if active.tag_name() == "SELECT" {
         ".explorer [data-budget]"
     } else {
-        ".explorer .exp-bar button"
+        FIRST_BUTTON
     });
 }
 
