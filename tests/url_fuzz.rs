@@ -6,7 +6,9 @@ mod common;
 
 use common::Lcg;
 
-use effectively_once::player::{build_query, embed_param, parse_knob, query_extras, resolve};
+use effectively_once::player::{
+    build_query, embed_param, parse_knob, query_extras, resolve, resolve_traced,
+};
 use effectively_once::scenarios;
 use effectively_once::sim::{Knob, Lang};
 
@@ -122,7 +124,7 @@ fn the_resolver_survives_random_and_mutated_urls() {
                 .map(|_| PIECES[rng.below(PIECES.len())])
                 .collect()
         };
-        let r = resolve(&search, Some("fr-FR"));
+        let (r, handed) = resolve_traced(&search, Some("fr-FR"));
         let all = scenarios::all();
         assert!(r.scenario < all.len(), "{search:?}");
         assert!(
@@ -137,6 +139,8 @@ fn the_resolver_survives_random_and_mutated_urls() {
         let trace = all[r.scenario].trace_with(r.variant, &r.knobs, &r.path);
         assert_eq!(trace.error, None, "the resolved path is valid: {search:?}");
         assert_eq!(trace.given, r.path.len());
+        // The page starts from the trace the resolver replayed: it must be the resolved run's.
+        assert_eq!(handed.as_ref(), Some(&trace), "{search:?}");
         if let Some(t) = r.step {
             assert!(t <= trace.last(), "{search:?}");
         }

@@ -430,7 +430,7 @@ pub fn load_failed(title: &Text) -> Text {
 
 #[component]
 pub fn App() -> impl IntoView {
-    let start = resolve(
+    let (start, first) = crate::player::resolve_traced(
         &browser::location_search(),
         browser::browser_language().as_deref(),
     );
@@ -453,11 +453,19 @@ pub fn App() -> impl IntoView {
     let variant = RwSignal::new(variant0);
     let path = RwSignal::new(path0);
     let knobs = RwSignal::new(knobs0);
+    // The first run is the one `resolve_traced` replayed to check the link.
+    let first = StoredValue::new(first);
     let trace = Memo::new(move |_| {
         let Some(s) = scenarios::shown(scenario.get()) else {
             return Trace::blank();
         };
-        knobs.with(|k| s.trace_with(variant.get(), k, &path.get()))
+        let v = variant.get();
+        path.track();
+        knobs.track();
+        match first.try_update_value(Option::take).flatten() {
+            Some(t) => t,
+            None => knobs.with(|k| path.with(|p| s.trace_with(v, k, p))),
+        }
     });
     let last = trace.with_untracked(|t| t.last());
     let clock = Clock {
