@@ -454,18 +454,14 @@ pub fn App() -> impl IntoView {
     let path = RwSignal::new(path0);
     let knobs = RwSignal::new(knobs0);
     // The first run is the one `resolve_traced` replayed to check the link.
-    let first = StoredValue::new(first);
+    let first = std::sync::Mutex::new(first);
     let trace = Memo::new(move |_| {
         let Some(s) = scenarios::shown(scenario.get()) else {
             return Trace::blank();
         };
-        let v = variant.get();
-        path.track();
-        knobs.track();
-        match first.try_update_value(Option::take).flatten() {
-            Some(t) => t,
-            None => knobs.with(|k| path.with(|p| s.trace_with(v, k, p))),
-        }
+        let (v, p) = (variant.get(), path.get());
+        let seed = first.lock().ok().and_then(|mut t| t.take());
+        knobs.with(|k| seed.unwrap_or_else(|| s.trace_with(v, k, &p)))
     });
     let last = trace.with_untracked(|t| t.last());
     let clock = Clock {
