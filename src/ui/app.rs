@@ -456,11 +456,12 @@ pub fn App() -> impl IntoView {
     // The first run is the one `resolve_traced` replayed to check the link.
     let first = std::sync::Mutex::new(first);
     let trace = Memo::new(move |_| {
+        // Taken on the first run whatever it finds, so it can never stand for a later state.
+        let seed = first.lock().ok().and_then(|mut t| t.take());
         let Some(s) = scenarios::shown(scenario.get()) else {
             return Trace::blank();
         };
         let (v, p) = (variant.get(), path.get());
-        let seed = first.lock().ok().and_then(|mut t| t.take());
         knobs.with(|k| seed.unwrap_or_else(|| s.trace_with(v, k, &p)))
     });
     let last = trace.with_untracked(|t| t.last());
