@@ -275,18 +275,29 @@ pub fn meta(index: usize) -> &'static ScenarioMeta {
     }
 }
 
-/// What the home page and the picker show of a scenario before its code is here: the page's
-/// split build keeps each `meta()` in its scenario's module. Written into `scenarios/cards.rs`
-/// from the metas (`UPDATE_CONTENT=1 cargo test --test content`; that test holds them equal).
+/// What the picker and the URL need of a scenario before its code is here: the page's split
+/// build keeps each `meta()` in its scenario's module. Written into `scenarios/cards.rs` from
+/// the metas (`UPDATE_CONTENT=1 cargo test --test content`; that test holds them equal).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Card {
     pub slug: &'static str,
     pub theme: [&'static str; 2],
     pub title: [&'static str; 2],
-    pub summary: [&'static str; 2],
-    pub variants: usize,
     /// The knobs' URL keys (a link may carry another scenario's knob: the page names it).
     pub knobs: &'static [&'static str],
+}
+
+/// What only the home page shows of a scenario, beside its card. Apart from the cards, so that
+/// the split build moves it into the home page's own module: a scenario's summary then costs
+/// no other entry point a byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Blurb {
+    /// The summary in English, a line break, then in Chinese. One literal, not two: the linker
+    /// merges equal literals, and the scenario's own `meta()` holds each language's, so two
+    /// would become data that home and the scenario share, which the split build puts in the
+    /// chunks every scenario link fetches.
+    pub summary: &'static str,
+    pub variants: usize,
 }
 
 mod cards;
@@ -300,14 +311,30 @@ pub fn card(index: usize) -> Card {
         slug,
         theme: [slug; 2],
         title: [slug; 2],
-        summary: ["", ""],
-        variants: 0,
         knobs: &[],
     })
 }
 
+/// The home page's blurb of the scenario at `index` (none for one not written yet).
+pub fn blurb(index: usize) -> Blurb {
+    (cards::BLURBS.get(index).copied()).unwrap_or(Blurb {
+        summary: "",
+        variants: 0,
+    })
+}
+
+impl Blurb {
+    pub fn summary_in(&self, lang: crate::sim::Lang) -> &'static str {
+        let (en, zh) = self.summary.split_once('\n').unwrap_or((self.summary, ""));
+        match lang {
+            crate::sim::Lang::En => en,
+            crate::sim::Lang::Zh => zh,
+        }
+    }
+}
+
 impl Card {
-    /// The card as a description with no variants, its knobs by key only.
+    /// The card as a description with no variants and no summary, its knobs by key only.
     #[cfg_attr(not(feature = "split"), allow(dead_code))]
     fn meta(&self) -> ScenarioMeta {
         let text = |t: [&str; 2]| Text::new(t[0], t[1]);
@@ -315,7 +342,7 @@ impl Card {
             slug: self.slug,
             theme: text(self.theme),
             title: text(self.title),
-            summary: text(self.summary),
+            summary: Text::default(),
             variants: Vec::new(),
             knobs: self.knobs.iter().map(|k| Knob::keyed(k)).collect(),
             moves_heading: None,
@@ -325,19 +352,27 @@ impl Card {
     /// The Rust source of `scenarios/cards.rs`, from the scenarios' metas.
     pub fn source() -> String {
         let pair = |t: &Text| format!("[{:?}, {:?}]", t.en, t.zh);
-        let mut out = String::from(
+        let mut cards = String::from(
             "//! Generated from each scenario's `meta()` by `UPDATE_CONTENT=1 cargo test --test content`.\n\
-             use super::Card;\n\npub const CARDS: &[Card] = &[\n",
+             use super::{Blurb, Card};\n\n#[rustfmt::skip]\npub const CARDS: &[Card] = &[\n",
+        );
+        let mut blurbs = String::from(
+            "\n/// Read by the home page only (see `Blurb`).\n#[rustfmt::skip]\npub const BLURBS: &[Blurb] = &[\n",
         );
         for i in 0..COUNT {
             let m = meta(i);
             let keys: Vec<String> = m.knobs.iter().map(|k| format!("{:?}", k.key)).collect();
-            out += &format!(
-                "    Card {{\n        slug: {:?},\n        theme: {},\n        title: {},\n        summary: {},\n        variants: {},\n        knobs: &[{}],\n    }},\n",
-                m.slug, pair(&m.theme), pair(&m.title), pair(&m.summary), m.variants.len(), keys.join(", ")
+            cards += &format!(
+                "    Card {{\n        slug: {:?},\n        theme: {},\n        title: {},\n        knobs: &[{}],\n    }},\n",
+                m.slug, pair(&m.theme), pair(&m.title), keys.join(", ")
+            );
+            blurbs += &format!(
+                "    Blurb {{\n        summary: {:?},\n        variants: {},\n    }},\n",
+                format!("{}\n{}", m.summary.en, m.summary.zh),
+                m.variants.len()
             );
         }
-        out + "];\n"
+        cards + "];\n" + &blurbs + "];\n"
     }
 }
 
@@ -381,5 +416,16 @@ mod tests {
             }
         }
         assert!(super::notes("nope").is_none());
+    }
+
+    #[test]
+    fn the_home_page_s_blurbs_read_back_as_each_summary() {
+        use crate::sim::Lang;
+        for i in 0..super::COUNT {
+            let (meta, blurb) = (super::meta(i), super::blurb(i));
+            assert_eq!(blurb.summary_in(Lang::En), meta.summary.en, "{}", meta.slug);
+            assert_eq!(blurb.summary_in(Lang::Zh), meta.summary.zh, "{}", meta.slug);
+            assert_eq!(blurb.variants, meta.variants.len());
+        }
     }
 }

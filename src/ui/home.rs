@@ -134,6 +134,7 @@ pub fn Home() -> impl IntoView {
                 .filter(|(_, m)| m.theme.en == theme)
             {
                 heading = m.theme.get(lang).to_string();
+                let blurb = scenarios::blurb(i);
                 list.push(
                     Node::el("li").child(
                         Node::el("a")
@@ -141,12 +142,12 @@ pub fn Home() -> impl IntoView {
                             .attr("href", format!("?s={}&lang={}", m.slug, lang.code()))
                             .child(thumb(i, lang))
                             .child(Node::el("h3").text(m.title.get(lang)))
-                            .child(Node::el("p").text(m.summary.get(lang)))
-                            .child(Node::el("span").attr("class", "muted").text(format!(
-                                "{} {}",
-                                scenarios::card(i).variants,
-                                t.home_variants
-                            ))),
+                            .child(Node::el("p").text(blurb.summary_in(lang)))
+                            .child(
+                                Node::el("span")
+                                    .attr("class", "muted")
+                                    .text(format!("{} {}", blurb.variants, t.home_variants)),
+                            ),
                     ),
                 );
             }

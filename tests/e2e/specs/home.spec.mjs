@@ -13,6 +13,11 @@ test('home lists every scenario by theme, opens one, and starts the quiz', async
   const cards = page.locator('.scenario-card');
   await expect(cards).toHaveCount(SCENARIOS.length);
   await expect(page.locator('.scenario-card svg.thumb .mark').first()).toBeAttached();
+  // Each card's hook and variant count (the home page's own module holds them, not the page).
+  const first = cards.first();
+  await expect(first.locator('p')).toHaveText(/^Commit an order and publish its event without a shared transaction/);
+  await expect(first.locator('.muted')).toHaveText('3 variants');
+  await expect(cards.locator('p').filter({ hasText: /\S/ })).toHaveCount(SCENARIOS.length);
   // Each card's picture is drawn when its scenario's module arrives.
   await expect(page.locator('.scenario-card svg.thumb:not(:empty)')).toHaveCount(SCENARIOS.length);
   await expect(page.locator('.counter')).toBeHidden();
@@ -32,6 +37,7 @@ test('home lists every scenario by theme, opens one, and starts the quiz', async
   await expect(page.locator('.scenario-card svg.thumb:not(:empty)')).toHaveCount(SCENARIOS.length);
   await page.getByRole('link', { name: '中文' }).click();
   await expect(page.getByRole('heading', { level: 2 }).first()).toHaveText('双写与消息');
+  await expect(cards.first().locator('p')).toHaveText(/^没有共同事务时提交订单并发布事件/);
   await expect(page).toHaveTitle('Effectively Once：看清“恰好一次”的代价');
   expectNoConsoleErrors(problems);
 });
