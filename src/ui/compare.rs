@@ -80,9 +80,9 @@ pub fn Compare() -> impl IntoView {
         <section class="card compare" aria-labelledby="cmp-h" hidden=move || ctx.compare.get().is_none()>
             <div class="cmp-head">
                 <h2 id="cmp-h" tabindex="-1">{title}</h2>
-                <button type="button" class="btn" on:click=close>{move || ctx.t().close_compare}</button>
+                <button type="button" class="btn" on:click=close>{move || i18n::compare_words(ctx.lang.get()).close}</button>
             </div>
-            <p class="muted">{move || ctx.t().same_schedule}</p>
+            <p class="muted">{move || i18n::compare_words(ctx.lang.get()).same_schedule}</p>
             <div class="cmp-measure" node_ref=measure></div>
             {drawn("cmp-body", draw)}
         </section>
@@ -163,6 +163,7 @@ fn at(run: &Trace, step: usize) -> &Step {
 /// One side of the comparison: its verdicts and tables, each marked where it differs from
 /// `other`'s.
 pub fn column(name: &str, runs: (&Trace, &Trace), step: usize, lang: Lang, t: &Ui) -> Node {
+    let w = super::i18n::compare_words(lang);
     let (this, other) = (at(runs.0, step), at(runs.1, step));
     let (this_view, other_view) = (runs.0.view(step), runs.1.view(step));
     let differs: Vec<bool> = this
@@ -183,7 +184,7 @@ pub fn column(name: &str, runs: (&Trace, &Trace), step: usize, lang: Lang, t: &U
     let mut grid = Node::el("div").attr("class", "tables");
     for tv in &this_view.tables {
         let note = match other_view.tables.iter().find(|o| o.key == tv.key) {
-            None => Some(t.only_here),
+            None => Some(w.only_here),
             Some(o) if !same_rows(tv, o) => Some(t.differs),
             Some(_) => None,
         };
@@ -243,7 +244,8 @@ pub fn BreakIt() -> impl IntoView {
 
 /// The challenge's card: the goal, the move counter, the best possible, and the outcome.
 pub fn challenge(s: &Step, step: usize, run: &Run, lang: Lang, t: &Ui) -> Vec<Node> {
-    let mut out = vec![Node::el("p").attr("class", "muted").text(t.break_goal)];
+    let w = super::i18n::compare_words(lang);
+    let mut out = vec![Node::el("p").attr("class", "muted").text(w.break_goal)];
     // The explorer's shortest counterexample over all invariants.
     let best = match run {
         Run::Done(sum) => sum
@@ -260,8 +262,8 @@ pub fn challenge(s: &Step, step: usize, run: &Run, lang: Lang, t: &Ui) -> Vec<No
     };
     let best_line = match (run, &best) {
         (Run::Done(_), Some((n, name))) => i18n::best_possible(lang, *n, name),
-        (Run::Done(_), None) => t.break_fixed.to_string(),
-        (Run::Running { .. }, _) => t.best_pending.to_string(),
+        (Run::Done(_), None) => w.break_fixed.to_string(),
+        (Run::Running { .. }, _) => w.best_pending.to_string(),
         _ => String::new(),
     };
     out.push(
@@ -300,7 +302,7 @@ pub fn challenge(s: &Step, step: usize, run: &Run, lang: Lang, t: &Ui) -> Vec<No
         Node::el("div")
             .attr("class", "exp-bar")
             .child(button(Cmd::ChallengeRestart, t.start_over))
-            .child(button(Cmd::ChallengeLeave, t.leave_break)),
+            .child(button(Cmd::ChallengeLeave, w.leave_break)),
     );
     out
 }

@@ -389,11 +389,12 @@ pub fn controls(
     lang: Lang,
     t: &Ui,
 ) -> Vec<Node> {
+    let w = super::i18n::explore_words(lang);
     let Some(v) = meta.variants.get(variant) else {
         return Vec::new();
     };
     let mut select = Node::el("select")
-        .attr("aria-label", t.faults_per_run)
+        .attr("aria-label", w.faults_per_run)
         .attr("data-budget", "");
     for b in 0..=v.fault_budget {
         let mut o = Node::el("option").attr("value", b).text(b.to_string());
@@ -404,9 +405,9 @@ pub fn controls(
     }
     let intro = Node::el("p").attr("class", "muted");
     let mut out = vec![if v.fault_budget == 0 {
-        intro.text(t.explorer_interleavings)
+        intro.text(w.interleavings)
     } else {
-        intro.text(t.explorer_intro).text(" ").child(select)
+        intro.text(w.intro).text(" ").child(select)
     }];
     let mut bar = Node::el("div").attr("class", "exp-bar");
     if running {
@@ -420,7 +421,7 @@ pub fn controls(
         bar.push(button(
             Cmd::ExploreFix,
             "btn",
-            &format!("{} {name}", t.prove_fix),
+            &format!("{} {name}", w.prove_fix),
         ));
     }
     if let (Some(f), false) = (fix, comparing) {
@@ -458,7 +459,6 @@ pub fn results(p: &Panel, meta: &ScenarioMeta, variant: usize, lang: Lang, t: &U
                 b,
                 [v.name.get(lang), meta.variants[f].name.get(lang)],
                 lang,
-                t,
             ));
         }
     }
@@ -478,6 +478,7 @@ fn verdict(s: &Summary, i: usize, lang: Lang) -> (bool, String) {
 }
 
 fn run_summary(run: &Run, variant: usize, lang: Lang, t: &Ui, show: bool) -> Node {
+    let w = super::i18n::explore_words(lang);
     let mut div = Node::el("div").attr("class", "exp-run");
     match run {
         Run::Idle => {}
@@ -494,7 +495,7 @@ fn run_summary(run: &Run, variant: usize, lang: Lang, t: &Ui, show: bool) -> Nod
                 Node::el("p")
                     .attr("class", "exp-failed")
                     .attr("role", "alert")
-                    .text(format!("{} {reason}", t.explorer_failed)),
+                    .text(format!("{} {reason}", w.failed)),
             );
         }
         Run::Done(s) => {
@@ -536,7 +537,7 @@ fn run_summary(run: &Run, variant: usize, lang: Lang, t: &Ui, show: bool) -> Nod
                                 path: path.to_string(),
                             },
                             "btn link",
-                            t.show_me,
+                            w.show_me,
                         ));
                 }
                 ul.push(li);
@@ -548,10 +549,11 @@ fn run_summary(run: &Run, variant: usize, lang: Lang, t: &Ui, show: bool) -> Nod
 }
 
 /// Both variants' verdicts in one table: one row per invariant the two share.
-fn side_by_side(a: &Summary, b: &Summary, names: [&str; 2], lang: Lang, t: &Ui) -> Node {
+fn side_by_side(a: &Summary, b: &Summary, names: [&str; 2], lang: Lang) -> Node {
+    let w = super::i18n::explore_words(lang);
     let th = |text: &str| Node::el("th").attr("scope", "col").text(text);
     let head = Node::el("tr")
-        .child(th(t.invariant))
+        .child(th(w.invariant))
         .child(th(names[0]))
         .child(th(names[1]));
     let mut body = Node::el("tbody");

@@ -134,8 +134,12 @@ fn with_kit(ctx: Ctx, then: impl FnOnce(&'static Kit) + 'static) {
         match load_kit().await {
             Ok(kit) => then(kit),
             Err(_) => {
-                ctx.status.set(Some(ctx.t().export_unloaded));
-                let why = Text::new(i18n::EN.export_unloaded, i18n::ZH.export_unloaded);
+                ctx.status
+                    .set(Some(i18n::export_words(ctx.lang.get()).unloaded));
+                let why = Text::new(
+                    i18n::export_words(Lang::En).unloaded,
+                    i18n::export_words(Lang::Zh).unloaded,
+                );
                 ctx.notices.update(|n| n.push(why));
             }
         }
@@ -147,9 +151,9 @@ type Writer = fn(&Kit, &Ctx, &Trace, usize, Lang) -> String;
 
 fn export(ctx: Ctx, format: Format) {
     let done = |ctx: Ctx, done: bool| {
-        let t = ctx.t();
+        let w = super::i18n::export_words(ctx.lang.get());
         ctx.status
-            .set(Some(if done { t.exported } else { t.export_failed }));
+            .set(Some(if done { w.exported } else { w.failed }));
     };
     // What the file shows, read when it is written.
     let now = move || {
@@ -209,7 +213,8 @@ fn open_with(ctx: Ctx, error: RwSignal<Option<Text>>, kit: &Kit, text: &str) {
         Ok(run) => {
             error.set(None);
             ctx.apply(run);
-            ctx.status.set(Some(ctx.t().imported));
+            ctx.status
+                .set(Some(i18n::export_words(ctx.lang.get()).imported));
             browser::close_dialog("export-dialog");
         }
         Err(why) => refuse(ctx, error, why),
@@ -261,6 +266,7 @@ pub fn ExportDialog() -> impl IntoView {
     };
     let draw = move || {
         let (t, lang) = (ctx.t(), ctx.lang.get());
+        let w = super::i18n::export_words(lang);
         let item = |what: Format, label: &'static str| {
             Node::el("li").child(
                 Node::el("button")
@@ -271,19 +277,19 @@ pub fn ExportDialog() -> impl IntoView {
             )
         };
         let mut body = vec![
-            Node::el("h2").attr("id", "export-h").text(t.export_title),
-            Node::el("p").attr("class", "muted").text(t.export_hint),
+            Node::el("h2").attr("id", "export-h").text(w.title),
+            Node::el("p").attr("class", "muted").text(w.hint),
             Node::el("ul")
                 .attr("class", "export-list")
-                .child(item(Format::Svg, t.export_svg))
-                .child(item(Format::Png, t.export_png))
-                .child(item(Format::Markdown, t.export_md))
-                .child(item(Format::Mermaid, t.export_mermaid))
-                .child(item(Format::Json, t.export_json)),
-            Node::el("h3").text(t.import_title),
+                .child(item(Format::Svg, w.svg))
+                .child(item(Format::Png, w.png))
+                .child(item(Format::Markdown, w.md))
+                .child(item(Format::Mermaid, w.mermaid))
+                .child(item(Format::Json, w.json)),
+            Node::el("h3").text(w.import_title),
             Node::el("label")
                 .attr("class", "import")
-                .child(Node::el("span").text(t.import_label))
+                .child(Node::el("span").text(w.import_label))
                 .child(
                     Node::el("input")
                         .attr("type", "file")

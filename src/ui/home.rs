@@ -81,6 +81,7 @@ pub fn Home() -> impl IntoView {
     });
     let draw = move || {
         let (lang, t) = (ctx.lang.get(), ctx.t());
+        let h = super::i18n::home_words(lang);
         arrived.track();
         let metas: Vec<_> = (0..scenarios::COUNT).map(scenarios::meta).collect();
         let mut themes: Vec<&str> = Vec::new();
@@ -116,13 +117,13 @@ pub fn Home() -> impl IntoView {
             .child(
                 Node::el("strong")
                     .child(Node::el("span").attr("aria-hidden", "true").text("▶ "))
-                    .text(t.start_here),
+                    .text(h.start_here),
             )
-            .child(Node::el("span").text(t.start_here_text));
+            .child(Node::el("span").text(h.start_here_text));
         let mut out = vec![
             langs,
             Node::el("h1").text(t.home_title),
-            Node::el("p").attr("class", "lead").text(t.home_lead),
+            Node::el("p").attr("class", "lead").text(h.lead),
             start,
         ];
         for theme in themes {
@@ -146,7 +147,7 @@ pub fn Home() -> impl IntoView {
                             .child(
                                 Node::el("span")
                                     .attr("class", "muted")
-                                    .text(format!("{} {}", blurb.variants, t.home_variants)),
+                                    .text(format!("{} {}", blurb.variants, h.variants)),
                             ),
                     ),
                 );
@@ -163,22 +164,22 @@ pub fn Home() -> impl IntoView {
                 .attr("class", "card")
                 .attr("aria-labelledby", "home-quiz")
                 .child(Node::el("h2").attr("id", "home-quiz").text(t.quiz))
-                .child(Node::el("p").text(t.home_quiz))
+                .child(Node::el("p").text(h.quiz))
                 .child(
                     Node::el("button")
                         .attr("type", "button")
                         .attr("class", "btn primary")
                         .cmd(Cmd::QuizOpen)
                         .attr("aria-haspopup", "dialog")
-                        .text(t.home_quiz_start),
+                        .text(h.quiz_start),
                 ),
         );
         out.push(
             Node::el("section")
                 .attr("class", "card")
                 .attr("aria-labelledby", "home-embed")
-                .child(Node::el("h2").attr("id", "home-embed").text(t.home_embed))
-                .child(Node::el("p").text(t.home_embed_how))
+                .child(Node::el("h2").attr("id", "home-embed").text(h.embed))
+                .child(Node::el("p").text(h.embed_how))
                 .child(
                     Node::el("pre").attr("tabindex", "0").child(Node::el("code").text(
                         "<iframe src=\"https://…/?s=dual-write&v=commit-then-publish&p=001&t=9&embed=1\"\n        title=\"Dual write: commit then publish\" width=\"640\" height=\"400\" loading=\"lazy\"></iframe>",

@@ -49,11 +49,6 @@ pub struct Ui {
     pub line: [&'static str; 2],
     pub knobs: &'static str,
     pub embed: &'static str,
-    pub embed_title: &'static str,
-    pub embed_hint: &'static str,
-    pub embed_code: &'static str,
-    pub embed_copy: &'static str,
-    pub embed_copied: &'static str,
     pub close: &'static str,
     pub open_full: &'static str,
     pub knobs_hint: &'static str,
@@ -63,57 +58,12 @@ pub struct Ui {
     pub quiz: &'static str,
     pub home_link: &'static str,
     pub home_title: &'static str,
-    pub home_lead: &'static str,
-    pub home_variants: &'static str,
-    pub home_quiz: &'static str,
-    pub home_quiz_start: &'static str,
-    pub home_embed: &'static str,
-    pub home_embed_how: &'static str,
-    pub quiz_title: &'static str,
     /// Text fetched on demand (the quiz, the speaker notes), while it loads.
     pub loading: &'static str,
     pub try_again: &'static str,
-    pub quiz_right: &'static str,
-    pub quiz_wrong: &'static str,
-    pub quiz_model_answer: &'static str,
-    pub quiz_points: &'static str,
-    pub quiz_show_me: &'static str,
-    pub quiz_answered: &'static str,
-    pub quiz_correct: &'static str,
-    pub quiz_points_total: &'static str,
-    pub quiz_not_saved: &'static str,
-    pub quiz_reset: &'static str,
-    pub quiz_ready: &'static str,
-    pub quiz_ready_total: &'static str,
-    pub present_exit: &'static str,
-    pub speaker_notes: &'static str,
-    pub predict_title: &'static str,
-    pub predict_next: &'static str,
-    pub predict_question: &'static str,
-    pub predict_reveal: &'static str,
-    /// The presenter's button that opens a window to share with the room.
-    pub audience_window: &'static str,
-    /// The audience window's bar: it follows the presenter's window.
-    pub audience_following: &'static str,
-    pub audience_reveal: &'static str,
-    pub fullscreen: &'static str,
     pub notes_say: &'static str,
     pub notes_follow: &'static str,
     pub notes_avoid: &'static str,
-    pub export_title: &'static str,
-    pub export_hint: &'static str,
-    pub export_svg: &'static str,
-    pub export_png: &'static str,
-    pub export_md: &'static str,
-    pub export_mermaid: &'static str,
-    pub export_json: &'static str,
-    pub import_title: &'static str,
-    pub import_label: &'static str,
-    pub exported: &'static str,
-    pub export_failed: &'static str,
-    /// The export formats' module could not be fetched (split build).
-    pub export_unloaded: &'static str,
-    pub imported: &'static str,
     /// The call tree and time axis (`ui::calls`).
     pub calls: &'static str,
     pub call_tree: &'static str,
@@ -125,8 +75,6 @@ pub struct Ui {
     pub span_no_answer: &'static str,
     pub span_backoff: &'static str,
     pub span_running: &'static str,
-    /// The explorer's bounds for a scenario without faults.
-    pub explorer_interleavings: &'static str,
     pub volatile: &'static str,
     pub lost: &'static str,
     pub changed: &'static str,
@@ -137,27 +85,14 @@ pub struct Ui {
     pub down: &'static str,
     pub keys: &'static str,
     pub explorer: &'static str,
-    pub explorer_intro: &'static str,
-    pub faults_per_run: &'static str,
     pub explore: &'static str,
     pub exploring: &'static str,
     pub cancel: &'static str,
-    pub show_me: &'static str,
-    pub prove_fix: &'static str,
     pub truncated: &'static str,
-    pub explorer_failed: &'static str,
-    pub invariant: &'static str,
     pub compare_with: &'static str,
-    pub close_compare: &'static str,
     pub differs: &'static str,
-    pub only_here: &'static str,
-    pub same_schedule: &'static str,
     pub break_it: &'static str,
-    pub break_goal: &'static str,
-    pub break_fixed: &'static str,
     pub start_over: &'static str,
-    pub leave_break: &'static str,
-    pub best_pending: &'static str,
     pub legend: &'static str,
     pub lg_message: &'static str,
     pub lg_duplicate: &'static str,
@@ -179,19 +114,8 @@ pub struct Ui {
     pub unchanged: &'static str,
     pub violated: &'static str,
     pub more_actions: &'static str,
-    pub embed_size: &'static str,
-    pub embed_theme: &'static str,
-    pub embed_compact: &'static str,
-    pub embed_tall: &'static str,
-    pub embed_full: &'static str,
-    pub theme_light: &'static str,
-    pub theme_dark: &'static str,
-    pub theme_auto: &'static str,
-    pub embed_preview: &'static str,
     pub watch_fail: &'static str,
     pub try_this: &'static str,
-    pub start_here: &'static str,
-    pub start_here_text: &'static str,
 }
 
 pub const EN: Ui = Ui {
@@ -240,11 +164,6 @@ pub const EN: Ui = Ui {
     line: ["line ", ""],
     knobs: "The numbers",
     embed: "Embed",
-    embed_title: "Embed this state",
-    embed_hint: "Paste it into your notes or slides: the iframe opens this scenario at this step as a compact player, with a link back to the full view.",
-    embed_code: "Embed code",
-    embed_copy: "Copy embed code",
-    embed_copied: "Embed code copied to the clipboard.",
     close: "Close",
     open_full: "Open full view ↗",
     knobs_hint: "Change them and the run replays with the same choices.",
@@ -254,53 +173,11 @@ pub const EN: Ui = Ui {
     quiz: "Quiz",
     home_link: "All scenarios",
     home_title: "Effectively Once: see why exactly-once is not free",
-    home_lead: "Animated failure modes of payment and order backends. Step through a scenario, inject crashes, watch the tables, queues and invariants, and let the explorer check every run.",
-    home_variants: "variants",
-    home_quiz: "Interview questions from the notes: multiple choice, short answers and follow-ups, each with a link to the state that shows the answer.",
-    home_quiz_start: "Start the quiz",
-    home_embed: "How to embed",
-    home_embed_how: "Open a scenario at the step you want, press Embed and copy the snippet: an iframe with a title that opens that very state as a compact player, with a link back to the full view. Any link works the same with embed=1 added.",
-    quiz_title: "Interview questions",
     loading: "Loading…",
     try_again: "Try again",
-    quiz_right: "✓ Correct.",
-    quiz_wrong: "✗ Not quite — the answer is",
-    quiz_model_answer: "Answer first, then show the model answer and the scoring points",
-    quiz_points: "Tick the points your answer made (one mark each):",
-    quiz_show_me: "Show me ↗",
-    quiz_answered: "Multiple choice answered",
-    quiz_correct: "right",
-    quiz_points_total: "short-answer points",
-    quiz_not_saved: "This browser does not allow saving, so progress lasts until the page closes.",
-    quiz_reset: "Reset progress",
-    quiz_ready: "I could answer this aloud",
-    quiz_ready_total: "follow-ups ready",
-    present_exit: "Exit presenter",
-    speaker_notes: "Speaker notes",
-    predict_title: "Predict first",
-    predict_next: "Next step:",
-    predict_question: "Before it is shown: which of these will still hold afterwards? Press → to reveal.",
-    predict_reveal: "Reveal",
-    audience_window: "Audience window",
-    audience_following: "Audience view: follows the presenter's window",
-    audience_reveal: "The presenter reveals it next.",
-    fullscreen: "Fullscreen",
     notes_say: "Say",
     notes_follow: "Follow-up questions",
     notes_avoid: "Don't say",
-    export_title: "Export this run",
-    export_hint: "Files drawn from the run itself, up to the step shown: for notes, slides and sharing.",
-    export_svg: "Timeline as SVG",
-    export_png: "Timeline as PNG",
-    export_md: "State tables as Markdown",
-    export_mermaid: "Run as a Mermaid sequence diagram",
-    export_json: "Run as a file (JSON)",
-    import_title: "Open a run file",
-    import_label: "Choose a .json file saved from here",
-    exported: "Download started.",
-    export_failed: "The browser refused the download.",
-    export_unloaded: "The export could not be loaded (offline, or the site was updated). Nothing changed; try again.",
-    imported: "Run file opened.",
     calls: "Calls and attempts",
     call_tree: "Call tree",
     deadline: "· dashed line: deadline",
@@ -311,7 +188,6 @@ pub const EN: Ui = Ui {
     span_no_answer: "no effect",
     span_backoff: "backoff",
     span_running: "running",
-    explorer_interleavings: "Checks every run of this variant — every choice at every step: the order in which things happen, what the other side answers — up to 700 steps. There are no faults to inject here: the choices alone decide.",
     volatile: "memory",
     lost: "⚡ lost in the crash",
     changed: "changed",
@@ -322,27 +198,14 @@ pub const EN: Ui = Ui {
     down: "down",
     keys: "Keys: Space play/pause · ←/→ step · Home/End · F inject the first fault · 1–9 take a move",
     explorer: "Explorer",
-    explorer_intro: "Checks every run of this variant — every interleaving, every crash point — up to 700 steps, with at most this many faults per run:",
-    faults_per_run: "Faults per run",
     explore: "Explore every run",
     exploring: "Exploring…",
     cancel: "Cancel",
-    show_me: "Show me",
-    prove_fix: "Prove the fix:",
     truncated: "The bounds cut the exploration short: the verdicts cover only the states reached.",
-    explorer_failed: "The explorer could not run:",
-    invariant: "Invariant",
     compare_with: "Compare side by side with",
-    close_compare: "Close the comparison",
     differs: "differs",
-    only_here: "only here",
-    same_schedule: "Both variants on the same fault schedule, driven by the one player below: the faults and moves you take are repeated on the right wherever they exist there.",
     break_it: "Break it",
-    break_goal: "You are the adversary. Make any invariant fail in as few moves as possible: every step is a move — inject faults, pick what happens next, or step forward.",
-    break_fixed: "Nobody can win here: the explorer checked every run within the fault budget and no invariant fails.",
     start_over: "Start over",
-    leave_break: "Back to the player",
-    best_pending: "The explorer is working out the best possible…",
     legend: "Legend",
     lg_message: "message",
     lg_duplicate: "duplicate, with which copy it is",
@@ -364,19 +227,8 @@ pub const EN: Ui = Ui {
     unchanged: "unchanged",
     violated: "violated",
     more_actions: "More actions",
-    embed_size: "Size",
-    embed_theme: "Colours",
-    embed_compact: "Compact, 640 × 400",
-    embed_tall: "Tall, 360 × 640",
-    embed_full: "Full width, 720 high",
-    theme_light: "Light",
-    theme_dark: "Dark",
-    theme_auto: "The reader's system setting",
-    embed_preview: "Preview of the embedded player",
     watch_fail: "Watch it fail",
     try_this: "Try:",
-    start_here: "Start here",
-    start_here_text: "Dual write, commit then publish: watch a crash between COMMIT and the publish lose an event (3 minutes).",
 };
 
 pub const ZH: Ui = Ui {
@@ -425,11 +277,6 @@ pub const ZH: Ui = Ui {
     line: ["第 ", " 行"],
     knobs: "参数",
     embed: "嵌入",
-    embed_title: "嵌入当前状态",
-    embed_hint: "粘贴到你的笔记或幻灯片中：iframe 会以精简播放器打开这个场景的这一步，并附带返回完整视图的链接。",
-    embed_code: "嵌入代码",
-    embed_copy: "复制嵌入代码",
-    embed_copied: "嵌入代码已复制到剪贴板。",
     close: "关闭",
     open_full: "打开完整视图 ↗",
     knobs_hint: "修改后会用同样的选择重放这次运行。",
@@ -439,53 +286,11 @@ pub const ZH: Ui = Ui {
     quiz: "测验",
     home_link: "全部场景",
     home_title: "Effectively Once：看清“恰好一次”的代价",
-    home_lead: "支付与订单后端失败模式的动画演示。逐步执行场景、注入崩溃，观察数据表、队列与不变量，并让穷举检查覆盖每一次运行。",
-    home_variants: "个方案",
-    home_quiz: "笔记中的面试题：选择题、简答题和追问，每道题都链接到演示答案的状态。",
-    home_quiz_start: "开始测验",
-    home_embed: "如何嵌入",
-    home_embed_how: "打开场景并停在想要的一步，点“嵌入”并复制代码：一个带 title 的 iframe，以紧凑播放器打开这个状态，并带有回到完整视图的链接。任何链接加上 embed=1 都一样。",
-    quiz_title: "面试题",
     loading: "加载中…",
     try_again: "重试",
-    quiz_right: "✓ 回答正确。",
-    quiz_wrong: "✗ 不对，正确答案是",
-    quiz_model_answer: "先自己作答，再展开参考答案与评分点",
-    quiz_points: "勾选你的答案覆盖的评分点（每点 1 分）：",
-    quiz_show_me: "查看演示 ↗",
-    quiz_answered: "选择题已答",
-    quiz_correct: "答对",
-    quiz_points_total: "简答题得分",
-    quiz_not_saved: "这个浏览器不允许保存，进度只保留到页面关闭。",
-    quiz_reset: "重置进度",
-    quiz_ready: "我能口头答好这题",
-    quiz_ready_total: "追问已准备",
-    present_exit: "退出演示",
-    speaker_notes: "演讲备注",
-    predict_title: "先预测",
-    predict_next: "下一步：",
-    predict_question: "揭晓之前：之后哪些不变量还成立？按 → 揭晓。",
-    predict_reveal: "揭晓",
-    audience_window: "观众窗口",
-    audience_following: "观众视图：跟随演示者窗口",
-    audience_reveal: "演示者接下来揭晓答案。",
-    fullscreen: "全屏",
     notes_say: "口述答案",
     notes_follow: "追问怎么接",
     notes_avoid: "不要这样答",
-    export_title: "导出这次运行",
-    export_hint: "文件直接由这次运行生成，截至当前这一步：可用于笔记、幻灯片和分享。",
-    export_svg: "时间线（SVG）",
-    export_png: "时间线（PNG）",
-    export_md: "状态表（Markdown）",
-    export_mermaid: "运行过程（Mermaid 时序图）",
-    export_json: "运行文件（JSON）",
-    import_title: "打开运行文件",
-    import_label: "选择从这里保存的 .json 文件",
-    exported: "已开始下载。",
-    export_failed: "浏览器拒绝了下载。",
-    export_unloaded: "导出功能未能加载（离线，或网站已更新）。页面没有改变；请再试一次。",
-    imported: "已打开运行文件。",
     calls: "调用与尝试",
     call_tree: "调用树",
     deadline: "· 虚线：截止时间",
@@ -496,7 +301,6 @@ pub const ZH: Ui = Ui {
     span_no_answer: "无效果",
     span_backoff: "退避",
     span_running: "运行中",
-    explorer_interleavings: "检查这个变体的每一次运行——每一步的每一种选择：事情发生的先后、对方如何应答——最多 700 步。这里没有可注入的故障：只由这些选择决定结果。",
     volatile: "内存",
     lost: "⚡ 随崩溃丢失",
     changed: "已变化",
@@ -507,27 +311,14 @@ pub const ZH: Ui = Ui {
     down: "已宕机",
     keys: "按键：空格 播放/暂停 · ←/→ 单步 · Home/End · F 注入第一个故障 · 1–9 选择动作",
     explorer: "穷举检查",
-    explorer_intro: "检查这个方案的每一次运行——每一种交错、每一个崩溃点——最多 700 步，每次运行最多注入这么多次故障：",
-    faults_per_run: "每次运行的故障数",
     explore: "检查所有运行",
     exploring: "正在检查…",
     cancel: "取消",
-    show_me: "查看演示",
-    prove_fix: "验证修复：",
     truncated: "达到了探索上限：结论只覆盖已到达的状态。",
-    explorer_failed: "穷举检查无法运行：",
-    invariant: "不变量",
     compare_with: "并排对比：",
-    close_compare: "关闭对比",
     differs: "不同",
-    only_here: "仅此方案有",
-    same_schedule: "两个方案按同一故障时间表运行，由下方同一个播放器驱动：你注入的故障和选择的步骤，只要右侧也有，就会在右侧重演。",
     break_it: "挑战：找反例",
-    break_goal: "你是对手。用尽量少的步数让任意一个不变量失败：每一步都算一步——注入故障、选择接下来发生什么，或直接前进。",
-    break_fixed: "这里没人能赢：穷举检查已检查故障预算内的每一次运行，没有任何不变量失败。",
     start_over: "重新开始",
-    leave_break: "回到播放器",
-    best_pending: "穷举检查正在计算最佳成绩…",
     legend: "图例",
     lg_message: "消息",
     lg_duplicate: "重复消息，标出是第几份",
@@ -549,20 +340,148 @@ pub const ZH: Ui = Ui {
     unchanged: "未变",
     violated: "被违反",
     more_actions: "更多操作",
-    embed_size: "尺寸",
-    embed_theme: "配色",
-    embed_compact: "紧凑，640 × 400",
-    embed_tall: "竖长，360 × 640",
-    embed_full: "全宽，高 720",
-    theme_light: "浅色",
-    theme_dark: "深色",
-    theme_auto: "跟随读者的系统设置",
-    embed_preview: "嵌入播放器的预览",
     watch_fail: "看它如何出错",
     try_this: "试试：",
-    start_here: "从这里开始",
-    start_here_text: "双写，先提交后发布：看一次发生在 COMMIT 与发布之间的崩溃如何丢掉一个事件（3 分钟）。",
 };
+
+/// Declares a part's own words: a struct of them, its values in English and Chinese, and `$get`,
+/// which picks the language's. Apart from [`Ui`] so that only that part's code reads them, and
+/// the split build moves them into the part's module with it.
+macro_rules! words {
+    ($(#[$doc:meta])* $name:ident, $get:ident { $($(#[$fdoc:meta])* $field:ident: $en:literal, $zh:literal;)* }) => {
+        $(#[$doc])*
+        pub struct $name {
+            $($(#[$fdoc])* pub $field: &'static str,)*
+        }
+
+        pub fn $get(lang: Lang) -> &'static $name {
+            const EN: $name = $name { $($field: $en,)* };
+            const ZH: $name = $name { $($field: $zh,)* };
+            match lang {
+                Lang::En => &EN,
+                Lang::Zh => &ZH,
+            }
+        }
+    };
+}
+
+words! {
+    /// The home page's words.
+    HomeUi, home_words {
+        lead: "Animated failure modes of payment and order backends. Step through a scenario, inject crashes, watch the tables, queues and invariants, and let the explorer check every run.", "支付与订单后端失败模式的动画演示。逐步执行场景、注入崩溃，观察数据表、队列与不变量，并让穷举检查覆盖每一次运行。";
+        variants: "variants", "个方案";
+        quiz: "Interview questions from the notes: multiple choice, short answers and follow-ups, each with a link to the state that shows the answer.", "笔记中的面试题：选择题、简答题和追问，每道题都链接到演示答案的状态。";
+        quiz_start: "Start the quiz", "开始测验";
+        embed: "How to embed", "如何嵌入";
+        embed_how: "Open a scenario at the step you want, press Embed and copy the snippet: an iframe with a title that opens that very state as a compact player, with a link back to the full view. Any link works the same with embed=1 added.", "打开场景并停在想要的一步，点“嵌入”并复制代码：一个带 title 的 iframe，以紧凑播放器打开这个状态，并带有回到完整视图的链接。任何链接加上 embed=1 都一样。";
+        start_here: "Start here", "从这里开始";
+        start_here_text: "Dual write, commit then publish: watch a crash between COMMIT and the publish lose an event (3 minutes).", "双写，先提交后发布：看一次发生在 COMMIT 与发布之间的崩溃如何丢掉一个事件（3 分钟）。";
+    }
+}
+
+words! {
+    /// The quiz's words.
+    QuizUi, quiz_words {
+        title: "Interview questions", "面试题";
+        right: "✓ Correct.", "✓ 回答正确。";
+        wrong: "✗ Not quite — the answer is", "✗ 不对，正确答案是";
+        model_answer: "Answer first, then show the model answer and the scoring points", "先自己作答，再展开参考答案与评分点";
+        points: "Tick the points your answer made (one mark each):", "勾选你的答案覆盖的评分点（每点 1 分）：";
+        show_me: "Show me ↗", "查看演示 ↗";
+        answered: "Multiple choice answered", "选择题已答";
+        correct: "right", "答对";
+        points_total: "short-answer points", "简答题得分";
+        not_saved: "This browser does not allow saving, so progress lasts until the page closes.", "这个浏览器不允许保存，进度只保留到页面关闭。";
+        reset: "Reset progress", "重置进度";
+        ready: "I could answer this aloud", "我能口头答好这题";
+        ready_total: "follow-ups ready", "追问已准备";
+    }
+}
+
+words! {
+    /// The presenter's words.
+    PresentUi, present_words {
+        exit: "Exit presenter", "退出演示";
+        speaker_notes: "Speaker notes", "演讲备注";
+        predict_title: "Predict first", "先预测";
+        predict_next: "Next step:", "下一步：";
+        predict_question: "Before it is shown: which of these will still hold afterwards? Press → to reveal.", "揭晓之前：之后哪些不变量还成立？按 → 揭晓。";
+        predict_reveal: "Reveal", "揭晓";
+        /// The presenter's button that opens a window to share with the room.
+        audience_window: "Audience window", "观众窗口";
+        /// The audience window's bar: it follows the presenter's window.
+        audience_following: "Audience view: follows the presenter's window", "观众视图：跟随演示者窗口";
+        audience_reveal: "The presenter reveals it next.", "演示者接下来揭晓答案。";
+        fullscreen: "Fullscreen", "全屏";
+    }
+}
+
+words! {
+    /// The export dialog's words.
+    ExportUi, export_words {
+        title: "Export this run", "导出这次运行";
+        hint: "Files drawn from the run itself, up to the step shown: for notes, slides and sharing.", "文件直接由这次运行生成，截至当前这一步：可用于笔记、幻灯片和分享。";
+        svg: "Timeline as SVG", "时间线（SVG）";
+        png: "Timeline as PNG", "时间线（PNG）";
+        md: "State tables as Markdown", "状态表（Markdown）";
+        mermaid: "Run as a Mermaid sequence diagram", "运行过程（Mermaid 时序图）";
+        json: "Run as a file (JSON)", "运行文件（JSON）";
+        import_title: "Open a run file", "打开运行文件";
+        import_label: "Choose a .json file saved from here", "选择从这里保存的 .json 文件";
+        exported: "Download started.", "已开始下载。";
+        failed: "The browser refused the download.", "浏览器拒绝了下载。";
+        /// The export formats' module could not be fetched (split build).
+        unloaded: "The export could not be loaded (offline, or the site was updated). Nothing changed; try again.", "导出功能未能加载（离线，或网站已更新）。页面没有改变；请再试一次。";
+        imported: "Run file opened.", "已打开运行文件。";
+    }
+}
+
+words! {
+    /// The explorer panel's words.
+    ExploreUi, explore_words {
+        /// The explorer's bounds for a scenario without faults.
+        interleavings: "Checks every run of this variant — every choice at every step: the order in which things happen, what the other side answers — up to 700 steps. There are no faults to inject here: the choices alone decide.", "检查这个变体的每一次运行——每一步的每一种选择：事情发生的先后、对方如何应答——最多 700 步。这里没有可注入的故障：只由这些选择决定结果。";
+        intro: "Checks every run of this variant — every interleaving, every crash point — up to 700 steps, with at most this many faults per run:", "检查这个方案的每一次运行——每一种交错、每一个崩溃点——最多 700 步，每次运行最多注入这么多次故障：";
+        faults_per_run: "Faults per run", "每次运行的故障数";
+        show_me: "Show me", "查看演示";
+        prove_fix: "Prove the fix:", "验证修复：";
+        failed: "The explorer could not run:", "穷举检查无法运行：";
+        invariant: "Invariant", "不变量";
+    }
+}
+
+words! {
+    /// The comparison's and the challenge's words.
+    CompareUi, compare_words {
+        close: "Close the comparison", "关闭对比";
+        only_here: "only here", "仅此方案有";
+        same_schedule: "Both variants on the same fault schedule, driven by the one player below: the faults and moves you take are repeated on the right wherever they exist there.", "两个方案按同一故障时间表运行，由下方同一个播放器驱动：你注入的故障和选择的步骤，只要右侧也有，就会在右侧重演。";
+        break_goal: "You are the adversary. Make any invariant fail in as few moves as possible: every step is a move — inject faults, pick what happens next, or step forward.", "你是对手。用尽量少的步数让任意一个不变量失败：每一步都算一步——注入故障、选择接下来发生什么，或直接前进。";
+        break_fixed: "Nobody can win here: the explorer checked every run within the fault budget and no invariant fails.", "这里没人能赢：穷举检查已检查故障预算内的每一次运行，没有任何不变量失败。";
+        leave_break: "Back to the player", "回到播放器";
+        best_pending: "The explorer is working out the best possible…", "穷举检查正在计算最佳成绩…";
+    }
+}
+
+words! {
+    /// The embed dialog's words.
+    EmbedUi, embed_words {
+        title: "Embed this state", "嵌入当前状态";
+        hint: "Paste it into your notes or slides: the iframe opens this scenario at this step as a compact player, with a link back to the full view.", "粘贴到你的笔记或幻灯片中：iframe 会以精简播放器打开这个场景的这一步，并附带返回完整视图的链接。";
+        code: "Embed code", "嵌入代码";
+        copy: "Copy embed code", "复制嵌入代码";
+        copied: "Embed code copied to the clipboard.", "嵌入代码已复制到剪贴板。";
+        size: "Size", "尺寸";
+        theme: "Colours", "配色";
+        compact: "Compact, 640 × 400", "紧凑，640 × 400";
+        tall: "Tall, 360 × 640", "竖长，360 × 640";
+        full: "Full width, 720 high", "全宽，高 720";
+        theme_light: "Light", "浅色";
+        theme_dark: "Dark", "深色";
+        theme_auto: "The reader's system setting", "跟随读者的系统设置";
+        preview: "Preview of the embedded player", "嵌入播放器的预览";
+    }
+}
 
 pub fn ui(lang: Lang) -> &'static Ui {
     match lang {

@@ -973,8 +973,9 @@ pub fn EmbedDialog() -> impl IntoView {
         if cmd == Some(Cmd::EmbedCopy) {
             browser::copy_text(&untrack(snippet), move |ok| {
                 let t = ctx.t();
+                let w = super::i18n::embed_words(ctx.lang.get());
                 ctx.status
-                    .set(Some(if ok { t.embed_copied } else { t.copy_failed }));
+                    .set(Some(if ok { w.copied } else { t.copy_failed }));
             });
         } else if cmd == Some(Cmd::EmbedClose) {
             browser::close_dialog("embed-dialog");
@@ -991,14 +992,15 @@ pub fn EmbedDialog() -> impl IntoView {
     };
     let draw = move || {
         let (t, (src, _)) = (ctx.t(), code.get());
-        let copied = ctx.status.get() == Some(t.embed_copied);
+        let w = super::i18n::embed_words(ctx.lang.get());
+        let copied = ctx.status.get() == Some(w.copied);
         let (size, theme) = (size.get().min(2), theme.get());
         let preview_src = if src.is_empty() {
             src
         } else {
             src + &theme.param(true)
         };
-        embed_body(t, size, theme, &preview_src, snippet(), copied)
+        embed_body(t, w, size, theme, &preview_src, snippet(), copied)
     };
     view! {
         <dialog id="embed-dialog" class="card embed-dialog" aria-labelledby="embed-h" on:click=on_click on:change=on_change>
@@ -1010,6 +1012,7 @@ pub fn EmbedDialog() -> impl IntoView {
 /// The dialog's body: the choices, the preview (the frame itself, at its size), the code.
 fn embed_body(
     t: &Ui,
+    w: &super::i18n::EmbedUi,
     size: usize,
     theme: crate::player::Theme,
     src: &str,
@@ -1033,53 +1036,53 @@ fn embed_body(
         }
         set
     };
-    let sizes = [t.embed_compact, t.embed_tall, t.embed_full];
+    let sizes = [w.compact, w.tall, w.full];
     let sizes = (0..3)
         .map(|i| (Cmd::EmbedSize(i), sizes[i], i == size))
         .collect();
     let themes = [
-        (Theme::Light, t.theme_light),
-        (Theme::Dark, t.theme_dark),
-        (Theme::Auto, t.theme_auto),
+        (Theme::Light, w.theme_light),
+        (Theme::Dark, w.theme_dark),
+        (Theme::Auto, w.theme_auto),
     ]
     .into_iter()
     .map(|(th, text)| (Cmd::EmbedTheme(th), text, th == theme))
     .collect();
     let s = EMBED_SIZES[size];
     vec![
-        Node::el("h2").attr("id", "embed-h").text(t.embed_title),
-        Node::el("p").attr("class", "muted").text(t.embed_hint),
+        Node::el("h2").attr("id", "embed-h").text(w.title),
+        Node::el("p").attr("class", "muted").text(w.hint),
         Node::el("div")
             .attr("class", "embed-choices")
-            .child(radios("embed-size", t.embed_size, sizes))
-            .child(radios("embed-theme", t.embed_theme, themes)),
+            .child(radios("embed-size", w.size, sizes))
+            .child(radios("embed-theme", w.theme, themes)),
         // Only once the dialog has an address: an iframe without one would load this page.
         // Focusable: a frame larger than the dialog scrolls inside it.
         Node::el("div")
             .attr("class", "embed-preview")
             .attr("tabindex", "0")
             .attr("role", "region")
-            .attr("aria-label", t.embed_preview)
+            .attr("aria-label", w.preview)
             .children((!src.is_empty()).then(|| {
                 Node::el("iframe")
                     .attr("src", src)
-                    .attr("title", t.embed_preview)
+                    .attr("title", w.preview)
                     .attr("width", s.width)
                     .attr("height", s.height)
             })),
         Node::el("textarea")
             .attr("readonly", "")
             .attr("rows", 4)
-            .attr("aria-label", t.embed_code)
+            .attr("aria-label", w.code)
             .text(snippet),
         Node::el("div")
             .attr("class", "buttons")
-            .child(button("btn primary").cmd(Cmd::EmbedCopy).text(t.embed_copy))
+            .child(button("btn primary").cmd(Cmd::EmbedCopy).text(w.copy))
             .child(button("btn").cmd(Cmd::EmbedClose).text(t.close)),
         Node::el("p")
             .attr("class", "sr-status")
             .attr("role", "status")
-            .text(if copied { t.embed_copied } else { "" }),
+            .text(if copied { w.copied } else { "" }),
     ]
 }
 

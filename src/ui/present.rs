@@ -161,6 +161,7 @@ pub fn PresenterPanel() -> impl IntoView {
             return Vec::new();
         }
         let (lang, t) = (ctx.lang.get(), ctx.t());
+        let w = super::i18n::present_words(lang);
         let meta = ctx.meta();
         let variant = meta
             .variants
@@ -195,16 +196,16 @@ pub fn PresenterPanel() -> impl IntoView {
             bar.push(
                 Node::el("p")
                     .attr("class", "audience-note")
-                    .text(t.audience_following),
+                    .text(w.audience_following),
             );
-            bar.push(button(Cmd::PresentFullscreen, t.fullscreen));
+            bar.push(button(Cmd::PresentFullscreen, w.fullscreen));
         } else {
             bar.push(
-                keyed(Cmd::PresentNotes, t.speaker_notes, "N", "N")
+                keyed(Cmd::PresentNotes, w.speaker_notes, "N", "N")
                     .attr("aria-pressed", if notes_open { "true" } else { "false" }),
             );
-            bar.push(button(Cmd::PresentAudience, t.audience_window));
-            bar.push(keyed(Cmd::PresentExit, t.present_exit, "Escape", "Esc"));
+            bar.push(button(Cmd::PresentAudience, w.audience_window));
+            bar.push(keyed(Cmd::PresentExit, w.exit, "Escape", "Esc"));
         }
         let mut out = vec![bar];
         if let Some(next) = p.predict.get() {
@@ -228,18 +229,18 @@ pub fn PresenterPanel() -> impl IntoView {
                 Node::el("section")
                     .attr("class", "predict card")
                     .attr("aria-labelledby", "predict-h")
-                    .child(Node::el("h2").attr("id", "predict-h").text(t.predict_title))
-                    .child(Node::el("p").text(format!("{} “{title}”", t.predict_next)))
-                    .child(Node::el("p").text(t.predict_question))
+                    .child(Node::el("h2").attr("id", "predict-h").text(w.predict_title))
+                    .child(Node::el("p").text(format!("{} “{title}”", w.predict_next)))
+                    .child(Node::el("p").text(w.predict_question))
                     .child(list)
                     .child(if following {
-                        Node::el("p").attr("class", "muted").text(t.audience_reveal)
+                        Node::el("p").attr("class", "muted").text(w.audience_reveal)
                     } else {
                         Node::el("button")
                             .attr("type", "button")
                             .attr("class", "btn primary")
                             .cmd(Cmd::PresentReveal)
-                            .text(t.predict_reveal)
+                            .text(w.predict_reveal)
                     }),
             );
         }
@@ -251,7 +252,7 @@ pub fn PresenterPanel() -> impl IntoView {
             };
             let mut aside = Node::el("aside")
                 .attr("class", "notes card")
-                .attr("aria-label", t.speaker_notes);
+                .attr("aria-label", w.speaker_notes);
             p.notes_text.state.with(|state| {
                 let notes = match state {
                     Fetched::Ready(all) => notes_for(all, meta.slug).map_err(Some),

@@ -136,9 +136,10 @@ pub fn QuizDialog() -> impl IntoView {
             return Vec::new();
         };
         let (lang, t) = (ctx.lang.get(), ctx.t());
+        let w = super::i18n::quiz_words(lang);
         quiz.questions.state.with(|state| {
             let Fetched::Ready(qs) = state else {
-                let mut head = vec![Node::el("h2").attr("id", "quiz-h").text(t.quiz_title)];
+                let mut head = vec![Node::el("h2").attr("id", "quiz-h").text(w.title)];
                 head.extend(placeholder(
                     state.failure(),
                     lang,
@@ -167,6 +168,7 @@ fn draw_quiz(
     lang: crate::sim::Lang,
     t: &super::i18n::Ui,
 ) -> Vec<Node> {
+    let w = super::i18n::quiz_words(lang);
     let get = |id: &str| p.iter().find(|(k, _)| k == id).map(|e| e.1);
     let (mut answered, mut right, mut points, mut choices) = (0, 0, 0u32, 0);
     let (mut orals, mut ready) = (0, 0);
@@ -219,10 +221,10 @@ fn draw_quiz(
                     let ok = c == *answer;
                     right += ok as u32;
                     let verdict = if ok {
-                        t.quiz_right.to_string()
+                        w.right.to_string()
                     } else {
                         let end = if lang == Lang::Zh { "。" } else { "." };
-                        format!("{} {}{end}", t.quiz_wrong, letter(*answer))
+                        format!("{} {}{end}", w.wrong, letter(*answer))
                     };
                     sec.push(
                         Node::el("p")
@@ -230,7 +232,7 @@ fn draw_quiz(
                             .child(Node::el("strong").text(verdict))
                             .text(format!(" {}", reason(q.explanation.get(lang), *answer))),
                     );
-                    sec.push(show_me(q, lang, t));
+                    sec.push(show_me(q, lang));
                 }
             }
             Kind::Oral { follow_up, avoid } => {
@@ -252,17 +254,17 @@ fn draw_quiz(
                 };
                 sec.push(
                     Node::el("details")
-                        .child(Node::el("summary").text(t.quiz_model_answer))
+                        .child(Node::el("summary").text(w.model_answer))
                         .child(part(t.notes_say, q.explanation.get(lang)))
                         .child(part(t.notes_follow, follow_up.get(lang)))
                         .child(part(t.notes_avoid, avoid.get(lang)))
-                        .child(show_me(q, lang, t)),
+                        .child(show_me(q, lang)),
                 );
                 sec.push(
                     Node::el("label")
                         .attr("class", "opt")
                         .child(input)
-                        .text(format!(" {}", t.quiz_ready)),
+                        .text(format!(" {}", w.ready)),
                 );
             }
             Kind::Short { points: pts } => {
@@ -290,11 +292,11 @@ fn draw_quiz(
                 }
                 sec.push(
                     Node::el("details")
-                        .child(Node::el("summary").text(t.quiz_model_answer))
+                        .child(Node::el("summary").text(w.model_answer))
                         .child(Node::el("p").text(q.explanation.get(lang)))
-                        .child(Node::el("p").attr("class", "muted").text(t.quiz_points))
+                        .child(Node::el("p").attr("class", "muted").text(w.points))
                         .child(list)
-                        .child(show_me(q, lang, t)),
+                        .child(show_me(q, lang)),
                 );
             }
         }
@@ -302,21 +304,21 @@ fn draw_quiz(
     }
     let summary = format!(
         "{} {answered}/{choices} · {} {right} · {} {points}/{} · {} {ready}/{orals}",
-        t.quiz_answered,
-        t.quiz_correct,
-        t.quiz_points_total,
+        w.answered,
+        w.correct,
+        w.points_total,
         4 * (qs.len() - choices - orals),
-        t.quiz_ready_total,
+        w.ready_total,
     );
     let mut head = vec![
-        Node::el("h2").attr("id", "quiz-h").text(t.quiz_title),
+        Node::el("h2").attr("id", "quiz-h").text(w.title),
         Node::el("p")
             .attr("class", "muted")
             .attr("role", "status")
             .text(summary),
     ];
     if !stored {
-        head.push(Node::el("p").attr("class", "muted").text(t.quiz_not_saved));
+        head.push(Node::el("p").attr("class", "muted").text(w.not_saved));
     }
     head.extend(body);
     head.push(
@@ -327,7 +329,7 @@ fn draw_quiz(
                     .attr("type", "button")
                     .attr("class", "btn")
                     .cmd(Cmd::QuizReset)
-                    .text(t.quiz_reset),
+                    .text(w.reset),
             )
             .child(close_button(t)),
     );
@@ -336,11 +338,12 @@ fn draw_quiz(
 
 /// "Show me": the state that demonstrates the answer — offered once the question is answered
 /// (or its model answer opened), never before: it would give the answer away.
-fn show_me(q: &Question, lang: Lang, t: &super::i18n::Ui) -> Node {
+fn show_me(q: &Question, lang: Lang) -> Node {
+    let w = super::i18n::quiz_words(lang);
     Node::el("a")
         .attr("class", "btn link")
         .attr("href", format!("{}&lang={}", q.show, lang.code()))
-        .text(t.quiz_show_me)
+        .text(w.show_me)
 }
 
 fn letter(i: u8) -> char {
