@@ -1,6 +1,8 @@
 //! Text the page fetches when it is first needed rather than carrying it in its wasm (the quiz,
 //! the speaker notes; see `crate::content`). Fetched once and kept for the page's life; a
-//! failure keeps its reason for the part that shows it, with a way to try again.
+//! failure keeps its reason for the part that shows it, with a way to try again. The page starts
+//! the fetch; the part that shows the text reads it, so the reader (a JSON parser) is that part's
+//! code, not the page's.
 
 use super::browser;
 use super::cmd::Cmd;
@@ -13,6 +15,8 @@ use leptos::prelude::*;
 pub enum Fetched<T> {
     Idle,
     Loading,
+    /// Fetched, not read yet: no part has asked for it with its reader.
+    Unread(String),
     Ready(T),
     Failed(Text),
 }
@@ -27,12 +31,14 @@ impl<T> Fetched<T> {
     }
 }
 
-/// One file of text fetched on demand and read by `read`.
+type Reader<T> = fn(&str) -> Result<T, Text>;
+
+/// One file of text fetched on demand and read by the reader a part gives `want`.
 pub struct OnDemand<T: Send + Sync + 'static> {
     file: &'static str,
     /// What the file holds, for the failure message ("The quiz").
     what: (&'static str, &'static str),
-    read: fn(&str) -> Result<T, Text>,
+    read: StoredValue<Option<Reader<T>>>,
     pub state: RwSignal<Fetched<T>>,
 }
 
@@ -45,15 +51,11 @@ impl<T: Send + Sync + 'static> Clone for OnDemand<T> {
 impl<T: Send + Sync + 'static> Copy for OnDemand<T> {}
 
 impl<T: Send + Sync + 'static> OnDemand<T> {
-    pub fn new(
-        file: &'static str,
-        what: (&'static str, &'static str),
-        read: fn(&str) -> Result<T, Text>,
-    ) -> Self {
+    pub fn new(file: &'static str, what: (&'static str, &'static str)) -> Self {
         OnDemand {
             file,
             what,
-            read,
+            read: StoredValue::new(None),
             state: RwSignal::new(Fetched::Idle),
         }
     }
@@ -63,28 +65,51 @@ impl<T: Send + Sync + 'static> OnDemand<T> {
     pub fn reload(self) {
         if self
             .state
-            .with_untracked(|s| matches!(s, Fetched::Ready(_)))
+            .with_untracked(|s| matches!(s, Fetched::Ready(_) | Fetched::Unread(_)))
         {
             self.state.set(Fetched::Idle);
         }
-        self.want();
+        self.fetch();
     }
 
-    /// Fetches the file unless it is loaded or loading; after a failure, fetches it again.
-    pub fn want(self) {
-        if self
-            .state
-            .with_untracked(|s| matches!(s, Fetched::Loading | Fetched::Ready(_)))
-        {
+    /// What the part that shows the text calls: reads it with `read` once it is here, and
+    /// fetches it if no one has yet (a failure stays until "Try again", `reload`).
+    pub fn want(self, read: Reader<T>) {
+        self.read.set_value(Some(read));
+        let state = self.state.with_untracked(|s| match s {
+            Fetched::Idle => Some(None),
+            Fetched::Unread(text) => Some(Some(text.clone())),
+            _ => None,
+        });
+        match state {
+            Some(Some(text)) => self.state.set(self.read_now(read, &text)),
+            Some(None) => self.fetch(),
+            None => {}
+        }
+    }
+
+    fn read_now(self, read: Reader<T>, text: &str) -> Fetched<T> {
+        match read(text) {
+            Ok(value) => Fetched::Ready(value),
+            Err(why) => Fetched::Failed(why),
+        }
+    }
+
+    /// Fetches the file unless it is here or on its way; after a failure, fetches it again. It is
+    /// read when it arrives if a part has asked already, else kept until one does.
+    pub fn fetch(self) {
+        if self.state.with_untracked(|s| {
+            matches!(s, Fetched::Loading | Fetched::Unread(_) | Fetched::Ready(_))
+        }) {
             return;
         }
         self.state.set(Fetched::Loading);
         browser::fetch_text(self.file, move |result| {
             let (en, zh) = self.what;
             let next = match result {
-                Ok(text) => match (self.read)(&text) {
-                    Ok(value) => Fetched::Ready(value),
-                    Err(why) => Fetched::Failed(why),
+                Ok(text) => match self.read.try_get_value().flatten() {
+                    Some(read) => self.read_now(read, &text),
+                    None => Fetched::Unread(text),
                 },
                 Err(why) => Fetched::Failed(Text::new(
                     format!(

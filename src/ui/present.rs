@@ -37,14 +37,14 @@ impl Presenter {
             notes: RwSignal::new(false),
             predict: RwSignal::new(None),
             idle: RwSignal::new(false),
-            notes_text: OnDemand::new(NOTES_FILE, NOTES_NAME, read_all_notes),
+            notes_text: OnDemand::new(NOTES_FILE, NOTES_NAME),
         };
         provide_context(p);
         p
     }
 
     pub fn enter(&self) {
-        self.notes_text.want();
+        self.notes_text.fetch();
         self.on.set(true);
         browser::request_fullscreen();
     }
@@ -137,6 +137,10 @@ pub fn PresenterPanel() -> impl IntoView {
     let p = expect_context::<Presenter>();
     let audience = super::audience::Audience::get();
     let following = audience.is_some_and(|a| a.following().is_some());
+    // The speaker notes are the presenter's, not the room's.
+    if !following {
+        p.notes_text.want(read_all_notes);
+    }
     let on_click = move |ev: leptos::ev::MouseEvent| match Cmd::of(&ev) {
         Some(Cmd::PresentExit) => {
             p.leave();

@@ -31,7 +31,7 @@ impl QuizShown {
     pub fn provide() {
         provide_context(QuizShown {
             shown: RwSignal::new(false),
-            questions: OnDemand::new(QUIZ_FILE, QUIZ_NAME, read_quiz),
+            questions: OnDemand::new(QUIZ_FILE, QUIZ_NAME),
             parts: Parts::get(),
         });
     }
@@ -44,7 +44,7 @@ impl QuizShown {
     /// Draws the quiz if it is not drawn yet (fetching its code and its questions), and opens
     /// it once it is.
     pub fn open(self) {
-        self.questions.want();
+        self.questions.fetch();
         let open = move || {
             if self.shown.get_untracked() {
                 browser::show_modal("quiz-dialog");
@@ -72,6 +72,9 @@ fn load() -> (String, bool) {
 pub fn QuizDialog() -> impl IntoView {
     let ctx = use_ctx();
     let quiz = QuizShown::get();
+    if let Some(quiz) = quiz {
+        quiz.questions.want(read_quiz);
+    }
     let (saved, storable) = load();
     // The progress, once read against the questions (`None` until the first answer or reset:
     // until then it is what storage holds).
@@ -126,7 +129,7 @@ pub fn QuizDialog() -> impl IntoView {
         }
         Some(Cmd::QuizRetry) => {
             if let Some(quiz) = quiz {
-                quiz.questions.want();
+                quiz.questions.reload();
             }
         }
         _ => {}
