@@ -245,6 +245,45 @@ pub fn when_near(el: &web_sys::Element, near: impl FnOnce() + 'static) {
     seen.forget();
 }
 
+/// Calls `near` once for each element matching `selector` (as they are now, in document order),
+/// when it or one after it comes within a screen's height below the viewport (or into it): a
+/// jump to the end of the page passes no element by. One observer for them all.
+pub fn each_near(selector: &str, near: impl Fn(&web_sys::Element) + 'static) {
+    let Ok(list) = document().query_selector_all(selector) else {
+        return;
+    };
+    let els: Vec<web_sys::Element> = (0..list.length())
+        .filter_map(|i| list.item(i)?.dyn_into().ok())
+        .collect();
+    let mut done = vec![false; els.len()];
+    let targets = els.clone();
+    let seen = Closure::<dyn FnMut(js_sys::Array, web_sys::IntersectionObserver)>::new(
+        move |entries: js_sys::Array, observer: web_sys::IntersectionObserver| {
+            for e in entries.iter() {
+                let e = e.unchecked_into::<web_sys::IntersectionObserverEntry>();
+                let at = targets.iter().position(|el| *el == e.target());
+                let Some(k) = at.filter(|_| e.is_intersecting()) else {
+                    continue;
+                };
+                for (el, done) in targets.iter().zip(done.iter_mut()).take(k + 1) {
+                    if !std::mem::replace(done, true) {
+                        observer.unobserve(el);
+                        near(el);
+                    }
+                }
+            }
+        },
+    );
+    let init = web_sys::IntersectionObserverInit::new();
+    init.set_root_margin("0px 0px 100% 0px");
+    if let Ok(observer) =
+        web_sys::IntersectionObserver::new_with_options(seen.as_ref().unchecked_ref(), &init)
+    {
+        els.iter().for_each(|el| observer.observe(el));
+    }
+    seen.forget();
+}
+
 /// Like [`data_attr`], for the element a key was pressed on.
 pub fn key_target_attr(ev: &web_sys::KeyboardEvent, name: &str) -> Option<String> {
     let target = ev.target()?.dyn_into::<web_sys::Element>().ok()?;

@@ -3,6 +3,7 @@
 //! to embed a scenario in notes.
 
 use super::app::use_ctx;
+use super::browser;
 use super::cmd::Cmd;
 use super::dom::{patched, Node};
 use super::timeline;
@@ -72,12 +73,20 @@ pub fn Home() -> impl IntoView {
             .with_value(|t| t[i].as_ref().map(|(_, n)| n.clone()))
             .unwrap_or_else(|| thumbnail(i, lang))
     };
-    leptos::task::spawn_local(async move {
-        for i in 0..scenarios::COUNT {
-            if scenarios::get(i).is_none() && scenarios::load(i).await.is_ok() {
-                arrived.update(|n| *n += 1);
+    // A card's scenario is fetched for its picture when the card (or one after it) comes near
+    // the viewport: a phone shows two or three cards at first, and needs not fetch fifteen.
+    request_animation_frame(move || {
+        browser::each_near(".scenario-card", move |card| {
+            let href = card.get_attribute("href").unwrap_or_default();
+            let i = crate::player::shown_scenario(&href);
+            if scenarios::get(i).is_none() {
+                leptos::task::spawn_local(async move {
+                    if scenarios::load(i).await.is_ok() {
+                        arrived.update(|n| *n += 1);
+                    }
+                });
             }
-        }
+        })
     });
     let draw = move || {
         let (lang, t) = (ctx.lang.get(), ctx.t());

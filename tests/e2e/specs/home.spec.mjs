@@ -18,7 +18,9 @@ test('home lists every scenario by theme, opens one, and starts the quiz', async
   await expect(first.locator('p')).toHaveText(/^Commit an order and publish its event without a shared transaction/);
   await expect(first.locator('.muted')).toHaveText('3 variants');
   await expect(cards.locator('p').filter({ hasText: /\S/ })).toHaveCount(SCENARIOS.length);
-  // Each card's picture is drawn when its scenario's module arrives.
+  // Each card's picture is drawn when its scenario's module arrives, fetched as the card comes
+  // within a screen of the viewport: at the end of the page, all of them.
+  await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
   await expect(page.locator('.scenario-card svg.thumb:not(:empty)')).toHaveCount(SCENARIOS.length);
   await expect(page.locator('.counter')).toBeHidden();
   await page.getByRole('button', { name: 'Start the quiz' }).click();
@@ -33,8 +35,9 @@ test('home lists every scenario by theme, opens one, and starts the quiz', async
   // Back home from the player's title; Chinese too.
   await page.getByRole('link', { name: 'Effectively Once' }).click();
   await expect(page).toHaveURL(/home=1/);
-  // (Leaving before every picture has arrived would abort their fetches.)
-  await expect(page.locator('.scenario-card svg.thumb:not(:empty)')).toHaveCount(SCENARIOS.length);
+  // (Leaving before every picture near the viewport has arrived would abort their fetches.)
+  await expect(page.locator('.scenario-card svg.thumb:not(:empty)').first()).toBeAttached();
+  await page.waitForLoadState('networkidle');
   await page.getByRole('link', { name: '中文' }).click();
   await expect(page.getByRole('heading', { level: 2 }).first()).toHaveText('双写与消息');
   await expect(cards.first().locator('p')).toHaveText(/^没有共同事务时提交订单并发布事件/);
@@ -44,11 +47,22 @@ test('home lists every scenario by theme, opens one, and starts the quiz', async
 
 test('home on a phone: one column, nothing wider than the screen, in both languages', async ({ page, problems }) => {
   await page.setViewportSize({ width: 390, height: 844 });
+  const fetched = new Set();
+  page.on('request', (r) => {
+    const m = /\/split_(\w+)-[0-9a-f]{16}\.wasm$/.exec(r.url());
+    if (m && !m[1].startsWith('part_')) fetched.add(m[1]);
+  });
   for (const lang of ['en', 'zh']) {
     await page.goto(`?home=1&lang=${lang}`);
     await expect(page.locator('.scenario-card')).toHaveCount(SCENARIOS.length);
-    // Each card's picture is drawn when its scenario's module arrives.
+    // The pictures of the cards within a screen of the viewport arrive; the others' scenarios
+    // are not fetched until the learner scrolls towards them.
+    await expect(page.locator('.scenario-card svg.thumb:not(:empty)').first()).toBeAttached();
+    await page.waitForLoadState('networkidle');
+    if (lang === 'en') expect(fetched.size).toBeLessThan(SCENARIOS.length / 2);
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
     await expect(page.locator('.scenario-card svg.thumb:not(:empty)')).toHaveCount(SCENARIOS.length);
+    expect(fetched.size).toBe(SCENARIOS.length);
     // The embed snippet's long line scrolls inside its own box, not the page.
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBe(390);
     const boxes = await page.locator('.scenario-card').evaluateAll((cs) => cs.map((c) => c.getBoundingClientRect()));

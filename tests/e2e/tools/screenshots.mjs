@@ -96,7 +96,13 @@ for (const s of shots.filter((x) => x.name.includes(process.argv[5] ?? ''))) {
   const page = await browser.newPage({ viewport: { width: s.width, height: s.height }, colorScheme: s.scheme, reducedMotion: 'reduce' });
   page.on('console', (m) => { if (m.type() === 'error') console.log(`[${s.name}] console: ${m.text()}`); });
   await page.goto(base + s.q);
-  if (s.home) await page.locator('.scenario-card').first().waitFor();
+  if (s.home) {
+    // Each card's picture arrives as it nears the viewport: scroll past them all first.
+    await page.locator('.scenario-card').first().waitFor();
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await page.waitForFunction(() => [...document.querySelectorAll('.scenario-card svg.thumb')].every((t) => t.childElementCount));
+    await page.evaluate(() => window.scrollTo(0, 0));
+  }
   else await page.getByRole('button', { name: /^(Play|播放)$/ }).waitFor();
   if (s.explore) {
     await page.locator('[data-cmd=explore-run]').click();
