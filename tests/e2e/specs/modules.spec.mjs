@@ -101,15 +101,18 @@ test('an optional part arrives on first use; a failed fetch says so, and Try aga
   await notice.getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByRole('dialog', { name: 'Interview questions' })).toBeVisible();
   await expect(page.locator('.notice')).toHaveCount(0);
-  // The part's own chunks come in its own pack, never the scenarios' pack again.
-  expect(fetched.filter((f) => f.startsWith('chunks')).sort()).toEqual(['chunks', 'chunks-explorer', 'chunks-quiz']);
+  // Each loader's chunks come in its own pack: the scenario's, the explorer's, the quiz's.
+  expect(fetched.filter((f) => f.startsWith('chunks')).sort()).toEqual(['chunks-dual_write', 'chunks-explorer', 'chunks-quiz']);
 });
 
 test('a comparison in the link fetches its part before drawing it; the home page its own', async ({ page }) => {
   const fetched = [];
+  const packs = [];
   page.on('request', (r) => {
     const m = /\/split_(\w+)-[0-9a-f]{16}\.wasm$/.exec(r.url());
     if (m) fetched.push(m[1]);
+    const p = /\/(chunks[\w-]*)-[0-9a-f]{16}\.bin$/.exec(r.url());
+    if (p) packs.push(p[1]);
   });
   await page.goto('?s=outbox-relay&v=no-dedup&cmp=inbox&lang=en');
   await waitForApp(page);
@@ -117,9 +120,13 @@ test('a comparison in the link fetches its part before drawing it; the home page
   // (The explorer's panel is fetched or not by where the comparison leaves it: not checked here.)
   expect(fetched.filter((f) => f !== 'part_explorer').sort()).toEqual(['outbox_relay', 'part_compare']);
   fetched.length = 0;
+  packs.length = 0;
   await page.goto('?home=1&lang=en');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   expect(fetched[0]).toBe('part_home');
+  // The cards' scenarios take their chunks from one pack of them all, not one pack each.
+  await expect.poll(() => fetched.length).toBeGreaterThan(2);
+  await expect.poll(() => [...new Set(packs)].sort()).toEqual(['chunks', 'chunks-home']);
 });
 
 test('a link fetches its scenario beside the page\'s own wasm, not after it, and once', async ({ page }) => {
@@ -131,7 +138,7 @@ test('a link fetches its scenario beside the page\'s own wasm, not after it, and
   });
   page.on('request', (r) => {
     if (/\/split_refund_cap-[0-9a-f]{16}\.wasm$/.test(r.url())) events.push('module requested');
-    if (/\/chunks-[0-9a-f]{16}\.bin$/.test(r.url())) events.push('pack requested');
+    if (/\/chunks-refund_cap-[0-9a-f]{16}\.bin$/.test(r.url())) events.push('pack requested');
   });
   page.on('requestfinished', (r) => {
     if (/\/effectively-once-[0-9a-f]{16}_bg\.wasm$/.test(r.url())) events.push('page wasm arrived');

@@ -96,64 +96,81 @@ for (const m of loader.matchAll(/__wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad
   if (deps.some((d) => !chunkOf.has(d))) throw new Error(`unknown chunk in ${m[1]}'s loader`);
   needs[m[1]] = deps.map((d) => chunkOf.get(d));
 }
-// The packs: one for the scenarios (every chunk a scenario needs), one per optional part (the
-// chunks it needs, a few of them also in the scenarios' pack), so that opening a part never
-// fetches the scenarios' chunks, nor a scenario the parts'.
+// The packs: one per loader (a scenario or an optional part) with exactly the chunks it needs,
+// so that a link fetches no chunk its scenario does not use (a scenario's pack is 4.9–7.9 KB of
+// gzip, the scenarios' chunks together 12.0 KB), and opening a part never fetches the
+// scenarios'. A chunk two of them share is in both; whichever pack arrives first instantiates
+// it, once. Plus one pack of every scenario's chunks, for the home page, which fetches the
+// scenarios one after another for its pictures: fifteen packs of their own would be 89 KB.
+// Each pack starts with its own index (u32 LE: count, then chunk number and length for each),
+// so that the page carries no table of where each chunk is (one cost the page 4.6 KB).
 const packs = { scenarios: [...new Set(Object.entries(needs).filter(([l]) => !l.startsWith('part_')).flatMap(([, c]) => c))] };
-for (const [l, c] of Object.entries(needs)) if (l.startsWith('part_') && c.length) packs[l] = c;
-const offsets = {}; // chunk → { pack: [at, length] }
-const packFile = (pack) => named(pack === 'scenarios' ? 'chunks' : `chunks-${pack.slice(5)}`, '.bin');
-/** What loader `l` fetches: its module and, if it needs chunks, its pack. */
-const filesOf = (l) => [named(`split_${l}`, '.wasm'),
-  ...(needs[l].length ? [packFile(l.startsWith('part_') ? l : 'scenarios')] : [])];
+for (const [l, c] of Object.entries(needs)) if (c.length) packs[l] = c;
+const packFile = (pack) => named(pack === 'scenarios' ? 'chunks' : `chunks-${pack.replace(/^part_/, '')}`, '.bin');
+if (new Set(Object.keys(packs).map(packFile)).size !== Object.keys(packs).length) throw new Error('two packs of one name');
+/** What loader `l` fetches: its module and, if it needs chunks, its own pack. */
+const filesOf = (l) => [named(`split_${l}`, '.wasm'), ...(needs[l].length ? [packFile(l)] : [])];
+const number = (c) => Number(c.slice('chunk_'.length));
 for (const [pack, names] of Object.entries(packs)) {
-  let at = 0;
   const files = names.sort().map((c) => readFileSync(chunks.find((m) => stem(m) === c)));
+  const index = Buffer.alloc(4 + 8 * names.length);
+  index.writeUInt32LE(names.length, 0);
   names.forEach((c, i) => {
-    (offsets[c] ??= {})[packFile(pack)] = [at, files[i].length];
-    at += files[i].length;
+    index.writeUInt32LE(number(c), 4 + 8 * i);
+    index.writeUInt32LE(files[i].length, 8 + 8 * i);
   });
-  out.set(packFile(pack), Buffer.concat(files));
+  out.set(packFile(pack), Buffer.concat([index, ...files]));
 }
-const missing = chunks.map(stem).filter((c) => !offsets[c]);
+const missing = chunks.map(stem).filter((c) => !Object.values(packs).some((p) => p.includes(c)));
 if (missing.length) throw new Error(`chunks no loader needs: ${missing.join(', ')}`);
 const block = /(const __chunk_\d+ = makeLoad\(\(\) => \{\s*const src = )fetch\(new URL\("\.\/(chunk_\d+)\.wasm", import\.meta\.url\)\);([^]*?)WebAssembly\.instantiateStreaming\(src, imports\)/g;
 let n = 0;
 split = split.replace(block, (_, head, name, mid) => {
   n += 1;
-  return `${head}chunkBytes("${name}");${mid}WebAssembly.instantiate(await src, imports)`;
+  return `${head}chunkBytes(${number(name)});${mid}WebAssembly.instantiate(await src, imports)`;
 });
 if (n !== chunks.length) throw new Error(`rewrote ${n} of ${chunks.length} chunk loaders in __wasm_split.js`);
-// A part's loader asks for its chunks from its own pack: wasm-split's loader calls each
-// dependency's loader synchronously, so the hint holds exactly while they ask. A chunk is
-// instantiated once whichever pack its bytes came from (they are the same bytes).
+// A loader asks for its chunks from its own pack: wasm-split's loader calls each dependency's
+// loader synchronously, so the hint holds exactly while they ask, and every chunk asked for is
+// in the hinted pack. A chunk is instantiated once whichever pack its bytes came from (they
+// are the same bytes). On the home page a scenario asks for the pack of them all.
 let hinted = 0;
-split = split.replace(/(__wasm_split_load_(part_\w+) = wrapAsyncCb\(makeLoad\([^]*?, )(\[[^\]]*\])\)\)/g, (_, head, part, deps) => {
-  if (!packs[part]) return `${head}${deps}))`;
+split = split.replace(/(__wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\([^]*?, )(\[[^\]]*\])\)\)/g, (_, head, l, deps) => {
+  if (!packs[l]) return `${head}${deps}))`;
   hinted += 1;
-  return `${head}fromPack("${packFile(part)}", ${deps})))`;
+  return `${head}fromPack("${packFile(l)}", ${l.startsWith('part_')}, ${deps})))`;
 });
-if (hinted !== Object.keys(packs).length - 1) throw new Error(`hinted ${hinted} of ${Object.keys(packs).length - 1} parts' loaders`);
+if (hinted !== Object.keys(packs).length - 1) throw new Error(`hinted ${hinted} of ${Object.keys(packs).length - 1} loaders`);
 split += `
-const CHUNKS = ${JSON.stringify(offsets)};
 const PACKS = new Map();
 let hint;
-function fromPack(pack, deps) {
-  return deps.map((d) => () => { hint = pack; try { return d(); } finally { hint = undefined; } });
+function fromPack(pack, part, deps) {
+  const ask = () => (part || !onHome() ? pack : "${packFile('scenarios')}");
+  return deps.map((d) => () => { hint = ask(); try { return d(); } finally { hint = undefined; } });
 }
-function chunkBytes(name) {
-  const where = CHUNKS[name];
-  const pack = where[hint] ? hint : where["${packFile('scenarios')}"] ? "${packFile('scenarios')}" : Object.keys(where)[0];
+function onHome() {
+  const q = new URLSearchParams(location.search);
+  return q.get("home") === "1" || [...q.keys()].every((k) => k === "lang" || k.startsWith("utm_"));
+}
+function chunkBytes(n) {
+  const pack = hint;
   if (!PACKS.has(pack)) {
-    const file = early(new URL("./" + pack, import.meta.url)).then((r) => {
+    const file = early(new URL("./" + pack, import.meta.url)).then(async (r) => {
       if (!r.ok) throw new Error(\`\${r.status} \${r.url}\`);
-      return r.arrayBuffer();
+      const b = await r.arrayBuffer();
+      const v = new DataView(b);
+      const index = new Map();
+      for (let i = 0, at = 4 + 8 * v.getUint32(0, true); i < v.getUint32(0, true); i += 1) {
+        const length = v.getUint32(8 + 8 * i, true);
+        index.set(v.getUint32(4 + 8 * i, true), new Uint8Array(b, at, length));
+        at += length;
+      }
+      return index;
     });
     file.catch(() => { if (PACKS.get(pack) === file) PACKS.delete(pack); });
     PACKS.set(pack, file);
   }
-  const [at, length] = where[pack];
-  return PACKS.get(pack).then((b) => new Uint8Array(b, at, length));
+  return PACKS.get(pack).then((index) => index.get(n));
 }
 `;
 for (const m of modules.slice(1).filter((m) => !chunks.includes(m))) {
@@ -177,15 +194,11 @@ function early(url) {
   EARLY.delete(url.href);
   return started ?? fetch(url);
 }
-{
-  const q = new URLSearchParams(location.search);
-  const bare = [...q.keys()].every((k) => k === "lang" || k.startsWith("utm_"));
-  for (const f of FIRST[q.get("home") === "1" || bare ? "part_home" : q.get("s")] ?? []) {
-    const url = new URL("./" + f, import.meta.url);
-    const started = fetch(url);
-    started.catch(() => {});
-    EARLY.set(url.href, started);
-  }
+for (const f of FIRST[onHome() ? "part_home" : new URLSearchParams(location.search).get("s")] ?? []) {
+  const url = new URL("./" + f, import.meta.url);
+  const started = fetch(url);
+  started.catch(() => {});
+  EARLY.set(url.href, started);
 }
 `;
 out.set(named('split', '.js'), Buffer.from(split));
