@@ -39,23 +39,27 @@ test('a link whose module fails: a notice and Try again, which then opens it', a
   await expect(page.locator('.counter')).toHaveText(/Step 0 of \d+/);
 });
 
-test('switching to a scenario whose module fails changes nothing; Try again switches', async ({ page }) => {
-  let fail = true;
-  await page.route(module('semaphore_scope'), (route) => (fail ? route.abort() : route.continue()));
-  await page.goto('?s=dual-write&lang=en');
-  await waitForApp(page);
-  const picker = page.getByRole('combobox', { name: 'Scenario' });
-  const value = await picker.locator('option', { hasText: 'Semaphore scope' }).getAttribute('value');
-  await picker.selectOption(value);
-  const notice = page.locator('.notice');
-  await expect(notice).toContainText('could not be loaded');
-  await expect(page).toHaveTitle(/Dual write/);
-  await expect(picker.locator('option:checked')).toHaveText(/Dual write/);
-  fail = false;
-  await notice.getByRole('button', { name: 'Try again' }).click();
-  await expect(page).toHaveTitle(/Semaphore scope/);
-  await expect(page.locator('.notice')).toHaveCount(0);
-});
+// The scenario's own module, and the pack of the chunks it shares with other scenarios.
+const failing = [['module', module('semaphore_scope')], ['pack of chunks', /\/chunks-semaphore_scope-[0-9a-f]{16}\.bin$/]];
+for (const [what, file] of failing) {
+  test(`switching to a scenario whose ${what} fails changes nothing; Try again switches`, async ({ page }) => {
+    let fail = true;
+    await page.route(file, (route) => (fail ? route.abort() : route.continue()));
+    await page.goto('?s=dual-write&lang=en');
+    await waitForApp(page);
+    const picker = page.getByRole('combobox', { name: 'Scenario' });
+    const value = await picker.locator('option', { hasText: 'Semaphore scope' }).getAttribute('value');
+    await picker.selectOption(value);
+    const notice = page.locator('.notice');
+    await expect(notice).toContainText('could not be loaded');
+    await expect(page).toHaveTitle(/Dual write/);
+    await expect(picker.locator('option:checked')).toHaveText(/Dual write/);
+    fail = false;
+    await notice.getByRole('button', { name: 'Try again' }).click();
+    await expect(page).toHaveTitle(/Semaphore scope/);
+    await expect(page.locator('.notice')).toHaveCount(0);
+  });
+}
 
 test('the export formats arrive on first use; a failed fetch says so, and the next click works', async ({ page }) => {
   const fetched = [];
