@@ -76,22 +76,14 @@ impl<T: Send + Sync + 'static> OnDemand<T> {
     /// fetches it if no one has yet (a failure stays until "Try again", `reload`).
     pub fn want(self, read: Reader<T>) {
         self.read.set_value(Some(read));
-        let state = self.state.with_untracked(|s| match s {
-            Fetched::Idle => Some(None),
-            Fetched::Unread(text) => Some(Some(text.clone())),
+        let unread = self.state.with_untracked(|s| match s {
+            Fetched::Unread(text) => Some(read_with(read, text)),
             _ => None,
         });
-        match state {
-            Some(Some(text)) => self.state.set(self.read_now(read, &text)),
-            Some(None) => self.fetch(),
+        match unread {
+            Some(next) => self.state.set(next),
+            None if self.state.with_untracked(|s| matches!(s, Fetched::Idle)) => self.fetch(),
             None => {}
-        }
-    }
-
-    fn read_now(self, read: Reader<T>, text: &str) -> Fetched<T> {
-        match read(text) {
-            Ok(value) => Fetched::Ready(value),
-            Err(why) => Fetched::Failed(why),
         }
     }
 
@@ -108,7 +100,7 @@ impl<T: Send + Sync + 'static> OnDemand<T> {
             let (en, zh) = self.what;
             let next = match result {
                 Ok(text) => match self.read.try_get_value().flatten() {
-                    Some(read) => self.read_now(read, &text),
+                    Some(read) => read_with(read, &text),
                     None => Fetched::Unread(text),
                 },
                 Err(why) => Fetched::Failed(Text::new(
@@ -122,6 +114,13 @@ impl<T: Send + Sync + 'static> OnDemand<T> {
             // The page may be gone (a test's navigation): then there is nothing to update.
             let _ = self.state.try_set(next);
         });
+    }
+}
+
+fn read_with<T>(read: Reader<T>, text: &str) -> Fetched<T> {
+    match read(text) {
+        Ok(value) => Fetched::Ready(value),
+        Err(why) => Fetched::Failed(why),
     }
 }
 
