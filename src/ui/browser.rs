@@ -161,6 +161,19 @@ pub fn data_attr(ev: &web_sys::Event, name: &str) -> Option<String> {
         .get_attribute(name)
 }
 
+/// The element matching `selector` at or above `ev`'s target, and where it is on screen (left,
+/// top, right, bottom).
+pub fn target_place(ev: &web_sys::Event, selector: &str) -> Option<(web_sys::Element, [f64; 4])> {
+    let el = ev
+        .target()?
+        .dyn_into::<web_sys::Element>()
+        .ok()?
+        .closest(selector)
+        .ok()??;
+    let r = el.get_bounding_client_rect();
+    Some((el, [r.left(), r.top(), r.right(), r.bottom()]))
+}
+
 /// Focuses the first element matching `selector` once the DOM has been updated (a redraw
 /// would otherwise drop keyboard focus on the body), without scrolling the page: what the
 /// learner watches stays where it is. Only an element entirely off screen is scrolled to, as

@@ -263,12 +263,37 @@ pub fn ExplorerStandIn() -> impl IntoView {
             browser::when_near(&el, move || parts.fetch(PartId::Explorer));
         }
     });
+    let explore = move || parts.open(PartId::Explorer, || Cmd::ExploreRun.press());
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if Cmd::of(&ev) == Some(Cmd::ExploreRun) {
-            parts.open(PartId::Explorer, || Cmd::ExploreRun.press());
+            explore();
         }
     };
-    Some(view! { <div class="stand-in" on:click=on_click>{drawn("exp-stand-in", draw)}</div> })
+    // Pressed just as the panel arrives, the button is swapped between press and release, and
+    // the browser fires no click: a release within the pressed button's place stands for it.
+    // A release elsewhere still cancels the press (WCAG 2.5.2).
+    let pressed = StoredValue::new_local(None::<(web_sys::Element, [f64; 4])>);
+    let on_down = move |ev: leptos::ev::PointerEvent| {
+        if Cmd::of(&ev) == Some(Cmd::ExploreRun) {
+            pressed.set_value(browser::target_place(&ev, "[data-cmd]"));
+        }
+    };
+    let _release = window_event_listener(leptos::ev::pointerup, move |ev| {
+        let Some((button, [left, top, right, bottom])) =
+            pressed.try_update_value(Option::take).flatten()
+        else {
+            return;
+        };
+        let (x, y) = (f64::from(ev.client_x()), f64::from(ev.client_y()));
+        if !button.is_connected() && (left..=right).contains(&x) && (top..=bottom).contains(&y) {
+            explore();
+        }
+    });
+    Some(view! {
+        <div class="stand-in" on:click=on_click on:pointerdown=on_down>
+            {drawn("exp-stand-in", draw)}
+        </div>
+    })
 }
 
 #[component]

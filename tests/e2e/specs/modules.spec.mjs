@@ -202,3 +202,33 @@ test('on a phone the explorer\'s panel waits until it is near; its stand-in expl
   await expect(page.locator('.explorer .exp-bar button').first()).toBeFocused();
   expect(fetched).toEqual(['dual_write', 'part_explorer']);
 });
+
+// Pressed just as the panel arrives: the stand-in's button is swapped between press and
+// release, so the browser fires no click. The release stands for it where the button was, and
+// still cancels it anywhere else.
+for (const [where, explores] of [['where the button was', true], ['elsewhere', false]]) {
+  test(`the stand-in pressed as the panel arrives, released ${where}: ${explores ? 'it explores' : 'nothing runs'}`, async ({ page }) => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    let release;
+    const held = new Promise((r) => { release = r; });
+    await page.route(module('part_explorer'), async (route) => { await held; await route.continue(); });
+    await page.goto('?s=dual-write&lang=en');
+    await waitForApp(page);
+    const button = page.getByRole('button', { name: 'Explore every run' });
+    await button.scrollIntoViewIfNeeded();
+    const box = await button.boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.mouse.down();
+    release();
+    await panel(page);
+    if (!explores) await page.mouse.move(box.x + box.width / 2, box.y - 200);
+    await page.mouse.up();
+    if (explores) {
+      await expect(page.locator('.exp-totals')).toContainText(/states/);
+    } else {
+      // Exploring shows its totals within a few hundred milliseconds: none came.
+      await page.waitForTimeout(800);
+      await expect(page.locator('.exp-totals')).toHaveCount(0);
+    }
+  });
+}
