@@ -596,38 +596,52 @@ pub fn App() -> impl IntoView {
     view! {
         <div class="app" class:embed=embed class:home-page=home class:audience=audience_view class:present=move || presenter.on.get() class:predicting=move || presenter.predict.get().is_some() class:comparing=move || compare.get().is_some()
             class:idle=move || presenter.idle.get()>
+            // Two options, not one `AnyView`: erasing the player's type costs the page 15 KB.
             {home.then(|| view! { <Part id=PartId::Home/> })}
-            <Header/>
-            <Part id=PartId::Presenter when=Signal::derive(move || presenter.on.get())/>
-            <EmbedBar/>
-            <main>
-            <Notices/>
-            <Summary/>
-            <Part id=PartId::Compare when=Signal::derive(move || compare.get().is_some())/>
-            <div class="stage">
-                <div class="left">
-                    <Part id=PartId::BreakIt when=Signal::derive(move || ctx.breaking.get())/>
-                    <FigureCard plots=true/>
-                    <Timeline/>
-                    <Choices/>
-                    <Narration/>
-                    <Program/>
-                    <Knobs/>
-                    {(!embed && !home).then(|| view! { <Part id=PartId::Explorer/> <super::explore::ExplorerStandIn/> })}
-                </div>
-                <div class="right">
-                    <FigureCard plots=false/>
-                    <super::panels::VerdictStrip place="side"/>
-                    <Invariants/>
-                    <Tables/>
-                </div>
-            </div>
-            </main>
-            <Controls/>
+            {(!home).then(|| view! { <Player/> })}
             <Part id=PartId::Embed/>
             <Part id=PartId::Export/>
             <Part id=PartId::Quiz/>
         </div>
+    }
+}
+
+/// The player: everything a scenario's page shows. The home page never shows it, so it never
+/// builds it (the player and the home page are two pages, BENCHMARKS.md "The home page builds
+/// no player").
+#[component]
+fn Player() -> impl IntoView {
+    let ctx = use_ctx();
+    let presenter = expect_context::<super::present::Presenter>();
+    let (compare, embed) = (ctx.compare, ctx.embed);
+    view! {
+        <Header/>
+        <Part id=PartId::Presenter when=Signal::derive(move || presenter.on.get())/>
+        <EmbedBar/>
+        <main>
+        <Notices/>
+        <Summary/>
+        <Part id=PartId::Compare when=Signal::derive(move || compare.get().is_some())/>
+        <div class="stage">
+            <div class="left">
+                <Part id=PartId::BreakIt when=Signal::derive(move || ctx.breaking.get())/>
+                <FigureCard plots=true/>
+                <Timeline/>
+                <Choices/>
+                <Narration/>
+                <Program/>
+                <Knobs/>
+                {(!embed).then(|| view! { <Part id=PartId::Explorer/> <super::explore::ExplorerStandIn/> })}
+            </div>
+            <div class="right">
+                <FigureCard plots=false/>
+                <super::panels::VerdictStrip place="side"/>
+                <Invariants/>
+                <Tables/>
+            </div>
+        </div>
+        </main>
+        <Controls/>
     }
 }
 
