@@ -4,7 +4,7 @@
 // load: opening the link (the page's start, the scenario's module, the first replay and
 // drawing); step: Step forward five times; scrub: the scrubber to the middle, then to the end;
 // knob: a knob change, which replays the run. Prints the worst of `runs` fresh pages.
-import { launch, longest } from './runs.mjs';
+import { launch, longest, throttled } from './runs.mjs';
 
 const base = process.argv[2] ?? 'http://127.0.0.1:8081/';
 const runs = Number(process.argv[3] ?? 3);
@@ -13,14 +13,7 @@ const browser = await launch();
 const context = await browser.newContext({ serviceWorkers: 'block' });
 
 async function once(rate) {
-  const page = await context.newPage();
-  const cdp = await context.newCDPSession(page);
-  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
-  await page.addInitScript(() => {
-    window.__tasks = [];
-    new PerformanceObserver((l) => { for (const e of l.getEntries()) window.__tasks.push(e.duration); })
-      .observe({ type: 'longtask', buffered: true });
-  });
+  const page = await throttled(context, rate);
   await page.goto(base + query);
   await page.locator('.counter').waitFor();
   await page.waitForTimeout(1500);
