@@ -10,7 +10,17 @@ use web_sys::{Element, HtmlElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
+/// Mounts the app at a scenario's link (the bare address is the home page, which has no player).
 fn mount() -> (HtmlElement, impl Sized) {
+    window()
+        .history()
+        .unwrap()
+        .replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some("?s=dual-write&lang=en"),
+        )
+        .unwrap();
     let root: HtmlElement = document().create_element("div").unwrap().unchecked_into();
     document().body().unwrap().append_child(&root).unwrap();
     let handle = leptos::mount::mount_to(root.clone(), App);
