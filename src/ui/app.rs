@@ -561,12 +561,6 @@ pub fn App() -> impl IntoView {
     });
     let audience_view = following.is_some();
     super::audience::Audience::provide(ctx, presenter, following);
-    let _keys = window_event_listener(leptos::ev::keydown, move |ev| {
-        // An audience window follows its presenter: its keys do nothing.
-        if !audience_view {
-            on_key(ctx, presenter, ev);
-        }
-    });
     // `watch=1` (the home page's "Start here"): play the failing path to its violation. A
     // variant that holds has none: say so, and show it as it is.
     if other.iter().any(|(k, v)| k == "watch" && v == "1") && !home {
@@ -594,11 +588,12 @@ pub fn App() -> impl IntoView {
     // neither seen, nor focusable, nor in the accessibility tree) and a title bar with a link to
     // the full view shows instead. Hiding costs no bundle bytes; a second layout would.
     view! {
-        <div class="app" class:embed=embed class:home-page=home class:audience=audience_view class:present=move || presenter.on.get() class:predicting=move || presenter.predict.get().is_some() class:comparing=move || compare.get().is_some()
+        <div class="app" class:embed=embed class:audience=audience_view class:present=move || presenter.on.get() class:predicting=move || presenter.predict.get().is_some() class:comparing=move || compare.get().is_some()
             class:idle=move || presenter.idle.get()>
             // Two options, not one `AnyView`: erasing the player's type costs the page 15 KB.
             {home.then(|| view! { <Part id=PartId::Home/> })}
-            {(!home).then(|| view! { <Player/> })}
+            // An audience window follows its presenter: its keys do nothing.
+            {(!home).then(|| view! { <Player keys=!audience_view/> })}
             <Part id=PartId::Embed/>
             <Part id=PartId::Export/>
             <Part id=PartId::Quiz/>
@@ -609,11 +604,17 @@ pub fn App() -> impl IntoView {
 /// The player: everything a scenario's page shows. The home page never shows it, so it never
 /// builds it (the player and the home page are two pages, BENCHMARKS.md "The home page builds
 /// no player").
+/// With `keys`, the player's keys (`on_key`) are its own; the home page, which has none, keeps
+/// Space, Home and End for scrolling.
 #[component]
-fn Player() -> impl IntoView {
+fn Player(keys: bool) -> impl IntoView {
     let ctx = use_ctx();
     let presenter = expect_context::<super::present::Presenter>();
     let (compare, embed) = (ctx.compare, ctx.embed);
+    if keys {
+        let _keys =
+            window_event_listener(leptos::ev::keydown, move |ev| on_key(ctx, presenter, ev));
+    }
     view! {
         <Header/>
         <Part id=PartId::Presenter when=Signal::derive(move || presenter.on.get())/>

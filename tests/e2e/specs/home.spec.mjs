@@ -71,3 +71,16 @@ test('home on a phone: one column, nothing wider than the screen, in both langua
   }
   expectNoConsoleErrors(problems);
 });
+
+// The home page has no player: the player's keys (Space plays, End goes to the last step) are
+// not taken from it, so they scroll the page as on any page.
+test('Space and End scroll the home page; the player\'s keys are not taken there', async ({ page }) => {
+  await page.goto('?home=1&lang=en');
+  await expect(page.locator('.scenario-card')).toHaveCount(SCENARIOS.length);
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Space');
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(0);
+  const after = await page.evaluate(() => window.scrollY);
+  await page.keyboard.press('End');
+  await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(after);
+});
