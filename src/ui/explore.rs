@@ -272,20 +272,23 @@ pub fn ExplorerStandIn() -> impl IntoView {
     // Pressed just as the panel arrives, the button is swapped between press and release, and
     // the browser fires no click: a release within the pressed button's place stands for it.
     // A release elsewhere still cancels the press (WCAG 2.5.2).
-    let pressed = StoredValue::new_local(None::<(web_sys::Element, [f64; 4])>);
+    // Only the same pointer's release counts: a touch that became a scroll ends with no release.
+    let pressed = StoredValue::new_local(None::<(i32, web_sys::Element, [f64; 4])>);
     let on_down = move |ev: leptos::ev::PointerEvent| {
         if Cmd::of(&ev) == Some(Cmd::ExploreRun) {
-            pressed.set_value(browser::target_place(&ev, "[data-cmd]"));
+            let place = browser::target_place(&ev, "[data-cmd]");
+            pressed.set_value(place.map(|(el, rect)| (ev.pointer_id(), el, rect)));
         }
     };
     let _release = window_event_listener(leptos::ev::pointerup, move |ev| {
-        let Some((button, [left, top, right, bottom])) =
+        let Some((id, button, [left, top, right, bottom])) =
             pressed.try_update_value(Option::take).flatten()
         else {
             return;
         };
         let (x, y) = (f64::from(ev.client_x()), f64::from(ev.client_y()));
-        if !button.is_connected() && (left..=right).contains(&x) && (top..=bottom).contains(&y) {
+        let inside = (left..=right).contains(&x) && (top..=bottom).contains(&y);
+        if id == ev.pointer_id() && !button.is_connected() && inside {
             explore();
         }
     });
