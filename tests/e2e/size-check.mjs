@@ -166,7 +166,7 @@ report.total = total;
 
 // Each entry point: the page (wasm + js + css, and the split modules' loader) and the modules of
 // the scenario it shows (tests/e2e/tools/split.mjs writes which files each scenario's loader
-// fetches). The home page shows the first scenario's run behind it, so it loads that one.
+// fetches). The home page fetches its own part before it draws, and its cards' scenarios after.
 const manifestPath = join(root, 'target/split/manifest.json');
 const manifest = existsSync(manifestPath) ? JSON.parse(readFileSync(manifestPath, 'utf8')) : null;
 const sameBuild = manifest && wasm && basename(wasm).includes(manifest.build);
