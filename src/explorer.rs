@@ -102,6 +102,10 @@ pub fn encode_progress(id: u32, states: usize) -> String {
     format!("P {id} {states}")
 }
 
+/// The failure reason when the worker could not fetch the scenario's module (the page says it
+/// in its own language).
+pub const NOT_FETCHED: &str = "not fetched";
+
 pub fn encode_failure(id: u32, reason: &str) -> String {
     format!("E {id} {}", reason.replace('\n', " "))
 }

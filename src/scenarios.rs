@@ -47,8 +47,57 @@ macro_rules! registry {
         /// The slugs of `ALL`, in the same order (a test holds them equal to each `meta()`).
         pub const SLUGS: &[&str] = &[$($slug),*];
 
+        /// The worker's split build (feature `split-worker`, index.html): each scenario's
+        /// model and its explorer sit behind a split point of their own, so the worker fetches
+        /// only the explored scenario's module (`tools/split.mjs` cuts the worker too).
+        #[cfg(feature = "split-worker")]
+        mod explorers {
+            $(pub mod $module {
+                use super::super::LoadFailed;
+                use crate::sim::{Bounds, Report};
+                #[wasm_split_helpers::wasm_split($module, fallible, preload(fetch))]
+                pub fn explore(
+                    variant: usize,
+                    budget: Option<u8>,
+                    knobs: &[u32],
+                    bounds: Bounds,
+                    progress: &mut dyn FnMut(usize),
+                ) -> Result<Report, LoadFailed> {
+                    Ok(super::super::run::<super::super::$module::$ty>(
+                        variant, budget, knobs, bounds, progress,
+                    ))
+                }
+            })*
+        }
+
+        /// Fetches the explorer of the scenario with this slug (feature `split-worker`).
+        #[cfg(feature = "split-worker")]
+        async fn fetch_explorer_of(slug: &str) -> Result<(), LoadFailed> {
+            match slug {
+                $($slug => Ok(explorers::$module::fetch().await?),)*
+                _ => Ok(()),
+            }
+        }
+
+        /// `explore_slug` after fetching the scenario's module (feature `split-worker`).
+        #[cfg(feature = "split-worker")]
+        async fn fetch_and_explore(
+            slug: &str,
+            variant: usize,
+            budget: Option<u8>,
+            knobs: &[u32],
+            bounds: Bounds,
+            progress: &mut dyn FnMut(usize),
+        ) -> Option<Result<Report, LoadFailed>> {
+            Some(match slug {
+                $($slug => explorers::$module::explore(variant, budget, knobs, bounds, progress).await,)*
+                _ => return None,
+            })
+        }
+
         /// Each arm calls its scenario's explorer directly, not through a chosen function
         /// pointer: the pointer cost the worker 3.1 KB of gzip (BENCHMARKS.md, "Bundle").
+        #[cfg(not(feature = "split-worker"))]
         fn explore_slug(
             slug: &str,
             variant: usize,
@@ -57,15 +106,6 @@ macro_rules! registry {
             bounds: Bounds,
             progress: &mut dyn FnMut(usize),
         ) -> Option<Report> {
-            fn run<S: Scenario>(
-                variant: usize,
-                budget: Option<u8>,
-                knobs: &[u32],
-                bounds: Bounds,
-                progress: &mut dyn FnMut(usize),
-            ) -> Report {
-                crate::sim::explore_with(&S::model_of(variant, budget, knobs), bounds, progress)
-            }
             Some(match slug {
                 $($slug => run::<$module::$ty>(variant, budget, knobs, bounds, progress),)*
                 _ => return None,
@@ -203,6 +243,17 @@ pub fn all() -> &'static [Registered] {
     ALL
 }
 
+/// Explores scenario `S` (see `explore`).
+fn run<S: Scenario>(
+    variant: usize,
+    budget: Option<u8>,
+    knobs: &[u32],
+    bounds: Bounds,
+    progress: &mut dyn FnMut(usize),
+) -> Report {
+    crate::sim::explore_with(&S::model_of(variant, budget, knobs), bounds, progress)
+}
+
 /// How many scenarios there are.
 pub const COUNT: usize = SLUGS.len();
 
@@ -210,7 +261,7 @@ pub const COUNT: usize = SLUGS.len();
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LoadFailed;
 
-#[cfg(feature = "split")]
+#[cfg(any(feature = "split", feature = "split-worker"))]
 impl From<wasm_split_helpers::SplitLoaderError> for LoadFailed {
     fn from(_: wasm_split_helpers::SplitLoaderError) -> LoadFailed {
         LoadFailed
@@ -386,6 +437,7 @@ pub fn index_of(slug: &str) -> Option<usize> {
 /// `bounds`, reporting progress (distinct states so far). A plain function rather than a trait
 /// method, so that the page, which never explores, does not carry the explorer: only the
 /// explorer's worker, the tests and the benchmark link it.
+#[cfg(not(feature = "split-worker"))]
 pub fn explore(
     index: usize,
     variant: usize,
@@ -397,6 +449,39 @@ pub fn explore(
     // By slug (`SLUGS`), not through `meta()`: calling a method of the registry's trait
     // objects would link every scenario's player code into the worker.
     explore_slug(SLUGS.get(index)?, variant, budget, knobs, bounds, progress)
+}
+
+/// Makes the explorer of the scenario at `index` ready: the worker's split build fetches its
+/// module the first time (a failure is not remembered, so calling again retries).
+pub async fn fetch_explorer(index: usize) -> Result<(), LoadFailed> {
+    #[cfg(feature = "split-worker")]
+    if let Some(slug) = SLUGS.get(index) {
+        fetch_explorer_of(slug).await?;
+    }
+    let _ = index;
+    Ok(())
+}
+
+/// `explore` as the explorer's worker calls it: its split build (feature `split-worker`) first
+/// fetches the scenario's module, which can fail (offline, a stale cache); calling again
+/// retries. `Ok(None)`: no scenario at `index`.
+pub async fn fetch_and_explore_at(
+    index: usize,
+    variant: usize,
+    budget: Option<u8>,
+    knobs: &[u32],
+    bounds: Bounds,
+    progress: &mut dyn FnMut(usize),
+) -> Result<Option<Report>, LoadFailed> {
+    let Some(slug) = SLUGS.get(index) else {
+        return Ok(None);
+    };
+    #[cfg(feature = "split-worker")]
+    return fetch_and_explore(slug, variant, budget, knobs, bounds, progress)
+        .await
+        .transpose();
+    #[cfg(not(feature = "split-worker"))]
+    Ok(explore_slug(slug, variant, budget, knobs, bounds, progress))
 }
 
 #[cfg(test)]

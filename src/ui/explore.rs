@@ -4,9 +4,9 @@
 //! side by side).
 //!
 //! The worker (built from `src/bin/explorer.rs`) is started on the first request, so the page
-//! never downloads it unless someone explores. Cancel terminates it. A release build names its
-//! files by their content (`tests/e2e/tools/worker.mjs`) and index.html names the loader, so a
-//! page only ever starts the worker of its own build; a debug build keeps the plain name.
+//! never downloads it unless someone explores; it then fetches the explored scenario's module
+//! only. Cancel terminates it. Its files are named by their content (`tests/e2e/tools/split.mjs`)
+//! and index.html names the loader, so a page only ever starts the worker of its own build.
 
 use super::app::{use_ctx, Ctx};
 use super::browser;
@@ -159,7 +159,11 @@ impl Explore {
             return true;
         }
         let url = browser::meta_content("explorer-worker");
-        let worker = match Worker::new(url.as_deref().unwrap_or("./explorer_loader.js")) {
+        // A module worker: its loader imports the glue, which imports the split modules' loader.
+        let options = web_sys::WorkerOptions::new();
+        options.set_type(web_sys::WorkerType::Module);
+        let url = url.as_deref().unwrap_or("./explorer_loader.js");
+        let worker = match Worker::new_with_options(url, &options) {
             Ok(w) => w,
             Err(e) => {
                 self.fail_all(format!("{e:?}"));
@@ -523,7 +527,7 @@ fn run_summary(run: &Run, variant: usize, lang: Lang, t: &Ui, show: bool) -> Nod
                 Node::el("p")
                     .attr("class", "exp-failed")
                     .attr("role", "alert")
-                    .text(format!("{} {reason}", w.failed)),
+                    .text(format!("{} {}", w.failed, reason_in(w, reason))),
             );
         }
         Run::Done(s) => {
@@ -606,6 +610,14 @@ fn side_by_side(a: &Summary, b: &Summary, names: [&str; 2], lang: Lang) -> Node 
         .attr("class", "exp-compare")
         .child(Node::el("thead").child(head))
         .child(body)
+}
+
+/// The worker's reason for a failure, in the page's language when the page knows it.
+fn reason_in<'a>(w: &'a i18n::ExploreUi, reason: &'a str) -> &'a str {
+    match reason {
+        crate::explorer::NOT_FETCHED => w.not_fetched,
+        other => other,
+    }
 }
 
 #[cfg(test)]

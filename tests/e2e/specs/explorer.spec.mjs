@@ -42,6 +42,29 @@ test('explores every run, shows the shortest counterexample, and proves the fix'
   expectNoConsoleErrors(problems);
 });
 
+test('exploring fetches the worker and the explored scenario\'s module only; a failed fetch says so, and exploring again works', async ({ page }) => {
+  const fetched = [];
+  page.on('request', (r) => {
+    const m = /\/explorer_split_(\w+)-[0-9a-f]{16}\.wasm$/.exec(r.url());
+    if (m) fetched.push(m[1]);
+  });
+  let fail = true;
+  await page.route(/\/explorer_split_refund_cap-[0-9a-f]{16}\.wasm$/, (route) => (fail ? route.abort() : route.continue()));
+  await page.goto('?s=refund-cap&v=read-then-write&lang=zh');
+  await waitForApp(page);
+  const explore = page.getByRole('button', { name: '检查所有运行' });
+  await explore.click();
+  await expect(results(page).getByRole('alert')).toContainText('无法加载这个场景的穷举检查模块');
+  expect(fetched).toEqual(['refund_cap']);
+  fail = false;
+  await explore.click();
+  await expect(results(page)).toContainText('个不同状态');
+  // The fix is the same scenario: its module is here already.
+  await page.getByRole('button', { name: /^验证修复/ }).click();
+  await expect(results(page).locator('table.exp-compare')).toBeVisible();
+  expect(fetched).toEqual(['refund_cap', 'refund_cap']);
+});
+
 test('a smaller fault budget explores fewer states; the two-relay counts match the native suite', async ({ page, problems }) => {
   await open(page, '?s=outbox-relay&v=two-relays&lang=en');
   await page.getByRole('button', { name: 'Explore every run' }).click();

@@ -19,14 +19,13 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
   const path = join(dir, file);
   const code = readFileSync(path);
   const before = sri(code);
-  // The page's glue is an ES module with an integrity hash in index.html; the explorer
-  // worker's glue is a classic script (wasm-bindgen --target no-modules, loaded by
-  // importScripts) whose global `wasm_bindgen` must keep its name; register-sw.js is a classic
-  // script too. The split modules' loader (split.mjs) is an ES module imported by the glue.
-  const module = html.includes(before) || /^split-[0-9a-f]+\.js$/.test(file);
+  // The page's glue is an ES module with an integrity hash in index.html; the split modules'
+  // loader and all the explorer worker's files (split.mjs) are ES modules too (a module
+  // worker). register-sw.js is a classic script.
+  const module = html.includes(before) || /^(explorer_)?split-[0-9a-f]+\.js$|^explorer(_loader)?-[0-9a-f]+\.js$/.test(file);
   const out = await minify(code.toString('utf8'), { module, compress: true, mangle: true });
   if (!out.code) throw new Error(`terser produced nothing for ${file}`);
-  if (!module && !/^(explorer(_loader)?|register-sw)\.js$/.test(file)) {
+  if (!module && file !== 'register-sw.js') {
     throw new Error(`index.html has no integrity ${before} for ${file}`);
   }
   writeFileSync(path, out.code);
@@ -34,9 +33,7 @@ for (const file of readdirSync(dir).filter((f) => f.endsWith('.js'))) {
   console.log(`minified ${file}: ${code.length} → ${out.code.length} bytes`);
 }
 writeFileSync(htmlPath, html);
-// Then the worker's files get their content hash (over the minified glue), then the
-// Content-Security-Policy, over the final index.html, and the offline service worker
+// Then the Content-Security-Policy, over the final index.html, and the offline service worker
 // over the final files.
-await import('./worker.mjs');
 await import('./csp.mjs');
 await import('./offline.mjs');

@@ -1,16 +1,20 @@
 // Run first by the post_build hook minify-js.mjs: cuts the page's wasm into the page's own
-// module and one module per scenario, fetched when the scenario is first shown (issue 25).
+// module and one module per scenario and per optional part, fetched when first shown, and the
+// explorer's worker into its own module and one per scenario, fetched when first explored
+// (issue 25).
 //
-// Trunk builds the page with feature `split` (index.html): every scenario sits behind a
-// `#[wasm_split]` loader (src/scenarios.rs), and build.rs links the wasm with its relocations
-// kept. Trunk cannot run the cut itself (trunk-rs/trunk#1022), so this step does what Trunk's
-// own wasm-bindgen and wasm-opt steps would have done, on the cut modules:
+// Trunk builds the page with feature `split` and the worker with `split-worker` (index.html):
+// every scenario sits behind a `#[wasm_split]` loader (src/scenarios.rs), and build.rs links
+// the wasm with its relocations kept. Trunk cannot run the cut itself (trunk-rs/trunk#1022), so
+// this step does what Trunk's own wasm-bindgen and wasm-opt steps would have done, on the cut
+// modules:
 //   wasm-split-cli → wasm-bindgen --keep-lld-exports (the chunks import the function table)
-//   → wasm-opt -Oz on every module → names with the build's content hash → index.html.
-// Trunk's own (uncut) output for the page is then removed from the staging directory.
+//   → wasm-opt on every module (-Oz; the worker's -O4) → names with the cut's content hash
+//   → index.html.
+// Trunk's own (uncut) output is then removed from the staging directory.
 import { createHash } from 'node:crypto';
 import { execFile, execFileSync } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { availableParallelism } from 'node:os';
@@ -21,136 +25,126 @@ if (!dir) process.exit(0);
 const release = process.env.TRUNK_PROFILE === 'release';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const NAME = 'effectively-once';
-const input = join(root, 'target/wasm32-unknown-unknown', release ? 'release' : 'debug', `${NAME}.wasm`);
-const work = join(root, 'target/split');
-
-/** What each loader fetches (`filesOf`, below): { page: [files], scenarios: { slug: [files] },
- *  parts: { name: [files] } }, names as in dist (read by size-check.mjs). A split point named
- *  `part_<name>` is an optional part of the page; every other one is a scenario. */
-function manifest() {
-  const scenarios = {};
-  const parts = {};
-  for (const l of Object.keys(needs)) {
-    if (l.startsWith('part_')) parts[l.slice(5)] = filesOf(l);
-    else scenarios[l.replace(/_/g, '-')] = filesOf(l);
-  }
-  const page = ['index.html', named(NAME, '.js'), named(NAME, '_bg.wasm'), named('split', '.js')];
-  return { build: id, page, scenarios, parts };
-}
-
+const WORKER = 'explorer';
+const target = join(root, 'target/wasm32-unknown-unknown', release ? 'release' : 'debug');
 const run = (cmd, args) => execFileSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'] });
 const sri = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
 
-const wasm = readFileSync(input);
-if (!wasm.includes(Buffer.from('reloc.CODE'))) {
-  throw new Error(`${input} has no relocations: was it built with feature "split" (build.rs)?`);
+/** Cuts `target/<name>.wasm` in `work`, optimised at wasm-opt's `level`: every module (the
+ *  main one after wasm-bindgen first, then the split ones: scenarios, parts, shared chunks), the
+ *  glue, wasm-split's loader, and the cut's id, a hash over everything it writes (any change renames every file, so a page can
+ *  never meet a module of another build: the HTTP cache and the service worker key on names). */
+async function cut(name, work, level) {
+  const input = join(target, `${name}.wasm`);
+  if (!readFileSync(input).includes(Buffer.from('reloc.CODE'))) {
+    throw new Error(`${input} has no relocations: was it built with its split feature (build.rs)?`);
+  }
+  rmSync(work, { recursive: true, force: true });
+  mkdirSync(join(work, 'bg'), { recursive: true });
+  run('wasm-split-cli', [input, work, '--out-name', name]);
+  run('wasm-bindgen', ['--target', 'web', '--keep-lld-exports', '--no-typescript',
+    '--out-dir', join(work, 'bg'), '--out-name', name, join(work, `${name}.wasm`)]);
+  const modules = [join(work, 'bg', `${name}_bg.wasm`),
+    ...readdirSync(work).filter((f) => f.endsWith('.wasm') && f !== `${name}.wasm`).map((f) => join(work, f))];
+  if (release) {
+    // On every core at once: about 200 modules, most of them chunks of under 1 KiB, where
+    // wasm-opt's start-up is most of the time.
+    const opt = promisify(execFile);
+    const queue = [...modules];
+    const worker = async () => {
+      for (let m = queue.shift(); m; m = queue.shift()) {
+        await opt('wasm-opt', [level, '--strip-debug', '--strip-producers', m, '-o', m]);
+      }
+    };
+    await Promise.all(Array.from({ length: availableParallelism() }, worker));
+  }
+  const glue = readFileSync(join(work, 'bg', `${name}.js`), 'utf8');
+  const loader = readFileSync(join(work, '__wasm_split.js'), 'utf8');
+  const hash = createHash('sha256');
+  for (const m of modules) hash.update(readFileSync(m));
+  // This step's own source too: it writes the loader that runs (split.js).
+  hash.update(glue).update(loader).update(readFileSync(fileURLToPath(import.meta.url)));
+  return { modules, glue, loader, id: hash.digest('hex').slice(0, 16) };
 }
-rmSync(work, { recursive: true, force: true });
-mkdirSync(join(work, 'bg'), { recursive: true });
-run('wasm-split-cli', [input, work, '--out-name', NAME]);
-run('wasm-bindgen', ['--target', 'web', '--keep-lld-exports', '--no-typescript',
-  '--out-dir', join(work, 'bg'), '--out-name', NAME, join(work, `${NAME}.wasm`)]);
 
-// Every module: the page's (after wasm-bindgen) and the split ones (scenarios, shared chunks).
-const modules = [join(work, 'bg', `${NAME}_bg.wasm`),
-  ...readdirSync(work).filter((f) => f.endsWith('.wasm') && f !== `${NAME}.wasm`).map((f) => join(work, f))];
-if (release) {
-  // On every core at once: about 200 modules, most of them chunks of under 1 KiB, where
-  // wasm-opt's start-up is most of the time.
-  const opt = promisify(execFile);
-  const queue = [...modules];
-  const worker = async () => {
-    for (let m = queue.shift(); m; m = queue.shift()) {
-      await opt('wasm-opt', ['-Oz', '--strip-debug', '--strip-producers', m, '-o', m]);
-    }
-  };
-  await Promise.all(Array.from({ length: availableParallelism() }, worker));
-}
-
-// One hash over everything this step writes: any change renames every file, so a page can
-// never meet a module of another build (the HTTP cache and the service worker key on names).
-const hash = createHash('sha256');
-const glue = readFileSync(join(work, 'bg', `${NAME}.js`), 'utf8');
-const loader = readFileSync(join(work, '__wasm_split.js'), 'utf8');
-for (const m of modules) hash.update(readFileSync(m));
-// This step's own source too: it writes the loader the page runs (split.js).
-hash.update(glue).update(loader).update(readFileSync(fileURLToPath(import.meta.url)));
-const id = hash.digest('hex').slice(0, 16);
-
-const named = (stem, ext) => `${stem}-${id}${ext}`;
-const out = new Map(); // file name in dist → bytes
-// The scenarios' and parts' own modules keep a file each. The shared chunks (code two or more
-// of them use and the page does not: 26–65 of under 1 KiB per scenario, 4–11 per part) go into
-// packs, each fetched once and compressed as a whole (a third of their separate size); each
-// chunk is still instantiated only when a module that needs it loads, and at most once
-// (wasm-split's memoised loaders).
-let split = loader.replace(`"./${NAME}.js"`, `"./${named(NAME, '.js')}"`);
 const stem = (m) => m.slice(m.lastIndexOf('/') + 1, -'.wasm'.length);
-const chunks = modules.slice(1).filter((m) => /^chunk_\d+$/.test(stem(m)));
-// Which chunks each loader needs, by loader name (a scenario's module, or `part_<name>`).
-const chunkOf = new Map([...loader.matchAll(/const (__chunk_\d+) = makeLoad\([^]*?"\.\/(chunk_\d+)\.wasm"/g)]
-  .map((m) => [m[1], m[2]]));
-const needs = {};
-for (const m of loader.matchAll(/__wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\([^]*?, \[([^\]]*)\]\)\)/g)) {
-  const deps = m[2].split(',').map((d) => d.trim()).filter(Boolean);
-  if (deps.some((d) => !chunkOf.has(d))) throw new Error(`unknown chunk in ${m[1]}'s loader`);
-  needs[m[1]] = deps.map((d) => chunkOf.get(d));
-}
-// The packs: one per loader (a scenario or an optional part) with exactly the chunks it needs,
-// so that a link fetches no chunk its scenario does not use (a scenario's pack is 4.9–7.9 KB of
-// gzip, the scenarios' chunks together 12.0 KB), and opening a part never fetches the
-// scenarios'. A chunk two of them share is in both; whichever pack arrives first instantiates
-// it, once. Plus one pack of every scenario's chunks, for the home page, which fetches the
-// scenarios one after another for its pictures: fifteen packs of their own would be 89 KB.
-// Each pack starts with its own index (u32 LE: count, then chunk number and length for each),
-// so that the page carries no table of where each chunk is (one cost the page 4.6 KB).
-const packs = { scenarios: [...new Set(Object.entries(needs).filter(([l]) => !l.startsWith('part_')).flatMap(([, c]) => c))] };
-for (const [l, c] of Object.entries(needs)) if (c.length) packs[l] = c;
-const packFile = (pack) => named(pack === 'scenarios' ? 'chunks' : `chunks-${pack.replace(/^part_/, '')}`, '.bin');
-if (new Set(Object.keys(packs).map(packFile)).size !== Object.keys(packs).length) throw new Error('two packs of one name');
-/** What loader `l` fetches: its module and, if it needs chunks, its own pack. */
-const filesOf = (l) => [named(`split_${l}`, '.wasm'), ...(needs[l].length ? [packFile(l)] : [])];
-const number = (c) => Number(c.slice('chunk_'.length));
-for (const [pack, names] of Object.entries(packs)) {
-  const files = names.sort().map((c) => readFileSync(chunks.find((m) => stem(m) === c)));
-  const index = Buffer.alloc(4 + 8 * names.length);
-  index.writeUInt32LE(names.length, 0);
-  names.forEach((c, i) => {
-    index.writeUInt32LE(number(c), 4 + 8 * i);
-    index.writeUInt32LE(files[i].length, 8 + 8 * i);
+
+/** The cut's files for dist (`out`: name → bytes) and what each loader fetches (`filesOf`).
+ *  `named(stem, ext)` names a file of this cut; `home` (the page only) names the pack of every
+ *  scenario's chunks that the home page fetches.
+ *
+ *  The scenarios' and parts' own modules keep a file each. The shared chunks (code two or more
+ *  of them use and the main module does not: 26–65 of under 1 KiB per scenario, 4–11 per part)
+ *  go into packs, each fetched once and compressed as a whole (a third of their separate size);
+ *  each chunk is still instantiated only when a module that needs it loads, and at most once
+ *  (wasm-split's memoised loaders). */
+function packed({ name, modules, glue, loader }, named, home) {
+  const out = new Map();
+  let split = loader.replace(`"./${name}.js"`, `"./${named(name, '.js')}"`);
+  const chunks = modules.slice(1).filter((m) => /^chunk_\d+$/.test(stem(m)));
+  // Which chunks each loader needs, by loader name (a scenario's module, or `part_<name>`).
+  const chunkOf = new Map([...loader.matchAll(/const (__chunk_\d+) = makeLoad\([^]*?"\.\/(chunk_\d+)\.wasm"/g)]
+    .map((m) => [m[1], m[2]]));
+  const needs = {};
+  for (const m of loader.matchAll(/__wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\([^]*?, \[([^\]]*)\]\)\)/g)) {
+    const deps = m[2].split(',').map((d) => d.trim()).filter(Boolean);
+    if (deps.some((d) => !chunkOf.has(d))) throw new Error(`unknown chunk in ${m[1]}'s loader`);
+    needs[m[1]] = deps.map((d) => chunkOf.get(d));
+  }
+  // The packs: one per loader (a scenario or an optional part) with exactly the chunks it
+  // needs, so that a link fetches no chunk its scenario does not use (a scenario's pack is
+  // 4.9–7.9 KB of gzip, the scenarios' chunks together 12.0 KB), and opening a part never
+  // fetches the scenarios'. A chunk two of them share is in both; whichever pack arrives first
+  // instantiates it, once. For the page, one pack of every scenario's chunks too, for the home
+  // page, which fetches the scenarios one after another for its pictures: fifteen packs of
+  // their own would be 89 KB. Each pack starts with its own index (u32 LE: count, then chunk
+  // number and length for each), so that the main module carries no table of where each chunk
+  // is (one cost the page 4.6 KB).
+  const packs = {};
+  if (home) packs.scenarios = [...new Set(Object.entries(needs).filter(([l]) => !l.startsWith('part_')).flatMap(([, c]) => c))];
+  for (const [l, c] of Object.entries(needs)) if (c.length) packs[l] = c;
+  const packFile = (pack) => named(pack === 'scenarios' ? 'chunks' : `chunks-${pack.replace(/^part_/, '')}`, '.bin');
+  if (new Set(Object.keys(packs).map(packFile)).size !== Object.keys(packs).length) throw new Error('two packs of one name');
+  const filesOf = (l) => [named(`split_${l}`, '.wasm'), ...(needs[l].length ? [packFile(l)] : [])];
+  const number = (c) => Number(c.slice('chunk_'.length));
+  for (const [pack, names] of Object.entries(packs)) {
+    const files = names.sort().map((c) => readFileSync(chunks.find((m) => stem(m) === c)));
+    const index = Buffer.alloc(4 + 8 * names.length);
+    index.writeUInt32LE(names.length, 0);
+    names.forEach((c, i) => {
+      index.writeUInt32LE(number(c), 4 + 8 * i);
+      index.writeUInt32LE(files[i].length, 8 + 8 * i);
+    });
+    out.set(packFile(pack), Buffer.concat([index, ...files]));
+  }
+  const missing = chunks.map(stem).filter((c) => !Object.values(packs).some((p) => p.includes(c)));
+  if (missing.length) throw new Error(`chunks no loader needs: ${missing.join(', ')}`);
+  const block = /(const __chunk_\d+ = makeLoad\(\(\) => \{\s*const src = )fetch\(new URL\("\.\/(chunk_\d+)\.wasm", import\.meta\.url\)\);([^]*?)WebAssembly\.instantiateStreaming\(src, imports\)/g;
+  let n = 0;
+  split = split.replace(block, (_, head, chunk, mid) => {
+    n += 1;
+    return `${head}chunkBytes(${number(chunk)});${mid}WebAssembly.instantiate(await src, imports)`;
   });
-  out.set(packFile(pack), Buffer.concat([index, ...files]));
-}
-const missing = chunks.map(stem).filter((c) => !Object.values(packs).some((p) => p.includes(c)));
-if (missing.length) throw new Error(`chunks no loader needs: ${missing.join(', ')}`);
-const block = /(const __chunk_\d+ = makeLoad\(\(\) => \{\s*const src = )fetch\(new URL\("\.\/(chunk_\d+)\.wasm", import\.meta\.url\)\);([^]*?)WebAssembly\.instantiateStreaming\(src, imports\)/g;
-let n = 0;
-split = split.replace(block, (_, head, name, mid) => {
-  n += 1;
-  return `${head}chunkBytes(${number(name)});${mid}WebAssembly.instantiate(await src, imports)`;
-});
-if (n !== chunks.length) throw new Error(`rewrote ${n} of ${chunks.length} chunk loaders in __wasm_split.js`);
-// A loader asks for its chunks from its own pack: wasm-split's loader calls each dependency's
-// loader synchronously, so the hint holds exactly while they ask, and every chunk asked for is
-// in the hinted pack. A chunk is instantiated once whichever pack its bytes came from (they
-// are the same bytes). On the home page a scenario asks for the pack of them all.
-let hinted = 0;
-split = split.replace(/(__wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\([^]*?, )(\[[^\]]*\])\)\)/g, (_, head, l, deps) => {
-  if (!packs[l]) return `${head}${deps}))`;
-  hinted += 1;
-  return `${head}fromPack("${packFile(l)}", ${l.startsWith('part_')}, ${deps})))`;
-});
-if (hinted !== Object.keys(packs).length - 1) throw new Error(`hinted ${hinted} of ${Object.keys(packs).length - 1} loaders`);
-split += `
+  if (n !== chunks.length) throw new Error(`rewrote ${n} of ${chunks.length} chunk loaders in ${name}'s __wasm_split.js`);
+  // A loader asks for its chunks from its own pack: wasm-split's loader calls each dependency's
+  // loader synchronously, so the hint holds exactly while they ask, and every chunk asked for is
+  // in the hinted pack. A chunk is instantiated once whichever pack its bytes came from (they
+  // are the same bytes). On the home page a scenario asks for the pack of them all.
+  let hinted = 0;
+  split = split.replace(/(__wasm_split_load_(\w+) = wrapAsyncCb\(makeLoad\([^]*?, )(\[[^\]]*\])\)\)/g, (_, head, l, deps) => {
+    if (!packs[l]) return `${head}${deps}))`;
+    hinted += 1;
+    return `${head}fromPack("${packFile(l)}", ${l.startsWith('part_')}, ${deps})))`;
+  });
+  const loaders = Object.keys(packs).filter((p) => p !== 'scenarios').length;
+  if (hinted !== loaders) throw new Error(`hinted ${hinted} of ${loaders} loaders in ${name}'s __wasm_split.js`);
+  const ask = home ? `(part || !onHome() ? pack : "${packFile('scenarios')}")` : 'pack';
+  split += `
 const PACKS = new Map();
 let hint;
 function fromPack(pack, part, deps) {
-  const ask = () => (part || !onHome() ? pack : "${packFile('scenarios')}");
+  const ask = () => ${ask};
   return deps.map((d) => () => { hint = ask(); try { return d(); } finally { hint = undefined; } });
-}
-function onHome() {
-  const q = new URLSearchParams(location.search);
-  return q.get("home") === "1" || [...q.keys()].every((k) => k === "lang" || k.startsWith("utm_"));
 }
 function chunkBytes(n) {
   const pack = hint;
@@ -173,20 +167,55 @@ function chunkBytes(n) {
   return PACKS.get(pack).then((index) => index.get(n));
 }
 `;
-for (const m of modules.slice(1).filter((m) => !chunks.includes(m))) {
-  if (!split.includes(`"./${stem(m)}.wasm"`)) throw new Error(`__wasm_split.js never fetches ${stem(m)}.wasm`);
-  split = split.replace(`"./${stem(m)}.wasm"`, `"./${named(stem(m), '.wasm')}"`);
-  out.set(named(stem(m), '.wasm'), readFileSync(m));
+  for (const m of modules.slice(1).filter((m) => !chunks.includes(m))) {
+    if (!split.includes(`"./${stem(m)}.wasm"`)) throw new Error(`${name}'s __wasm_split.js never fetches ${stem(m)}.wasm`);
+    split = split.replace(`"./${stem(m)}.wasm"`, `"./${named(stem(m), '.wasm')}"`);
+    out.set(named(stem(m), '.wasm'), readFileSync(m));
+  }
+  // Only the glue's `import … from`: its imports object keeps the module name the wasm imports.
+  const from = (f) => `from "./${f}"`;
+  out.set(named(name, '.js'), Buffer.from(glue.split(from('__wasm_split.js')).join(from(named('split', '.js')))));
+  out.set(named(name, '_bg.wasm'), readFileSync(modules[0]));
+  const counts = `${out.size - 2 - Object.keys(packs).length} modules and ${chunks.length} shared chunks in ${Object.keys(packs).length} packs`;
+  return { out, split, needs, filesOf, counts };
 }
-// The module a link draws first (the home page's part, or the scenario `s=` names) and its pack
-// are fetched as soon as this file runs, beside the page's own wasm, instead of after it has
-// started: one round trip less before the first drawing. The loaders take that fetch once; a
-// retry fetches anew. A link this rule misreads fetches one file for nothing, no more.
-const { scenarios: first } = manifest();
+
+// The page.
+const page = await cut(NAME, join(root, 'target/split'), '-Oz');
+const named = (s, ext) => `${s}-${page.id}${ext}`;
+const cutPage = packed({ name: NAME, ...page }, named, true);
+let split = cutPage.split;
+const { out, needs, filesOf } = cutPage;
+
+/** What each loader fetches: { page: [files], scenarios: { slug: [files] }, parts: { name:
+ *  [files] }, worker: { main: [files], scenarios: { slug: [files] } } }, names as in dist (read
+ *  by size-check.mjs). A split point named `part_<name>` is an optional part of the page; every
+ *  other one is a scenario. */
+function manifest() {
+  const scenarios = {};
+  const parts = {};
+  for (const l of Object.keys(needs)) {
+    if (l.startsWith('part_')) parts[l.slice(5)] = filesOf(l);
+    else scenarios[l.replace(/_/g, '-')] = filesOf(l);
+  }
+  const main = ['index.html', named(NAME, '.js'), named(NAME, '_bg.wasm'), named('split', '.js')];
+  return { build: page.id, page: main, scenarios, parts, worker: workerManifest };
+}
+
+// Only for the page: the module a link draws first (the home page's part, or the scenario `s=`
+// names) and its pack are fetched as soon as this file runs, beside the page's own wasm,
+// instead of after it has started: one round trip less before the first drawing. The loaders
+// take that fetch once; a retry fetches anew. A link this rule misreads fetches one file for
+// nothing, no more.
 if (!needs.part_home) throw new Error('no part_home loader in __wasm_split.js');
-first.part_home = filesOf('part_home');
+const first = Object.fromEntries(Object.keys(needs).map((l) => [l.startsWith('part_') ? l : l.replace(/_/g, '-'), filesOf(l)])
+  .filter(([l]) => l === 'part_home' || !l.startsWith('part_')));
 split = split.replace(/fetch\(new URL\("\.\/split_/g, 'early(new URL("./split_');
 split += `
+function onHome() {
+  const q = new URLSearchParams(location.search);
+  return q.get("home") === "1" || [...q.keys()].every((k) => k === "lang" || k.startsWith("utm_"));
+}
 const FIRST = ${JSON.stringify(first)};
 const EARLY = new Map();
 function early(url) {
@@ -202,12 +231,38 @@ for (const f of FIRST[onHome() ? "part_home" : new URLSearchParams(location.sear
 }
 `;
 out.set(named('split', '.js'), Buffer.from(split));
-// Only the glue's `import … from`: its imports object keeps the module name the wasm imports.
-const from = (name) => `from "./${name}"`;
-out.set(named(NAME, '.js'), Buffer.from(glue.split(from('__wasm_split.js')).join(from(named('split', '.js')))));
-out.set(named(NAME, '_bg.wasm'), readFileSync(modules[0]));
 
-// index.html: Trunk's page glue and wasm (their names and integrity hashes) → ours.
+// The explorer's worker: a module worker (its loader imports the glue, which imports the
+// split loader) whose files are all named by the worker's own cut. A page names its loader in
+// index.html (<meta name="explorer-worker">), so it never starts another build's worker.
+// Optimised for speed, as Trunk's own step did (`data-wasm-opt="4"`, BENCHMARKS.md: the
+// explorer's states per second).
+const worker = await cut(WORKER, join(root, 'target/split-worker'), '-O4');
+const workerNamed = (s, ext) => `${s.startsWith(WORKER) ? s : `${WORKER}_${s}`}-${worker.id}${ext}`;
+const cutWorker = packed({ name: WORKER, ...worker }, workerNamed, false);
+const loaderFile = workerNamed(`${WORKER}_loader`, '.js');
+const workerMain = [loaderFile, workerNamed(WORKER, '.js'), workerNamed(WORKER, '_bg.wasm'), workerNamed('split', '.js')];
+const workerManifest = {
+  main: workerMain,
+  scenarios: Object.fromEntries(Object.keys(cutWorker.needs).map((l) => [l.replace(/_/g, '-'), cutWorker.filesOf(l)])),
+};
+const workerSplit = `${cutWorker.split}
+function early(url) {
+  return fetch(url);
+}
+`;
+cutWorker.out.set(workerNamed('split', '.js'), Buffer.from(workerSplit));
+// Messages that arrive while the wasm is still loading are kept and handed to the Rust handler
+// (src/worker.rs) once it is installed.
+cutWorker.out.set(loaderFile, Buffer.from(`import init from "./${workerNamed(WORKER, '.js')}";
+const early = [];
+self.onmessage = (event) => early.push(event);
+await init({ module_or_path: new URL("./${workerNamed(WORKER, '_bg.wasm')}", import.meta.url) });
+for (const event of early) self.onmessage(event);
+`));
+
+// index.html: Trunk's page glue and wasm (their names and integrity hashes) → ours; Trunk's
+// worker files go.
 const htmlPath = join(dir, 'index.html');
 let html = readFileSync(htmlPath, 'utf8');
 const trunks = readdirSync(dir).filter((f) => f.startsWith(`${NAME}-`) && /(_bg\.wasm|\.js)$/.test(f));
@@ -218,7 +273,13 @@ for (const old of trunks) {
   rmSync(join(dir, old));
 }
 if (trunks.length !== 2) throw new Error(`expected Trunk's page glue and wasm, found ${trunks.join(', ')}`);
-for (const [f, bytes] of out) writeFileSync(join(dir, f), bytes);
-writeFileSync(join(work, 'manifest.json'), JSON.stringify(manifest(), null, 1));
+for (const f of [`${WORKER}.js`, `${WORKER}_bg.wasm`]) {
+  if (!existsSync(join(dir, f))) throw new Error(`Trunk built no ${f}`);
+  rmSync(join(dir, f));
+}
+if (!html.includes('</head>')) throw new Error('index.html has no </head>');
+html = html.replace('</head>', `<meta name="explorer-worker" content="./${loaderFile}"></head>`);
+for (const [f, bytes] of [...out, ...cutWorker.out]) writeFileSync(join(dir, f), bytes);
+writeFileSync(join(root, 'target/split/manifest.json'), JSON.stringify(manifest(), null, 1));
 writeFileSync(htmlPath, html);
-console.log(`split: the page, ${out.size - 3 - Object.keys(packs).length} modules (scenarios and parts) and ${chunks.length} shared chunks in ${Object.keys(packs).length} packs (build ${id})`);
+console.log(`split: the page, ${cutPage.counts} (build ${page.id}); the worker, ${cutWorker.counts} (build ${worker.id})`);
