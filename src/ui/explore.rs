@@ -160,8 +160,10 @@ impl Explore {
         }
         let url = browser::meta_content("explorer-worker");
         // A module worker: its loader imports the glue, which imports the split modules' loader.
+        // Its name is the scenario it will first explore, whose module it fetches at once.
         let options = web_sys::WorkerOptions::new();
         options.set_type(web_sys::WorkerType::Module);
+        options.set_name(crate::scenarios::card(self.ctx.scenario.get_untracked()).slug);
         let url = url.as_deref().unwrap_or("./explorer_loader.js");
         let worker = match Worker::new_with_options(url, &options) {
             Ok(w) => w,

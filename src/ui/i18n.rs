@@ -446,7 +446,7 @@ words! {
         show_me: "Show me", "查看演示";
         prove_fix: "Prove the fix:", "验证修复：";
         failed: "The explorer could not run:", "穷举检查无法运行：";
-        not_fetched: "this scenario's explorer could not be loaded (offline?). Explore again to retry.", "无法加载这个场景的穷举检查模块（离线了？）。再次点击穷举即可重试。";
+        not_fetched: "this scenario's explorer could not be loaded (offline?). Explore again to retry.", "无法加载这个场景的穷举检查模块（离线了？）。再点一次“检查所有运行”即可重试。";
         invariant: "Invariant", "不变量";
     }
 }

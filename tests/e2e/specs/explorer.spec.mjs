@@ -65,6 +65,34 @@ test('exploring fetches the worker and the explored scenario\'s module only; a f
   expect(fetched).toEqual(['refund_cap', 'refund_cap']);
 });
 
+test('an exploration fetches its scenario\'s module beside the worker\'s own wasm, not after it', async ({ page }) => {
+  const events = [];
+  // A slow worker wasm: the scenario's module must be on its way before it arrives.
+  await page.route(/\/explorer-[0-9a-f]{16}_bg\.wasm$/, async (route) => {
+    await new Promise((r) => setTimeout(r, 800));
+    await route.continue();
+  });
+  page.on('request', (r) => {
+    const m = /\/explorer_(split|chunks)[-_](\w+)-[0-9a-f]{16}\.(wasm|bin)$/.exec(r.url());
+    if (m) events.push(`${m[1] === 'split' ? 'module' : 'pack'} ${m[2]}`);
+  });
+  page.on('requestfinished', (r) => {
+    if (/\/explorer-[0-9a-f]{16}_bg\.wasm$/.test(r.url())) events.push('worker wasm arrived');
+  });
+  await open(page, '?s=refund-cap&v=read-then-write&lang=en');
+  await page.getByRole('button', { name: 'Explore every run' }).click();
+  await expect(results(page)).toContainText('46 distinct states');
+  expect(events).toEqual(['module refund_cap', 'pack refund_cap', 'worker wasm arrived']);
+  events.length = 0;
+  const picker = page.getByRole('combobox', { name: 'Scenario' });
+  await picker.selectOption(await picker.locator('option', { hasText: 'Dual write' }).getAttribute('value'));
+  await expect(page).toHaveTitle(/Dual write/);
+  await page.getByRole('button', { name: 'Explore every run' }).click();
+  await expect(results(page)).toContainText('distinct states');
+  // Another scenario resets the panel and stops its worker; the next one is named by its own.
+  expect(events).toEqual(['module dual_write', 'pack dual_write', 'worker wasm arrived']);
+});
+
 test('a smaller fault budget explores fewer states; the two-relay counts match the native suite', async ({ page, problems }) => {
   await open(page, '?s=outbox-relay&v=two-relays&lang=en');
   await page.getByRole('button', { name: 'Explore every run' }).click();
