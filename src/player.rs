@@ -147,6 +147,15 @@ pub fn is_home(search: &str) -> bool {
         || is_bare(search)
 }
 
+/// What the home page says about its link: a language or theme it cannot use (the only
+/// parameters it reads; the player's, which it does not show, are not checked).
+pub fn home_notices(search: &str) -> Vec<Text> {
+    let read: Vec<&str> = (search.trim_start_matches('?').split('&'))
+        .filter(|p| matches!(p.split_once('=').map_or(*p, |(k, _)| k), "lang" | "theme"))
+        .collect();
+    parse_query(&read.join("&")).problems
+}
+
 /// A link that names no state, only perhaps a language: the address a first visit has. It
 /// opens the home page.
 pub fn is_bare(search: &str) -> bool {
@@ -944,6 +953,21 @@ mod tests {
             assert!(is_bare(bare) && is_home(bare), "{bare}");
         }
         assert!(is_home("?home=1&lang=zh") && !is_home("?home=0"));
+        // The home page names a language or theme it cannot use, and nothing it does not read.
+        let said = |q: &str| {
+            home_notices(q)
+                .iter()
+                .map(|t| t.en.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            said("?lang=zz&theme=pink"),
+            [
+                "The link's language 'lang=zz' is not supported (en or zh).",
+                "The link's 'theme=pink' is not light, dark or auto; using the default."
+            ]
+        );
+        assert!(said("?home=1&s=nope&t=x&p=%%&embed=2&lang=zh&theme=dark").is_empty());
         for state in [
             "?s=dual-write",
             "?t=3",

@@ -53,12 +53,17 @@ fn thumbnail(index: usize, lang: Lang) -> Node {
 pub fn Home() -> impl IntoView {
     let ctx = use_ctx();
     let quiz = super::quiz::QuizShown::get();
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        if Cmd::of(&ev) == Some(Cmd::QuizOpen) {
+    // What the link asks of the home page that it cannot do (a language, a theme), said until
+    // dismissed. Read here, not by the page: only the home page needs it.
+    let notices = RwSignal::new(crate::player::home_notices(&browser::location_search()));
+    let on_click = move |ev: leptos::ev::MouseEvent| match Cmd::of(&ev) {
+        Some(Cmd::QuizOpen) => {
             if let Some(quiz) = quiz {
                 quiz.open();
             }
         }
+        Some(Cmd::Dismiss) => notices.set(Vec::new()),
+        _ => {}
     };
     // Each thumbnail once per language: the page is redrawn as each scenario's module arrives.
     let arrived = RwSignal::new(0);
@@ -129,12 +134,13 @@ pub fn Home() -> impl IntoView {
                     .text(h.start_here),
             )
             .child(Node::el("span").text(h.start_here_text));
-        let mut out = vec![
+        let mut out = notices.with(|n| super::panels::notices(n, false, lang, t));
+        out.extend([
             langs,
             Node::el("h1").text(t.home_title),
             Node::el("p").attr("class", "lead").text(h.lead),
             start,
-        ];
+        ]);
         for theme in themes {
             let mut list = Node::el("ul").attr("class", "cards");
             let mut heading = String::new();

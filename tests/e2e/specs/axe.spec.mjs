@@ -19,7 +19,7 @@ const states = [
   { name: 'quiz dialog, Chinese, phone', q: '?s=dual-write&lang=zh', click: '测验', width: 390, height: 844 },
   { name: 'quiz dialog, dark', q: '?s=dual-write&lang=en', click: 'Quiz', scheme: 'dark' },
   { name: 'home, light', q: '?home=1&lang=en', home: true },
-  { name: 'home, dark, Chinese, phone', q: '?home=1&lang=zh', home: true, scheme: 'dark', width: 390, height: 844 },
+  { name: 'home, dark, Chinese, phone, with a notice', q: '?home=1&lang=zh&theme=pink', home: true, scheme: 'dark', width: 390, height: 844 },
   { name: 'audience window, dark, phone', q: '?s=dual-write&v=commit-then-publish&p=001&t=8&audience=k1&lang=en', audience: true, scheme: 'dark', width: 390, height: 844 },
   { name: 'presenter with notes and a prediction, Chinese', q: '?s=dual-write&v=commit-then-publish&p=001&t=8&lang=zh', click: '演示', keys: ['n', 'PageDown'] },
 ];

@@ -84,3 +84,20 @@ test('Space and End scroll the home page; the player\'s keys are not taken there
   await page.keyboard.press('End');
   await expect.poll(() => page.evaluate(() => window.scrollY)).toBeGreaterThan(after);
 });
+
+test('the home page names a language or theme it cannot use, and nothing it does not read', async ({ page, problems }) => {
+  await page.goto('?home=1&lang=zz&theme=pink');
+  const notice = page.getByRole('alert');
+  await expect(notice).toContainText("The link's language 'lang=zz' is not supported (en or zh).");
+  await expect(notice).toContainText("The link's 'theme=pink' is not light, dark or auto; using the default.");
+  // Inside the home page's main landmark, dismissed by its button.
+  await expect(page.getByRole('main').getByRole('alert')).toHaveCount(1);
+  await notice.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Effectively Once: see why exactly-once is not free');
+  // The player's parameters are the player's: the home page does not judge them.
+  await page.goto('?home=1&s=nope&t=x&lang=zh');
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.locator('.notice')).toHaveCount(0);
+  expectNoConsoleErrors(problems);
+});
