@@ -68,6 +68,8 @@ async function cut(name, work, level) {
 }
 
 const stem = (m) => m.slice(m.lastIndexOf('/') + 1, -'.wasm'.length);
+/** The slug of a scenario's split point (`dual_write` → `dual-write`, as `s=` names it). */
+const slug = (l) => l.replace(/_/g, '-');
 
 /** The cut's files for dist (`out`: name → bytes) and what each loader fetches (`filesOf`).
  *  `named(stem, ext)` names a file of this cut; `home` (the page only) names the pack of every
@@ -196,7 +198,7 @@ function manifest() {
   const parts = {};
   for (const l of Object.keys(needs)) {
     if (l.startsWith('part_')) parts[l.slice(5)] = filesOf(l);
-    else scenarios[l.replace(/_/g, '-')] = filesOf(l);
+    else scenarios[slug(l)] = filesOf(l);
   }
   const main = ['index.html', named(NAME, '.js'), named(NAME, '_bg.wasm'), named('split', '.js')];
   return { build: page.id, page: main, scenarios, parts, worker: workerManifest };
@@ -208,7 +210,7 @@ function manifest() {
 // take that fetch once; a retry fetches anew. A link this rule misreads fetches one file for
 // nothing, no more.
 if (!needs.part_home) throw new Error('no part_home loader in __wasm_split.js');
-const first = Object.fromEntries(Object.keys(needs).map((l) => [l.startsWith('part_') ? l : l.replace(/_/g, '-'), filesOf(l)])
+const first = Object.fromEntries(Object.keys(needs).map((l) => [l.startsWith('part_') ? l : slug(l), filesOf(l)])
   .filter(([l]) => l === 'part_home' || !l.startsWith('part_')));
 split = split.replace(/fetch\(new URL\("\.\/split_/g, 'early(new URL("./split_');
 split += `
@@ -244,7 +246,7 @@ const loaderFile = workerNamed(`${WORKER}_loader`, '.js');
 const workerMain = [loaderFile, workerNamed(WORKER, '.js'), workerNamed(WORKER, '_bg.wasm'), workerNamed('split', '.js')];
 const workerManifest = {
   main: workerMain,
-  scenarios: Object.fromEntries(Object.keys(cutWorker.needs).map((l) => [l.replace(/_/g, '-'), cutWorker.filesOf(l)])),
+  scenarios: Object.fromEntries(Object.keys(cutWorker.needs).map((l) => [slug(l), cutWorker.filesOf(l)])),
 };
 // The first exploration's scenario is the worker's name (src/ui/explore.rs): the loader
 // fetches its module and pack at once, beside the worker's own glue and wasm, and the split
