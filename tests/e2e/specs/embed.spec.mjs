@@ -68,6 +68,29 @@ test('no axe violations in the embedded player', async ({ page, problems }) => {
   expectNoConsoleErrors(problems);
 });
 
+test('an embed says what its link asks that it cannot show, over the stage, until dismissed', async ({ page, problems }) => {
+  await page.setViewportSize({ width: 640, height: 400 });
+  await page.goto('?s=dual-write&v=nope&t=99&lang=en&embed=1');
+  await waitForApp(page);
+  const notice = page.getByRole('alert');
+  await expect(notice).toContainText("There is no variant 'nope'");
+  await expect(notice).toBeInViewport({ ratio: 1 });
+  // Over the stage: the frame still does not scroll inside.
+  const box = await page.locator('html').evaluate((el) => ({ sh: el.scrollHeight, ch: el.clientHeight }));
+  expect(box.sh).toBeLessThanOrEqual(box.ch);
+  const results = await new AxeBuilder({ page }).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  await notice.getByRole('button', { name: 'Dismiss' }).click();
+  await expect(page.getByRole('alert')).toHaveCount(0);
+  // t=99 went to the run's last step.
+  await expect(page.locator('.counter')).toHaveText(/^Step (\d+) of \1$/);
+  // A link with nothing wrong shows none.
+  await page.goto('?s=dual-write&v=outbox&lang=en&embed=1');
+  await waitForApp(page);
+  await expect(page.locator('.notice')).toHaveCount(0);
+  expectNoConsoleErrors(problems);
+});
+
 test('no axe violations with the Embed dialog open, in Chinese, dark', async ({ page, problems }) => {
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.goto('?s=outbox-relay&v=inbox&t=5&lang=zh');

@@ -78,6 +78,7 @@ const shots = [
   { name: 'events-wide-dark-zh', width: 1280, height: 800, scheme: 'dark', q: '?s=event-order&v=last-write-wins&p=10&t=2&lang=zh', full: true },
   { name: 'events-phone-light-en', width: 390, height: 844, scheme: 'light', q: '?s=event-order&v=state-machine&p=200&t=3&lang=en', full: true },
   { name: 'embed-phone-light-en', width: 360, height: 720, scheme: 'light', q: '?s=refund-cap&v=read-then-write&t=8&lang=en&embed=1' },
+  { name: 'embed-notice-640-dark-zh', width: 640, height: 400, scheme: 'dark', q: '?s=dual-write&v=nope&t=99&lang=zh&embed=1&theme=dark' },
   { name: 'embed-dialog-wide-dark-zh', width: 1280, height: 800, scheme: 'dark', q: '?s=outbox-relay&v=inbox&t=5&lang=zh', click: '[data-cmd=embed]' },
   { name: 'present-wide-light-en', width: 1280, height: 800, scheme: 'light', q: '?s=dual-write&v=commit-then-publish&p=001&t=8&lang=en', click: '[data-cmd=present]', keys: ['n', 'PageDown'] },
   { name: 'present-720-light-en', width: 1280, height: 720, scheme: 'light', q: '?s=refund-cap&v=read-then-write&t=7&lang=en', click: '[data-cmd=present]', keys: ['PageDown'] },
