@@ -76,6 +76,15 @@ impl Ctx {
         scenarios::meta(self.scenario.get())
     }
 
+    /// `draw` where the page shows it; nothing in an embed, which hides that part (main.css):
+    /// a notes page with several embeds builds and redraws only what they show.
+    pub fn unless_embed(
+        self,
+        draw: impl Fn() -> Vec<super::dom::Node> + 'static,
+    ) -> impl Fn() -> Vec<super::dom::Node> + 'static {
+        move || if self.embed { Vec::new() } else { draw() }
+    }
+
     /// The interface's words in the current language (tracked).
     pub fn t(&self) -> &'static super::i18n::Ui {
         ui(self.lang.get())

@@ -120,7 +120,7 @@ pub fn Header() -> impl IntoView {
     };
     view! {
         <header class="top" class:open=move || open.get() on:click=on_click on:change=on_change on:keydown=on_keydown>
-            {drawn("top-inner", draw)}
+            {drawn("top-inner", ctx.unless_embed(draw))}
             <p class="toast" role="status" class:shown=move || ctx.status.get().is_some()>{move || ctx.status.get()}</p>
         </header>
     }
@@ -278,7 +278,7 @@ pub fn Summary() -> impl IntoView {
             ctx.watch_it_fail();
         }
     };
-    view! { <div class="summary" on:click=on_click>{drawn("summary-in", draw)}</div> }
+    view! { <div class="summary" on:click=on_click>{drawn("summary-in", ctx.unless_embed(draw))}</div> }
 }
 
 pub fn summary(meta: &ScenarioMeta, variant: usize, lang: Lang, t: &Ui) -> Vec<Node> {
@@ -389,8 +389,8 @@ pub fn Narration() -> impl IntoView {
     view! {
         <section class="card narration" class:open=move || more.get() aria-labelledby="narration-h" on:click=on_click>
             <h2 id="narration-h">{move || ctx.t().narration}</h2>
-            <div aria-live="polite" aria-atomic="true">{drawn("narr-text", move || info(false))}</div>
-            {drawn("narr-code", move || info(true))}
+            <div aria-live="polite" aria-atomic="true">{drawn("narr-text", ctx.unless_embed(move || info(false)))}</div>
+            {drawn("narr-code", ctx.unless_embed(move || info(true)))}
         </section>
     }
 }
@@ -530,9 +530,9 @@ pub fn Choices() -> impl IntoView {
     };
     view! {
         <section class="card choices" aria-labelledby="faults-h moves-h" on:click=on_click>
-            {drawn("choices-head", head)}
-            <div role="group" aria-labelledby="moves-h">{drawn("buttons", move || buttons(false))}</div>
-            {drawn("over", over)}
+            {drawn("choices-head", ctx.unless_embed(head))}
+            <div role="group" aria-labelledby="moves-h">{drawn("buttons", ctx.unless_embed(move || buttons(false)))}</div>
+            {drawn("over", ctx.unless_embed(over))}
         </section>
     }
 }
@@ -662,7 +662,7 @@ pub fn Invariants() -> impl IntoView {
     view! {
         <section class="card invariants" aria-labelledby="inv-h">
             <h2 id="inv-h">{move || ctx.t().invariants}</h2>
-            <div aria-live="polite" on:click=on_click>{drawn("inv-list", draw)}</div>
+            <div aria-live="polite" on:click=on_click>{drawn("inv-list", ctx.unless_embed(draw))}</div>
         </section>
     }
 }
@@ -850,7 +850,7 @@ pub fn Knobs() -> impl IntoView {
             Cmd::Knob(0).refocus();
         }
     };
-    view! { <div on:change=on_change on:click=on_click>{drawn("knobs-card", draw)}</div> }
+    view! { <div on:change=on_change on:click=on_click>{drawn("knobs-card", ctx.unless_embed(draw))}</div> }
 }
 
 /// The knobs card; nothing for a scenario without knobs.

@@ -46,7 +46,7 @@ pub fn Tables() -> impl IntoView {
     view! {
         <section class="card state" aria-labelledby="state-h">
             <h2 id="state-h">{move || ctx.t().state}</h2>
-            {patched("tables", draw)}
+            {patched("tables", ctx.unless_embed(draw))}
         </section>
     }
 }
@@ -86,7 +86,7 @@ pub fn Program() -> impl IntoView {
                 .unwrap_or_default()
         })
     };
-    view! { {drawn("program-card", draw)} }
+    view! { {drawn("program-card", ctx.unless_embed(draw))} }
 }
 
 /// The program the actors run, numbered, with each actor's letter in the gutter of its line

@@ -367,7 +367,7 @@ pub fn Timeline() -> impl IntoView {
     view! {
         <section class="card timeline" aria-labelledby="timeline-h">
             <h2 id="timeline-h" class="sr-only">{move || ctx.t().timeline}</h2>
-            <div class="tl-tools" on:click=on_tool>{drawn("tl-tools-in", tools)}</div>
+            <div class="tl-tools" on:click=on_tool>{drawn("tl-tools-in", ctx.unless_embed(tools))}</div>
             <div class="tl-strip" on:click=on_strip>{drawn("tl-strip-in", strip)}</div>
             <div class="tl">
                 <ul class="lanes">{lanes}</ul>

@@ -42,7 +42,7 @@ test('the snippet on a host page shows the same state, compact and without chrom
   await expect(frame.getByRole('button', { name: 'Break it' })).toHaveCount(0);
   await expect(frame.locator('.embed-title')).toContainText('Refund cap: await interleaving in Node · Read, await, write');
   // The same state: cap 120 from the link, the violation at step 8.
-  await expect(frame.locator('.tables figure', { hasText: 'refunds' }).locator('tbody tr').first()).toContainText('120');
+  await expect(frame.locator('.figure')).toContainText('/ 120 cap');
   // The embed's verdicts are its strip (the invariants card does not fit a frame).
   await expect(frame.locator('.verdict-strip.side')).toContainText('violated at step 8');
   const full = frame.getByRole('link', { name: 'Open full view ↗' });
