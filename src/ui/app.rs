@@ -595,7 +595,8 @@ pub fn App() -> impl IntoView {
     // The compact player for an iframe (`embed`): the page chrome (header, pickers, knobs,
     // explorer, comparison, challenge) is hidden by the `embed` class (display: none, so it is
     // neither seen, nor focusable, nor in the accessibility tree) and a title bar with a link to
-    // the full view shows instead. Hiding costs no bundle bytes; a second layout would.
+    // the full view shows instead. Hiding costs no bundle bytes; a second layout would. What
+    // it hides draws nothing (`Ctx::unless_embed`).
     view! {
         <div class="app" class:embed=embed class:audience=audience_view class:present=move || presenter.on.get() class:predicting=move || presenter.predict.get().is_some() class:comparing=move || compare.get().is_some()
             class:idle=move || presenter.idle.get()>
