@@ -289,6 +289,16 @@ for (const old of trunks) {
   rmSync(join(dir, old));
 }
 if (trunks.length !== 2) throw new Error(`expected Trunk's page glue and wasm, found ${trunks.join(', ')}`);
+// Trunk preloads the wasm with its integrity hash, which Chromium cannot check on a fetch
+// preload and warns about on every load (crbug.com/981419); the glue's own fetch carries none,
+// and a preload must match its fetch to be used.
+let preloads = 0;
+html = html.replace(/<link\b[^>]*>/g, (tag) => {
+  if (!tag.includes(named(NAME, '_bg.wasm')) || !/rel="?preload/.test(tag)) return tag;
+  preloads += 1;
+  return tag.replace(/\s+integrity=("[^"]*"|[^\s>]+)/, '');
+});
+if (preloads !== 1) throw new Error(`expected one preload of the page's wasm in index.html, found ${preloads}`);
 for (const f of [`${WORKER}.js`, `${WORKER}_bg.wasm`]) {
   if (!existsSync(join(dir, f))) throw new Error(`Trunk built no ${f}`);
   rmSync(join(dir, f));
