@@ -486,14 +486,19 @@ pub fn results(p: &Panel, meta: &ScenarioMeta, variant: usize, lang: Lang, t: &U
                 .attr("class", "exp-fix")
                 .text(meta.variants[f].name.get(lang)),
         );
-        live.push(run_summary(&p.fix, f, lang, t, false));
         if let (Run::Done(a), Run::Done(b)) = (&p.mine, &p.fix) {
+            // The fix's verdicts are the table's second column: its totals, then the table.
+            for n in totals(b, lang, t) {
+                live.push(n);
+            }
             live.push(side_by_side(
                 a,
                 b,
                 [v.name.get(lang), meta.variants[f].name.get(lang)],
                 lang,
             ));
+        } else {
+            live.push(run_summary(&p.fix, f, lang, t, false));
         }
     }
     vec![live]
@@ -533,16 +538,8 @@ fn run_summary(run: &Run, variant: usize, lang: Lang, t: &Ui, show: bool) -> Nod
             );
         }
         Run::Done(s) => {
-            div.push(
-                Node::el("p")
-                    .attr("class", "exp-totals")
-                    // The worker's own time, for tools/explore-bench.mjs.
-                    .attr("data-ms", s.ms)
-                    .attr("data-states", s.states)
-                    .text(i18n::explored(lang, s.states, &s.runs, s.ms)),
-            );
-            if s.truncated {
-                div.push(Node::el("p").attr("class", "muted").text(t.truncated));
+            for n in totals(s, lang, t) {
+                div.push(n);
             }
             let mut ul = Node::el("ul").attr("class", "exp-list");
             for (i, inv) in s.invariants.iter().enumerate() {
@@ -580,6 +577,20 @@ fn run_summary(run: &Run, variant: usize, lang: Lang, t: &Ui, show: bool) -> Nod
         }
     }
     div
+}
+
+/// How much an exploration covered, and in how long; whether it stopped at its step limit.
+fn totals(s: &Summary, lang: Lang, t: &Ui) -> Vec<Node> {
+    let mut out = vec![Node::el("p")
+        .attr("class", "exp-totals")
+        // The worker's own time, for tools/explore-bench.mjs.
+        .attr("data-ms", s.ms)
+        .attr("data-states", s.states)
+        .text(i18n::explored(lang, s.states, &s.runs, s.ms))];
+    if s.truncated {
+        out.push(Node::el("p").attr("class", "muted").text(t.truncated));
+    }
+    out
 }
 
 /// Both variants' verdicts in one table: one row per invariant the two share.

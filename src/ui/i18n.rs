@@ -576,18 +576,36 @@ pub fn shortest(lang: Lang, steps: usize) -> String {
     }
 }
 
-/// "117,610 distinct states · 1.7 × 10²² runs · 0.42 s (280,024 states/s)".
+/// "117,610 distinct states · 1.7 × 10²² runs · 420 ms (280,023 states/s)": milliseconds under
+/// a second, and a rate only from 10 ms (the worker's clock counts whole milliseconds).
 pub fn explored(lang: Lang, states: usize, runs: &str, ms: u64) -> String {
+    let zh = lang == Lang::Zh;
     // Integer arithmetic only: formatting an f64 would pull the float printer into the bundle.
-    let secs = format!("{}.{:02}", ms / 1000, (ms % 1000) / 10);
-    let rate = match (states as u64).checked_mul(1000) {
-        Some(x) if ms > 0 => count(&(x / ms).to_string()),
-        _ => "–".into(),
+    let took = match ms {
+        0 if zh => "不到 1 毫秒".to_string(),
+        0 => "under 1 ms".to_string(),
+        1..=999 => format!("{ms} {}", if zh { "毫秒" } else { "ms" }),
+        _ => format!(
+            "{}.{:02} {}",
+            ms / 1000,
+            (ms % 1000) / 10,
+            if zh { "秒" } else { "s" }
+        ),
     };
+    let rate = (states as u64)
+        .checked_mul(1000)
+        .filter(|_| ms >= 10)
+        .map(|x| count(&(x / ms).to_string()));
     let (s, r) = (count(&states.to_string()), count(runs));
-    match lang {
-        Lang::En => format!("{s} distinct states · {r} runs · {secs} s ({rate} states/s)"),
-        Lang::Zh => format!("{s} 个不同状态 · {r} 次运行 · {secs} 秒（每秒 {rate} 个状态）"),
+    match (lang, rate) {
+        (Lang::En, Some(rate)) => {
+            format!("{s} distinct states · {r} runs · {took} ({rate} states/s)")
+        }
+        (Lang::En, None) => format!("{s} distinct states · {r} runs · {took}"),
+        (Lang::Zh, Some(rate)) => {
+            format!("{s} 个不同状态 · {r} 次运行 · {took}（每秒 {rate} 个状态）")
+        }
+        (Lang::Zh, None) => format!("{s} 个不同状态 · {r} 次运行 · {took}"),
     }
 }
 
@@ -649,10 +667,21 @@ mod tests {
             "41 次运行中有 3 次被违反（7.3 %）"
         );
         assert!(violated_in(Lang::En, "1", "9999", 0).ends_with("(< 0.1 %)"));
-        assert!(explored(Lang::En, 1000, "5", 0).contains("– states/s"));
+        assert_eq!(
+            explored(Lang::En, 1000, "5", 0),
+            "1,000 distinct states · 5 runs · under 1 ms"
+        );
+        assert_eq!(
+            explored(Lang::En, 187, "201", 2),
+            "187 distinct states · 201 runs · 2 ms"
+        );
         assert_eq!(
             explored(Lang::En, 117_610, "5", 420),
-            "117,610 distinct states · 5 runs · 0.42 s (280,023 states/s)"
+            "117,610 distinct states · 5 runs · 420 ms (280,023 states/s)"
+        );
+        assert_eq!(
+            explored(Lang::Zh, 117_610, "5", 1420),
+            "117,610 个不同状态 · 5 次运行 · 1.42 秒（每秒 82,823 个状态）"
         );
     }
 }

@@ -31,6 +31,12 @@ test('explores every run, shows the shortest counterexample, and proves the fix'
   const table = results(page).locator('table.exp-compare');
   await expect(table).toContainText('holds in all 32,088,203 runs');
   await expect(table.locator('tr', { hasText: 'no lost event' }).locator('td').first()).toContainText('violated in 80 of 201');
+  // The fix's verdicts once, in the table; each exploration's time in milliseconds.
+  await expect(results(page).locator('.exp-list')).toHaveCount(1);
+  await expect(results(page).locator('.exp-totals')).toHaveCount(2);
+  for (const totals of await results(page).locator('.exp-totals').all()) {
+    await expect(totals).toContainText(/ · (\d+ ms|under 1 ms)/);
+  }
 
   // "Show me" opens the counterexample where it breaks (its 7th step), and the results stay.
   await lost.first().getByRole('button', { name: 'Show me' }).click();
