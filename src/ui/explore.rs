@@ -488,9 +488,7 @@ pub fn results(p: &Panel, meta: &ScenarioMeta, variant: usize, lang: Lang, t: &U
         );
         if let (Run::Done(a), Run::Done(b)) = (&p.mine, &p.fix) {
             // The fix's verdicts are the table's second column: its totals, then the table.
-            for n in totals(b, lang, t) {
-                live.push(n);
-            }
+            live = live.children(totals(b, lang, t));
             live.push(side_by_side(
                 a,
                 b,
@@ -538,9 +536,7 @@ fn run_summary(run: &Run, variant: usize, lang: Lang, t: &Ui, show: bool) -> Nod
             );
         }
         Run::Done(s) => {
-            for n in totals(s, lang, t) {
-                div.push(n);
-            }
+            div = div.children(totals(s, lang, t));
             let mut ul = Node::el("ul").attr("class", "exp-list");
             for (i, inv) in s.invariants.iter().enumerate() {
                 let (ok, word) = verdict(s, i, lang);

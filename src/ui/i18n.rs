@@ -597,15 +597,15 @@ pub fn explored(lang: Lang, states: usize, runs: &str, ms: u64) -> String {
         .filter(|_| ms >= 10)
         .map(|x| count(&(x / ms).to_string()));
     let (s, r) = (count(&states.to_string()), count(runs));
-    match (lang, rate) {
-        (Lang::En, Some(rate)) => {
-            format!("{s} distinct states · {r} runs · {took} ({rate} states/s)")
-        }
-        (Lang::En, None) => format!("{s} distinct states · {r} runs · {took}"),
-        (Lang::Zh, Some(rate)) => {
-            format!("{s} 个不同状态 · {r} 次运行 · {took}（每秒 {rate} 个状态）")
-        }
-        (Lang::Zh, None) => format!("{s} 个不同状态 · {r} 次运行 · {took}"),
+    match lang {
+        Lang::En => format!(
+            "{s} distinct states · {r} runs · {took}{}",
+            rate.map_or(String::new(), |x| format!(" ({x} states/s)"))
+        ),
+        Lang::Zh => format!(
+            "{s} 个不同状态 · {r} 次运行 · {took}{}",
+            rate.map_or(String::new(), |x| format!("（每秒 {x} 个状态）"))
+        ),
     }
 }
 
