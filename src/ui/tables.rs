@@ -308,7 +308,11 @@ fn table_with(
             tr = tr.fresh();
         }
         for (i, c) in r.cells.iter().enumerate() {
+            let text = c.get(lang);
             let mut td = Node::el("td");
+            if reads_whole(text) {
+                td = td.attr("class", "whole");
+            }
             if i == 0 && is_hot {
                 td.push(
                     Node::el("span")
@@ -336,7 +340,7 @@ fn table_with(
                         .text(format!("({}) ", ui.changed)),
                 );
             }
-            td.push_text(c.get(lang));
+            td.push_text(text);
             tr.push(td);
         }
         body.push(tr);
@@ -361,6 +365,17 @@ fn table_with(
                 .child(Node::el("thead").child(head))
                 .child(body),
         )
+}
+
+/// A value read at a glance stays on one line, and the table scrolls sideways instead: an
+/// identifier ("ord-2042" must not break at its hyphen) or a quantity with its unit
+/// ("3,000 ms", "gave up"). Longer values wrap: a wide table in the page's narrow column would
+/// rather wrap "h(ord-1701,80)" or a sentence than hide a column. Width in columns, CJK two.
+fn reads_whole(text: &str) -> bool {
+    text.chars()
+        .map(|c| if c.is_ascii() { 1 } else { 2 })
+        .sum::<usize>()
+        <= 10
 }
 
 #[cfg(test)]
@@ -457,5 +472,20 @@ mod tests {
             out.contains("<th scope=\"col\">event_<wbr></wbr>id</th>"),
             "{out}"
         );
+    }
+
+    #[test]
+    fn identifiers_and_short_values_stay_whole_and_prose_wraps() {
+        let sc = scenarios::all()[scenarios::index_of("unknown-outcome").unwrap()];
+        let t = sc.trace(0, &[]);
+        let out = html(&tables(&t.view(2).tables, Lang::En, &EN));
+        assert!(out.contains("<td class=\"whole\">idem-7f3a</td>"), "{out}");
+        assert!(out.contains("<td>claimed, about to send</td>"), "{out}");
+        assert!(reads_whole("ord-2042"));
+        assert!(!reads_whole("h(ord-1701,80)"));
+        assert!(reads_whole("3,000 ms"));
+        assert!(!reads_whole("1 s × 2.0, max 10 s"));
+        assert!(reads_whole("已放弃"));
+        assert!(!reads_whole("已领取，准备发送"));
     }
 }
