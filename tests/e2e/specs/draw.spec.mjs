@@ -179,3 +179,28 @@ test('refund cap: each request has its own lane, so the interleaving is a zigzag
   await expect(page.locator('.lanes .lane-name')).toHaveText(['A · 实例 1', 'B · 实例 2', '数据库']);
   expectNoConsoleErrors(problems);
 });
+
+test('a table wider than its box scrolls with its title in view; identifiers never break', async ({ page, problems }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await open(page, '?s=approval&v=approve-chat-text&p=002&t=4&lang=en');
+  const box = page.getByRole('region', { name: 'orders' });
+  await box.scrollIntoViewIfNeeded();
+  expect(await box.evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
+  // The table's kind (durable) stays inside the box, before and after scrolling sideways.
+  const inside = () => box.evaluate((e) => {
+    const b = e.getBoundingClientRect(), k = e.querySelector('.tbl-kind').getBoundingClientRect();
+    return k.left >= b.left && k.right <= b.right;
+  });
+  expect(await inside()).toBe(true);
+  await box.evaluate((e) => { e.scrollLeft = e.scrollWidth; });
+  expect(await inside()).toBe(true);
+  // An identifier stays on one line (one box per line its text takes; the text comes after the
+  // row's marks).
+  const lines = (cell) => cell.evaluate((e) => {
+    const r = document.createRange();
+    r.selectNodeContents(e.lastChild);
+    return new Set([...r.getClientRects()].map((q) => Math.round(q.top))).size;
+  });
+  expect(await lines(box.getByRole('cell', { name: /ord-2042/ }))).toBe(1);
+  expectNoConsoleErrors(problems);
+});
