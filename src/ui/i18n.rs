@@ -652,6 +652,17 @@ pub fn broke(lang: Lang, name: &str, n: usize, best: Option<usize>) -> String {
 mod tests {
     use super::*;
 
+    /// index.html paints the home page's top before the wasm arrives: its words are these.
+    #[test]
+    fn the_loading_shell_says_what_the_home_page_says() {
+        let html = include_str!("../../index.html").replace("&amp;", "&");
+        assert!(html.contains(&format!("<h1>{}</h1>", EN.home_title)));
+        assert!(html.contains(&format!(
+            "<p class=\"lead\">{}</p>",
+            home_words(Lang::En).lead
+        )));
+    }
+
     #[test]
     fn counts_read_well_in_both_languages() {
         assert_eq!(count("0"), "0");
