@@ -656,11 +656,11 @@ mod tests {
     #[test]
     fn the_loading_shell_says_what_the_home_page_says() {
         let html = include_str!("../../index.html").replace("&amp;", "&");
-        assert!(html.contains(&format!("<h1>{}</h1>", EN.home_title)));
-        assert!(html.contains(&format!(
-            "<p class=\"lead\">{}</p>",
-            home_words(Lang::En).lead
-        )));
+        for (lang, ui) in [(Lang::En, &EN), (Lang::Zh, &ZH)] {
+            let lead = home_words(lang).lead;
+            assert!(html.contains(&format!("<h1>{}</h1>", ui.home_title)));
+            assert!(html.contains(&format!("<p class=\"lead\">{lead}</p>")));
+        }
     }
 
     #[test]

@@ -101,3 +101,26 @@ test('the home page names a language or theme it cannot use, and nothing it does
   await expect(page.locator('.notice')).toHaveCount(0);
   expectNoConsoleErrors(problems);
 });
+
+test('before the wasm arrives, the shell shows the home page top in the language the app will use', async ({ browser, baseURL }) => {
+  const shell = async (locale, query) => {
+    const context = await browser.newContext({ baseURL, locale, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    // The wasm never arrives: what is on screen is the static shell.
+    await page.route(/\.wasm$/, () => {});
+    await page.goto(query, { waitUntil: 'domcontentloaded' });
+    const h1 = page.locator('#shell h1:visible');
+    await expect(h1).toHaveCount(1);
+    const text = await h1.innerText();
+    await context.close();
+    return text;
+  };
+  const en = 'Effectively Once: see why exactly-once is not free';
+  const zh = 'Effectively Once：看清“恰好一次”的代价';
+  expect(await shell('en-US', '?home=1')).toBe(en);
+  expect(await shell('zh-CN', '?home=1')).toBe(zh);
+  expect(await shell('en-US', '?s=refund-cap&lang=zh&embed=1')).toBe(zh);
+  expect(await shell('zh-CN', '?s=refund-cap&lang=en')).toBe(en);
+  // A language the app cannot use falls back to the browser's, as the app does.
+  expect(await shell('zh-CN', '?lang=xx')).toBe(zh);
+});
