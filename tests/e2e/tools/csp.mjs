@@ -1,7 +1,8 @@
 // Run by the post_build hook minify-js.mjs, last: writes a strict Content-Security-Policy into the
-// release build's index.html. Scripts: this origin, WebAssembly compilation, and Trunk's one
-// inline module script by its SHA-256 hash (never 'unsafe-inline', never eval). Styles: this
-// origin only (the app sets style properties through the CSSOM, never style attributes).
+// release build's index.html. Scripts: this origin, WebAssembly compilation, and the inline
+// scripts (Trunk's module, the loading shell's language pick) by their SHA-256 hashes (never
+// 'unsafe-inline', never eval). Styles: this origin only (the app sets style properties through
+// the CSSOM, never style attributes).
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
