@@ -102,25 +102,31 @@ test('the home page names a language or theme it cannot use, and nothing it does
   expectNoConsoleErrors(problems);
 });
 
-test('before the wasm arrives, the shell shows the home page top in the language the app will use', async ({ browser, baseURL }) => {
-  const shell = async (locale, query) => {
-    const context = await browser.newContext({ baseURL, locale, serviceWorkers: 'block' });
+test('before the wasm arrives, the shell shows the home page top as the app will: language, colours, embed', async ({ browser, baseURL }) => {
+  const shell = async (locale, query, colorScheme = 'light') => {
+    const context = await browser.newContext({ baseURL, locale, colorScheme, serviceWorkers: 'block' });
     const page = await context.newPage();
     // The wasm never arrives: what is on screen is the static shell.
     await page.route(/\.wasm$/, () => {});
     await page.goto(query, { waitUntil: 'domcontentloaded' });
     const h1 = page.locator('#shell h1:visible');
     await expect(h1).toHaveCount(1);
-    const text = await h1.innerText();
+    const seen = {
+      h1: await h1.innerText(),
+      dark: await page.evaluate(() => getComputedStyle(document.body).backgroundColor === 'rgb(15, 20, 26)'),
+      langs: await page.locator('#shell .home-langs').isVisible(),
+    };
     await context.close();
-    return text;
+    return seen;
   };
   const en = 'Effectively Once: see why exactly-once is not free';
   const zh = 'Effectively Once：看清“恰好一次”的代价';
-  expect(await shell('en-US', '?home=1')).toBe(en);
-  expect(await shell('zh-CN', '?home=1')).toBe(zh);
-  expect(await shell('en-US', '?s=refund-cap&lang=zh&embed=1')).toBe(zh);
-  expect(await shell('zh-CN', '?s=refund-cap&lang=en')).toBe(en);
+  expect(await shell('en-US', '?home=1')).toEqual({ h1: en, dark: false, langs: true });
+  expect(await shell('zh-CN', '?home=1', 'dark')).toEqual({ h1: zh, dark: true, langs: true });
+  expect(await shell('zh-CN', '?s=refund-cap&lang=en')).toEqual({ h1: en, dark: false, langs: true });
   // A language the app cannot use falls back to the browser's, as the app does.
-  expect(await shell('zh-CN', '?lang=xx')).toBe(zh);
+  expect((await shell('zh-CN', '?lang=xx')).h1).toBe(zh);
+  // An embed is light unless asked, and has no links to the home page.
+  expect(await shell('en-US', '?s=refund-cap&lang=zh&embed=1', 'dark')).toEqual({ h1: zh, dark: false, langs: false });
+  expect(await shell('en-US', '?s=refund-cap&embed=1&theme=dark')).toEqual({ h1: en, dark: true, langs: false });
 });
