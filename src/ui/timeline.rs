@@ -374,7 +374,7 @@ pub fn Timeline() -> impl IntoView {
                 <div class="tl-scroll" node_ref=scroller tabindex="0" role="img" aria-label=label on:click=on_click>
                     <div class="tl-stack">
                         {patched("tl-svg", still)}
-                        {patched("tl-move", motion)}
+                        {drawn("tl-move", motion)}
                     </div>
                 </div>
             </div>
@@ -661,7 +661,7 @@ fn violation(t: &Trace, step: usize, lay: &Layout) -> Node {
 }
 
 /// The current step's messages, `frac` of the way along, and its marks fading in; laid over
-/// [`base`] and patched on every animation frame (a handful of elements).
+/// [`base`] and redrawn on every animation frame (a handful of elements).
 pub fn moving(t: &Trace, step: usize, frac: f64, lang: Lang, lay: &Layout) -> Node {
     let step = step.min(t.last());
     let mut svg = canvas(lay.width, lay.height);
@@ -837,11 +837,6 @@ fn step_marks(
             g.push(
                 text(x, lay.y(m.lane) + r / 2, "glyph", m.kind.glyph()).attr("font-size", r + 2),
             );
-        }
-        if current {
-            // The motion layer is patched frame to frame; a landing mark is drawn anew, so its
-            // entrance (a crash's shake) plays as it appears, not once unseen at opacity 0.
-            g = g.fresh();
         }
         svg.push(g.child(Node::svg("title").text(m.label.get(lang))));
     }
