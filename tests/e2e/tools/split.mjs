@@ -30,11 +30,11 @@ const target = join(root, 'target/wasm32-unknown-unknown', release ? 'release' :
 const run = (cmd, args) => execFileSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'] });
 const sri = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
 
-/** Cuts `target/<name>.wasm` in `work`, optimised at wasm-opt's `level`: every module (the
+/** Cuts `target/<name>.wasm` in `work`, optimised with wasm-opt's `flags`: every module (the
  *  main one after wasm-bindgen first, then the split ones: scenarios, parts, shared chunks), the
  *  glue, wasm-split's loader, and the cut's id, a hash over everything it writes (any change renames every file, so a page can
  *  never meet a module of another build: the HTTP cache and the service worker key on names). */
-async function cut(name, work, level) {
+async function cut(name, work, flags) {
   const input = join(target, `${name}.wasm`);
   if (!readFileSync(input).includes(Buffer.from('reloc.CODE'))) {
     throw new Error(`${input} has no relocations: was it built with its split feature (build.rs)?`);
@@ -53,7 +53,7 @@ async function cut(name, work, level) {
     const queue = [...modules];
     const worker = async () => {
       for (let m = queue.shift(); m; m = queue.shift()) {
-        await opt('wasm-opt', [level, '--strip-debug', '--strip-producers', m, '-o', m]);
+        await opt('wasm-opt', [...flags, '--strip-debug', '--strip-producers', m, '-o', m]);
       }
     };
     await Promise.all(Array.from({ length: availableParallelism() }, worker));
@@ -183,7 +183,10 @@ function chunkBytes(n) {
 }
 
 // The page.
-const page = await cut(NAME, join(root, 'target/split'), '-Oz');
+// -Os rather than -Oz: it gzips smaller here (BENCHMARKS.md, 2026-12-07). Rust's stack lies
+// below its data (`--stack-first`), so the low 1 KiB of memory is the stack's far end, which
+// no run comes near: --low-memory-unused lets wasm-opt fold constant offsets into loads.
+const page = await cut(NAME, join(root, 'target/split'), ['-Os', '--low-memory-unused', '--converge']);
 const named = (s, ext) => `${s}-${page.id}${ext}`;
 const cutPage = packed({ name: NAME, ...page }, named, true);
 let split = cutPage.split;
@@ -239,7 +242,7 @@ out.set(named('split', '.js'), Buffer.from(split));
 // index.html (<meta name="explorer-worker">), so it never starts another build's worker.
 // Optimised for speed, as Trunk's own step did (`data-wasm-opt="4"`, BENCHMARKS.md: the
 // explorer's states per second).
-const worker = await cut(WORKER, join(root, 'target/split-worker'), '-O4');
+const worker = await cut(WORKER, join(root, 'target/split-worker'), ['-O4']);
 const workerNamed = (s, ext) => `${s.startsWith(WORKER) ? s : `${WORKER}_${s}`}-${worker.id}${ext}`;
 const cutWorker = packed({ name: WORKER, ...worker }, workerNamed, false);
 const loaderFile = workerNamed(`${WORKER}_loader`, '.js');
