@@ -26,7 +26,7 @@
 //! later, is refused. After a timeout it retries with the same key, which replays or executes
 //! once. Partial completion is reported: "Cancelled: 2 of 3 refunded, 1 not started".
 
-use crate::sim::kit::Variants;
+use crate::sim::kit::{sorted_set, Variants};
 use crate::sim::{
     given, CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, Metric,
     Model, Notes, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text,
@@ -266,10 +266,7 @@ impl CaState {
 
     /// Operations in the provider's ledger, in order, without repeats.
     pub fn refunded(&self) -> Vec<u8> {
-        let mut v: Vec<u8> = self.ledger.clone();
-        v.sort_unstable();
-        v.dedup();
-        v
+        sorted_set(self.ledger.iter().copied())
     }
 
     /// The provider has refunded `o`, or still holds a refund for it that no void stops.

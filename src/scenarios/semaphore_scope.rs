@@ -28,7 +28,7 @@
 //! calls answering, so the default 3 × 10 explores in thousands of states; the numbers shown are
 //! the exact counts. Faults: an instance crashes while it holds calls.
 
-use crate::sim::kit::Variants;
+use crate::sim::kit::{sorted_set, Variants};
 use crate::sim::{
     CodeView, Cursor, Figure, FigureBody, InvKind, Invariant, Knob, KnobOption, LaneView, Meter,
     Metric, Model, Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text,
@@ -315,9 +315,9 @@ impl Model for SemaphoreScopeModel {
         // The least busy instance claims first, ties taken round-robin by how many claims were
         // made so far, so the default run spreads the work over every instance.
         let start = ((self.jobs() - s.queue) / self.group()) % n.max(1);
-        let mut claim: Vec<u8> = (0..n).filter(|&i| self.claimable(s, i) > 0).collect();
-        claim.sort_by_key(|&i| (s.inst[i as usize].calls, (i + n - start) % n));
-        out.extend(claim.into_iter().map(SsAct::Claim));
+        let claim = (0..n).filter(|&i| self.claimable(s, i) > 0);
+        let ranked = sorted_set(claim.map(|i| (s.inst[i as usize].calls, (i + n - start) % n, i)));
+        out.extend(ranked.into_iter().map(|(_, _, i)| SsAct::Claim(i)));
         for (i, x) in (0..n).zip(&s.inst) {
             if x.up && x.calls > 0 {
                 out.push(SsAct::Complete(i));

@@ -32,6 +32,19 @@ macro_rules! by_identity {
 }
 pub(crate) use by_identity;
 
+/// `items` in order, without repeats. An insertion by `binary_search`, not a slice sort: these
+/// are a handful of ids or steps, and each element type's sort is 3–6 KB of wasm in the module
+/// that uses it (BENCHMARKS.md, "Bundle").
+pub fn sorted_set<T: Ord>(items: impl IntoIterator<Item = T>) -> Vec<T> {
+    let mut out = Vec::new();
+    for x in items {
+        if let Err(at) = out.binary_search(&x) {
+            out.insert(at, x);
+        }
+    }
+    out
+}
+
 /// A scenario's variants, in the picker's order: the index a link or the picker holds is a
 /// position in `ALL`, and one out of range is the first variant.
 pub trait Variants: Copy + 'static {
@@ -157,6 +170,16 @@ impl Retry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sorted_set_orders_and_drops_repeats() {
+        assert_eq!(sorted_set([3u8, 1, 3, 2, 1]), [1, 2, 3]);
+        assert_eq!(
+            sorted_set([(1, 'b'), (0, 'z'), (1, 'a')]),
+            [(0, 'z'), (1, 'a'), (1, 'b')]
+        );
+        assert!(sorted_set(Vec::<u8>::new()).is_empty());
+    }
 
     #[test]
     fn a_crash_wipes_memory_and_a_restart_does_not_bring_it_back() {

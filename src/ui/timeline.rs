@@ -17,6 +17,7 @@ use super::cmd::Cmd;
 use super::dom::{drawn, patched, Node};
 use super::i18n::Ui;
 use crate::player::PlayerEvent;
+use crate::sim::kit::sorted_set;
 use crate::sim::{ArrowKind, Lang, MarkKind, Status, Step, Trace};
 use leptos::html::Div;
 use leptos::prelude::*;
@@ -208,16 +209,12 @@ fn pins(t: &Trace, step: usize) -> Vec<usize> {
     let Some(end) = t.steps.last() else {
         return Vec::new();
     };
-    let mut out = Vec::new();
-    for v in end.verdicts.iter().filter(|v| v.status == Status::Violated) {
+    let violated = end.verdicts.iter().filter(|v| v.status == Status::Violated);
+    sorted_set(violated.flat_map(|v| {
         let (since, cause) = (v.since.unwrap_or(0), v.cause.unwrap_or(0));
-        if cause.min(since) <= step {
-            out.extend([cause, since]);
-        }
-    }
-    out.sort_unstable();
-    out.dedup();
-    out
+        let shown = cause.min(since) <= step;
+        [cause, since].into_iter().filter(move |_| shown)
+    }))
 }
 
 /// Which of `n` steps a window of `usable` pixels shows at `step`: a window around the current
