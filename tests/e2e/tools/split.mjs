@@ -9,7 +9,7 @@
 // this step does what Trunk's own wasm-bindgen and wasm-opt steps would have done, on the cut
 // modules:
 //   wasm-split-cli → wasm-bindgen --keep-lld-exports (the chunks import the function table)
-//   → wasm-opt on every module (-Oz; the worker's -O4) → names with the cut's content hash
+//   → wasm-opt on every module (-Os; the worker's -O4) → names with the cut's content hash
 //   → index.html.
 // Trunk's own (uncut) output is then removed from the staging directory.
 import { createHash } from 'node:crypto';
