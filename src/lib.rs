@@ -16,9 +16,3 @@ pub mod scenarios;
 pub mod sim;
 pub mod ui;
 pub mod worker;
-
-// Talc in place of Rust's default allocator (dlmalloc) in the page and the worker: smaller and
-// faster on wasm (BENCHMARKS.md, "Bundle"). Single-threaded wasm, hence no lock.
-#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
-#[global_allocator]
-static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
