@@ -4,7 +4,7 @@
 //! The text is still written in Rust (`quiz::questions`, each scenario's `notes()`), where it
 //! is type-checked and tested; `quiz_json` and `notes_json` render it, and a test holds
 //! `public/quiz.json` and `public/notes.json` equal to what they render
-//! (`UPDATE_CONTENT=1 cargo test --test content` rewrites them). The page only reads:
+//! (`UPDATE_CONTENT=1 cargo test --test it content::` rewrites them). The page only reads:
 //! `read_quiz` and `read_notes` parse the fetched file without trusting it (a stale cache or a
 //! broken proxy can serve anything) and say why not, in both languages.
 

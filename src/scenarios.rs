@@ -198,7 +198,7 @@ pub fn starts_sql(line: &str) -> bool {
 }
 
 /// The scenarios whose programs the test suite runs (against PostgreSQL where they touch a
-/// database) and compares with the model, and how. Every other JavaScript program is loaded by Node (`tests/listings.rs`); the
+/// database) and compares with the model, and how. Every other JavaScript program is loaded by Node (`tests/it/listings.rs`); the
 /// page says which under each program.
 pub const PROGRAMS_RUN: &[(&str, ProgramCheck)] = &[
     ("refund-cap", ProgramCheck::RunNode),
@@ -212,26 +212,26 @@ pub const PROGRAMS_RUN: &[(&str, ProgramCheck)] = &[
 /// What the test suite did with a program, in the order of `Ui::program_checked`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ProgramCheck {
-    /// Ran it under Node on every schedule, step by step (`tests/refund_cap.rs`).
+    /// Ran it under Node on every schedule, step by step (`tests/it/refund_cap.rs`).
     RunNode,
     /// Ran it as three Node processes, one killed, comparing how they end
-    /// (`tests/semaphore_scope.rs`).
+    /// (`tests/it/semaphore_scope.rs`).
     RunInstances,
     /// Ran it under Node on every run Node can take, comparing each run's end
-    /// (`tests/cancellation.rs`).
+    /// (`tests/it/cancellation.rs`).
     RunNodeEnds,
     /// Ran it under Node in virtual time at the scenario's rates, comparing the curves every
-    /// five seconds (`tests/backpressure.rs`).
+    /// five seconds (`tests/it/backpressure.rs`).
     RunCurves,
     /// Ran it under Python on runs through every action, comparing each run's end
-    /// (`tests/duplicate_charge.rs`).
+    /// (`tests/it/duplicate_charge.rs`).
     RunPython,
     /// Ran it under LangGraph on every run, each crash the death of a process
-    /// (`tests/checkpoint_replay.rs`).
+    /// (`tests/it/checkpoint_replay.rs`).
     RunLangGraph,
 }
 
-/// What the test suite does with the programs of scenario `slug` (`tests/listings.rs` holds
+/// What the test suite does with the programs of scenario `slug` (`tests/it/listings.rs` holds
 /// that every program the app shows is run).
 pub fn program_checked(slug: &str) -> Option<ProgramCheck> {
     PROGRAMS_RUN.iter().find(|p| p.0 == slug).map(|p| p.1)
@@ -328,7 +328,7 @@ pub fn meta(index: usize) -> &'static ScenarioMeta {
 
 /// What the picker and the URL need of a scenario before its code is here: the page's split
 /// build keeps each `meta()` in its scenario's module. Written into `scenarios/cards.rs` from
-/// the metas (`UPDATE_CONTENT=1 cargo test --test content`; that test holds them equal).
+/// the metas (`UPDATE_CONTENT=1 cargo test --test it content::`; that test holds them equal).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Card {
     pub slug: &'static str,
@@ -355,7 +355,7 @@ mod cards;
 pub use cards::CARDS;
 
 /// The card of the scenario at `index`: a scenario just added, whose card is not written yet
-/// (`tests/content.rs` fails until it is), is named by its slug.
+/// (`tests/it/content.rs` fails until it is), is named by its slug.
 pub fn card(index: usize) -> Card {
     let slug = SLUGS[index.min(COUNT - 1)];
     CARDS.get(index).copied().unwrap_or(Card {
@@ -404,7 +404,7 @@ impl Card {
     pub fn source() -> String {
         let pair = |t: &Text| format!("[{:?}, {:?}]", t.en, t.zh);
         let mut cards = String::from(
-            "//! Generated from each scenario's `meta()` by `UPDATE_CONTENT=1 cargo test --test content`.\n\
+            "//! Generated from each scenario's `meta()` by `UPDATE_CONTENT=1 cargo test --test it content::`.\n\
              use super::{Blurb, Card};\n\n#[rustfmt::skip]\npub const CARDS: &[Card] = &[\n",
         );
         let mut blurbs = String::from(

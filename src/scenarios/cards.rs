@@ -1,4 +1,4 @@
-//! Generated from each scenario's `meta()` by `UPDATE_CONTENT=1 cargo test --test content`.
+//! Generated from each scenario's `meta()` by `UPDATE_CONTENT=1 cargo test --test it content::`.
 use super::{Blurb, Card};
 
 #[rustfmt::skip]

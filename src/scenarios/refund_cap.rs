@@ -2,7 +2,7 @@
 //!
 //! **Setting.** An order may be refunded up to a cap of 100. Two refund requests of 80 arrive at
 //! once (three in `semaphore-2`). Each runs the JavaScript in `refund_cap/js/`: the very files
-//! the app shows, and that `tests/refund_cap.rs` runs under Node against PostgreSQL.
+//! the app shows, and that `tests/it/refund_cap.rs` runs under Node against PostgreSQL.
 //!
 //! **The bug.** Node runs one callback at a time, but every `await` ends the current callback.
 //! Request A reads "remaining 100" and awaits; request B's handler runs in the gap, reads 100

@@ -396,7 +396,7 @@ pub fn Narration() -> impl IntoView {
 }
 
 /// The code a step ran, and under SQL, that the listing harness runs it (every SQL statement
-/// the app shows: `tests/sql.rs` holds that the scenarios it does not replay show none).
+/// the app shows: `tests/it/sql.rs` holds that the scenarios it does not replay show none).
 pub fn listing(info: &StepInfo, t: &Ui) -> Vec<Node> {
     let Some(c) = &info.code else {
         return Vec::new();

@@ -4,7 +4,7 @@
 // channel are small fakes with the scenario's numbers: orders arrive at `peak`/s for `peakS`
 // seconds and at `after`/s after it; an order takes 200 ms of a consumer slot; the channel
 // answers in 200 ms and refuses with 429 past `channel` calls in one second. Used by
-// tests/backpressure.rs, which compares the curves with the model's.
+// tests/it/backpressure.rs, which compares the curves with the model's.
 //
 // Usage: node backpressure-driver.mjs <program.js> <peak> <peakS> <after> <channel> <endS>
 // Prints one JSON line per five seconds: { t, queued, age, arrived, refused, processed, calls,

@@ -1,6 +1,6 @@
 // Runs the cancellation scenario's programs (src/scenarios/cancellation/*.js), the very files
 // the app shows, under Node against PostgreSQL, with a payment provider that holds each request
-// until the schedule lets it act. Used by tests/cancellation.rs.
+// until the schedule lets it act. Used by tests/it/cancellation.rs.
 //
 // Usage: node cancellation-driver.mjs <port>. Input (stdin): one case per line,
 //   <program.js> <action key> <action key> ...

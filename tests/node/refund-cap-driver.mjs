@@ -1,7 +1,7 @@
 // Runs the refund-cap scenario's real JavaScript (src/scenarios/refund_cap/js) under Node against
 // a real PostgreSQL (node-postgres, one connection per request): each request's query is sent to
 // the database, and its result delivered, exactly when a schedule says so. Used by
-// tests/refund_cap.rs, which starts the server, to check the model against Node and PostgreSQL.
+// tests/it/refund_cap.rs, which starts the server, to check the model against Node and PostgreSQL.
 //
 // Usage: node refund-cap-driver.mjs <port>. Input (stdin), one or more cases:
 //   case <file.js> cap=<n> instances=<k>

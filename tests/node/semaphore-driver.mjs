@@ -1,7 +1,7 @@
 // Runs the semaphore-scope scenario's programs (src/scenarios/semaphore_scope/js) as three real
 // instances, each its own Node process (semaphore-instance.mjs), against PostgreSQL, with one
 // payment channel that holds every call until the driver answers it. Used by
-// tests/semaphore_scope.rs to compare what the channel and the tables end with against the model.
+// tests/it/semaphore_scope.rs to compare what the channel and the tables end with against the model.
 //
 // No step waits for time to pass: the driver owns the channel, the instances' idle timers and
 // the database's clock, and an instance tells it when it is waiting (semaphore-instance.mjs).

@@ -1,6 +1,6 @@
 """Runs the duplicate-charge scenario's consumers (src/scenarios/duplicate_charge/*.py), the
 very files the app shows, against PostgreSQL and a provider that keeps a ledger by idempotency
-key, on a run of the model given as its action keys. Used by tests/duplicate_charge.rs.
+key, on a run of the model given as its action keys. Used by tests/it/duplicate_charge.rs.
 
 Usage: python3 consumer_driver.py <port>. Input (stdin): one case per line,
     <program.py> <action key> <action key> ...

@@ -1,6 +1,6 @@
 """Runs the checkpoint-replay scenario's graphs (src/scenarios/checkpoint_replay/*.py), the very
 files the app shows, under LangGraph, on a run of the model given as its action keys. Used by
-tests/checkpoint_replay.rs.
+tests/it/checkpoint_replay.rs.
 
 Usage: python graph_driver.py. Input (stdin): one case per line,
     <program.py> <durable|in-memory> <action key> <action key> ...

@@ -20,7 +20,7 @@ test('explores every run, shows the shortest counterexample, and proves the fix'
   const named = await page.locator('meta[name="explorer-worker"]').getAttribute('content');
   expect(named).toMatch(/^\.\/explorer_loader-[0-9a-f]{16}\.js$/);
   expect((await started).url()).toMatch(new RegExp(`/${named.slice(2).replace('.', '\\.')}$`));
-  // The same numbers as the native suite (tests/dual_write.rs, BENCHMARKS.md).
+  // The same numbers as the native suite (tests/it/dual_write.rs, BENCHMARKS.md).
   await expect(results(page)).toContainText('187 distinct states · 201 runs');
   const lost = results(page).locator('li', { hasText: 'no lost event' });
   await expect(lost).toContainText('violated in 80 of 201 runs (39.8 %)');

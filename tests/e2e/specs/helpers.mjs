@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 /**
  * Every scenario in the picker's order, each variant with the state the suite looks at (`path`,
  * step `at`: a mistake's failing path, a fix just after a fault) and the figure's name there.
- * Written from the registry by `UPDATE_CONTENT=1 cargo test --test content`, so a new scenario
+ * Written from the registry by `UPDATE_CONTENT=1 cargo test --test it content::`, so a new scenario
  * needs no edit in the specs that walk them all.
  */
 export const SCENARIOS = JSON.parse(readFileSync(new URL('../scenarios.json', import.meta.url), 'utf8'));

@@ -93,7 +93,7 @@ test('the explorer counts the schedules that break the cap, and the fix holds in
   await expect(page.getByRole('combobox', { name: 'Faults per run' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Explore every run' }).click();
   const results = page.locator('.exp-results');
-  // The native suite's pinned counts (tests/refund_cap.rs).
+  // The native suite's pinned counts (tests/it/refund_cap.rs).
   await expect(results).toContainText('68 distinct states · 232 runs');
   await expect(results.locator('li', { hasText: 'refunds within the cap' })).toContainText('violated in 200 of 232 runs');
   await page.getByRole('button', { name: 'Prove the fix: Conditional UPDATE' }).click();

@@ -101,7 +101,7 @@ test('you pick the answer: a timely answer ends the run; the explorer proves the
   await expect(metric(page, 'refunds executed')).toHaveText('1');
   await page.getByRole('button', { name: 'Explore every run' }).click();
   const results = page.locator('.exp-results');
-  // The native suite's numbers (tests/retry_layers.rs).
+  // The native suite's numbers (tests/it/retry_layers.rs).
   await expect(results).toContainText('30 distinct states · 40 runs');
   await expect(results.locator('li', { hasText: 'downstream calls within budget' })).toContainText('holds in all 40 runs');
   await expect(results.locator('li', { hasText: 'refund executed at most once' })).toContainText('violated in 13 of 40 runs');

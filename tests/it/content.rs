@@ -1,7 +1,7 @@
 //! The text the page fetches on demand: `public/quiz.json` and `public/notes.json` (and the
 //! scenarios' cards the page carries, `src/scenarios/cards.rs`) are what
 //! `content` renders from the Rust sources (rewrite them with `UPDATE_CONTENT=1 cargo test
-//! --test content`), they read back to the same values, and a damaged file is refused with a
+//! --test it content::`), they read back to the same values, and a damaged file is refused with a
 //! reason rather than read.
 
 use effectively_once::content::{notes_json, quiz_json, read_notes, read_quiz};
@@ -19,7 +19,7 @@ fn check(file: &str, rendered: &str) {
     let on_disk = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         on_disk == rendered,
-        "{file} is not what the sources render; run `UPDATE_CONTENT=1 cargo test --test content`"
+        "{file} is not what the sources render; run `UPDATE_CONTENT=1 cargo test --test it content::`"
     );
 }
 

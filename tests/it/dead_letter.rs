@@ -4,9 +4,7 @@
 //! charges twice, and a replay that re-checks does neither — exhaustively, within two and three
 //! faults.
 
-mod common;
-
-use common::{assert_holds_everywhere, by_labels, explored, table, verdict};
+use crate::common::{assert_holds_everywhere, by_labels, explored, table, verdict};
 use effectively_once::scenarios::{DeadLetter, DlVariant};
 use effectively_once::sim::{decode_path, replay, Bounds, FigureBody, Status};
 

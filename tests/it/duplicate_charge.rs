@@ -4,9 +4,7 @@
 //! stable payment intent pay-1701 holds against every fault within the budget; reconciliation
 //! refunds a duplicate with its own stable operation id and deletes nothing.
 
-mod common;
-
-use common::{assert_holds_everywhere, by_labels, table, verdict};
+use crate::common::{assert_holds_everywhere, by_labels, table, verdict};
 use effectively_once::scenarios::{self, DcVariant, DuplicateCharge};
 use effectively_once::sim::{explore, replay, Bounds, Status, Trace};
 
@@ -416,8 +414,7 @@ fn the_figure_counts_two_charges_for_one_intended() {
 
 // PostgreSQL and the programs run natively; the wasm32 build of the tests leaves them out.
 #[cfg(not(target_arch = "wasm32"))]
-#[path = "common/pg.rs"]
-mod pg;
+use crate::common::pg;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod run_as_shown {
@@ -541,7 +538,7 @@ mod run_as_shown {
         let port = cluster.port.to_string();
         let python = "/usr/bin/python3";
         let installed = "Debian's python3 with psycopg2 (.ci/setup)";
-        let got = common::driver(python, &[driver, &port], &input, installed);
+        let got = crate::common::driver(python, &[driver, &port], &input, installed);
         assert_eq!(got.len(), expected.len());
         for (line, (run, want)) in got.iter().zip(&expected) {
             assert_eq!(

@@ -5,9 +5,7 @@
 //! with two and three faults per run (the agent's Cancel, a lost answer, a request overtaking
 //! another) breaks both mistakes and proves the fix.
 
-mod common;
-
-use common::{assert_holds_everywhere, by_labels, table, verdict};
+use crate::common::{assert_holds_everywhere, by_labels, table, verdict};
 use effectively_once::scenarios::{CaVariant, Cancellation};
 use effectively_once::sim::{explore, replay, Bounds, Present, Status};
 
@@ -415,8 +413,7 @@ fn the_figure_shows_a_refund_the_screen_does_not() {
 
 // PostgreSQL and the programs run natively; the wasm32 build of the tests leaves them out.
 #[cfg(not(target_arch = "wasm32"))]
-#[path = "common/pg.rs"]
-mod pg;
+use crate::common::pg;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod run_as_shown {
@@ -500,7 +497,7 @@ mod run_as_shown {
                     acts.retain(service);
                 }
             };
-            for keys in common::every_run(&model, eager) {
+            for keys in crate::common::every_run(&model, eager) {
                 input += &format!("{file} {}\n", keys.join(" "));
                 let screen = slug == "cancel-means-undone";
                 expected.push((
@@ -516,7 +513,7 @@ mod run_as_shown {
             "/tests/node/cancellation-driver.mjs"
         );
         let port = cluster.port.to_string();
-        let got = common::driver("node", &[driver, &port], &input, "node (.ci/setup)");
+        let got = crate::common::driver("node", &[driver, &port], &input, "node (.ci/setup)");
         assert_eq!(got.len(), expected.len());
         for (line, (run, screen, want)) in got.iter().zip(&expected) {
             let line = match line.find(",\"screen\"") {

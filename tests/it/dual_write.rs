@@ -1,9 +1,7 @@
 //! The dual-write scenario's story, proven: the naive variants break the named invariant at the
 //! expected step, the outbox holds over exhaustive exploration, and the state counts are pinned.
 
-mod common;
-
-use common::{assert_holds_everywhere, by_labels, verdict};
+use crate::common::{assert_holds_everywhere, by_labels, verdict};
 use effectively_once::scenarios::{DualWrite, DwVariant};
 use effectively_once::sim::{explore, replay, Bounds, Status};
 

@@ -2,9 +2,7 @@
 //! state, and says something whenever it had to change what was asked for. The number of inputs
 //! is `URL_FUZZ_CASES` (default 5,000 for the test suite; a full run uses 1,000,000).
 
-mod common;
-
-use common::Lcg;
+use crate::common::Lcg;
 
 use effectively_once::player::{
     build_query, embed_param, parse_knob, query_extras, resolve, resolve_traced,

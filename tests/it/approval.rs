@@ -3,9 +3,7 @@
 //! by conditional UPDATEs, refuses each of them; exhaustive exploration with two and three
 //! changes per run breaks the first and proves the second.
 
-mod common;
-
-use common::{assert_holds_everywhere, by_labels, table, verdict};
+use crate::common::{assert_holds_everywhere, by_labels, table, verdict};
 use effectively_once::scenarios::{approval_digest, ApVariant, Approval};
 use effectively_once::sim::{explore, replay, Bounds, Status};
 

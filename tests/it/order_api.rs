@@ -4,9 +4,7 @@
 //! with another cart with 409, and let the client learn even a rejection — exhaustively, within
 //! two and three faults.
 
-mod common;
-
-use common::{assert_holds_everywhere, by_labels, explored, table, verdict};
+use crate::common::{assert_holds_everywhere, by_labels, explored, table, verdict};
 use effectively_once::scenarios::{OaVariant, OrderApi};
 use effectively_once::sim::{replay, Bounds, Status};
 

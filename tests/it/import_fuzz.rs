@@ -1,11 +1,9 @@
 //! The run-file reader against random and mutated files: it never panics, and whatever it
 //! accepts replays to a valid state. Mutations start from real exported files of every
 //! scenario; the number of inputs is `IMPORT_FUZZ_CASES` (default 5,000 for the test suite; a
-//! full run uses 1,000,000: `IMPORT_FUZZ_CASES=1000000 cargo test --release --test import_fuzz`).
+//! full run uses 1,000,000: `IMPORT_FUZZ_CASES=1000000 cargo test --release --test it import_fuzz::`).
 
-mod common;
-
-use common::Lcg;
+use crate::common::Lcg;
 
 use effectively_once::export::{parse_json, parse_run, run_json, Run};
 use effectively_once::scenarios;

@@ -4,9 +4,7 @@
 //! can die (exhaustively); consumers that try 400/s against a 120/s channel get 429s and no more
 //! throughput than pacing them.
 
-mod common;
-
-use common::{assert_holds_everywhere, verdict};
+use crate::common::{assert_holds_everywhere, verdict};
 use effectively_once::scenarios::{
     Backpressure, BackpressureModel, BpAct, BpState, BpVariant, Rates,
 };

@@ -4,9 +4,7 @@
 //! the payment up on a gap keeps the books equal to the provider's — in every order of arrival,
 //! with two and three duplicates.
 
-mod common;
-
-use common::{assert_holds_everywhere, explored, table, verdict};
+use crate::common::{assert_holds_everywhere, explored, table, verdict};
 use effectively_once::scenarios::{EoVariant, EventOrder};
 use effectively_once::sim::{decode_path, replay, Bounds, Status};
 

@@ -2,9 +2,7 @@
 //! node refund again; a stable operation id makes the re-run harmless; an in-memory saver loses
 //! the run; exhaustive exploration with two crashes per run proves the operation id.
 
-mod common;
-
-use common::{assert_holds_everywhere, by_labels, table, verdict};
+use crate::common::{assert_holds_everywhere, by_labels, table, verdict};
 use effectively_once::scenarios::{CheckpointReplay, CrVariant};
 use effectively_once::sim::{explore, replay, Bounds, Status};
 
@@ -238,7 +236,7 @@ fn the_graphs_run_as_shown_under_langgraph_and_refund_as_the_model_does() {
     for (slug, file, saver) in PROGRAMS {
         let v = meta.variant_index(slug).expect("a variant");
         let model = CheckpointReplay::model_of(v, None, &[]);
-        for keys in common::every_run(&model, |_| {}) {
+        for keys in crate::common::every_run(&model, |_| {}) {
             input += &format!("{file} {saver} {}\n", keys.join(" "));
             expected.push((
                 format!("{slug}: {}", keys.join(" ")),
@@ -249,7 +247,7 @@ fn the_graphs_run_as_shown_under_langgraph_and_refund_as_the_model_does() {
     // The Python with LangGraph that `.ci/setup` installs (tests/python/requirements.txt).
     let python = concat!(env!("CARGO_MANIFEST_DIR"), "/target/py/bin/python");
     let driver = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/python/graph_driver.py");
-    let got = common::driver(
+    let got = crate::common::driver(
         python,
         &[driver],
         &input,

@@ -1,7 +1,7 @@
 //! Every JavaScript listing the app shows is a whole ES module: Node loads it (its imports
 //! resolve, nothing at its top level refers to a name it does not declare) and it exports the
 //! entry point the narration points at. Running them against the model's schedules is the
-//! refund-cap driver's job (tests/refund_cap.rs) and, for the others, the listing harness's.
+//! refund-cap driver's job (tests/it/refund_cap.rs) and, for the others, the listing harness's.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

@@ -3,9 +3,7 @@
 //! an instance that crashes holding them; leases per slot come back after a crash; exhaustive
 //! exploration with two crashes per run proves the leases and pins every state count.
 
-mod common;
-
-use common::{assert_holds_everywhere, by_labels, table, verdict};
+use crate::common::{assert_holds_everywhere, by_labels, table, verdict};
 use effectively_once::scenarios::{self, SemaphoreScope, SsVariant};
 use effectively_once::sim::{explore, replay, AnyScenario, Bounds, Status};
 
@@ -360,8 +358,7 @@ fn no_program_pays_without_a_job() {
 
 // PostgreSQL and the programs run natively; the wasm32 build of the tests leaves them out.
 #[cfg(not(target_arch = "wasm32"))]
-#[path = "common/pg.rs"]
-mod pg;
+use crate::common::pg;
 
 #[cfg(not(target_arch = "wasm32"))]
 mod run_as_shown {

@@ -1,9 +1,7 @@
 //! The outbox-relay scenario's story, proven: each mistake breaks its named invariant at the
 //! expected step, the fixes hold over exhaustive exploration, and the state counts are pinned.
 
-mod common;
-
-use common::{assert_holds_everywhere, by_labels, table, verdict};
+use crate::common::{assert_holds_everywhere, by_labels, table, verdict};
 use effectively_once::scenarios::{OrVariant, OutboxRelay, OutboxRelayModel};
 use effectively_once::sim::{explore, replay, Bounds, MetricValue, Status, Trace};
 

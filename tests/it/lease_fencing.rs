@@ -3,9 +3,7 @@
 //! 0) but its refund call already went out; with the operation's idempotency key the provider
 //! replays the first refund — exhaustively, within two and three pauses.
 
-mod common;
-
-use common::{assert_holds_everywhere, by_labels, explored, table, verdict};
+use crate::common::{assert_holds_everywhere, by_labels, explored, table, verdict};
 use effectively_once::scenarios::{LeaseFencing, LfVariant};
 use effectively_once::sim::{replay, Bounds, Status};
 

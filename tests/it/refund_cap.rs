@@ -3,13 +3,11 @@
 //! cap; and real Node, running the very JavaScript the app shows against PostgreSQL, agrees with
 //! the model step by step on every interleaving (tests/node/refund-cap-driver.mjs).
 
-mod common;
 // PostgreSQL and the programs run natively; the wasm32 build of the tests leaves them out.
 #[cfg(not(target_arch = "wasm32"))]
-#[path = "common/pg.rs"]
-mod pg;
+use crate::common::pg;
 
-use common::{assert_holds_everywhere, table, verdict};
+use crate::common::{assert_holds_everywhere, table, verdict};
 use effectively_once::scenarios::{line_of, Pc, RcVariant, RefundCap};
 use effectively_once::sim::{explore, replay, Bounds, Status, Trace};
 
@@ -291,7 +289,7 @@ mod node {
         );
         let cluster = pg::Cluster::start("refund-cap-node");
         let port = cluster.port.to_string();
-        let got = common::driver("node", &[driver, &port], &input, "node (.ci/setup)");
+        let got = crate::common::driver("node", &[driver, &port], &input, "node (.ci/setup)");
         for (k, want) in expected.iter().enumerate() {
             let line = got.get(k).map_or("(missing)", String::as_str);
             assert_eq!(line, want, "line {k}: Node and the model disagree");

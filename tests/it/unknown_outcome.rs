@@ -3,9 +3,7 @@
 //! key, the unique constraint one; and exhaustive exploration with two faults per run proves the
 //! safe variants hold all four invariants.
 
-mod common;
-
-use common::{assert_holds_everywhere, by_labels, table, verdict};
+use crate::common::{assert_holds_everywhere, by_labels, table, verdict};
 use effectively_once::scenarios::{UnknownOutcome, UoVariant};
 use effectively_once::scenarios::{UoOutcome as Outcome, UoState};
 use effectively_once::sim::{explore, replay, Bounds, Model, Status};

@@ -1,6 +1,10 @@
 //! Helpers shared by the scenario tests.
 #![allow(dead_code)]
 
+// PostgreSQL runs natively; the wasm32 build of the tests leaves it out.
+#[cfg(not(target_arch = "wasm32"))]
+pub mod pg;
+
 use effectively_once::sim::{explore, replay, Bounds, Model, Replayable, Trace, Verdict};
 
 /// The English cells of table `key` at `step`, row by row.
