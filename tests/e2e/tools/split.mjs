@@ -9,16 +9,16 @@
 // this step does what Trunk's own wasm-bindgen and wasm-opt steps would have done, on the cut
 // modules:
 //   wasm-split-cli → wasm-bindgen --keep-lld-exports (the chunks import the function table)
-//   → wasm-opt on every module (-Os; the worker's -O4) → names with the cut's content hash
+//   → wasm-opt's optimiser on every module (-Os; the worker's -O4), binaryen's own, in this
+//     process → names with the cut's content hash
 //   → index.html.
 // Trunk's own (uncut) output is then removed from the staging directory.
 import { createHash } from 'node:crypto';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { availableParallelism } from 'node:os';
-import { promisify } from 'node:util';
+import binaryen from 'binaryen';
 
 const dir = process.env.TRUNK_STAGING_DIR;
 if (!dir) process.exit(0);
@@ -30,11 +30,65 @@ const target = join(root, 'target/wasm32-unknown-unknown', release ? 'release' :
 const run = (cmd, args) => execFileSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'] });
 const sri = (bytes) => `sha384-${createHash('sha384').update(bytes).digest('base64')}`;
 
-/** Cuts `target/<name>.wasm` in `work`, optimised with wasm-opt's `flags`: every module (the
+/** `wasm` without its "name" section: --strip-debug drops it anyway, and binaryen, reading it,
+ *  warns of every subsection it does not know (one line per module in the build's log). */
+function withoutNames(wasm) {
+  const kept = [wasm.subarray(0, 8)];
+  const uleb = (at) => {
+    let value = 0, shift = 0, byte;
+    do {
+      byte = wasm[at++];
+      value += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    } while (byte & 0x80);
+    return [value, at];
+  };
+  const customName = (at) => {
+    const [len, name] = uleb(at);
+    return wasm.subarray(name, name + len).toString();
+  };
+  for (let at = 8; at < wasm.length; ) {
+    const [size, body] = uleb(at + 1);
+    if (!(wasm[at] === 0 && customName(body) === 'name')) kept.push(wasm.subarray(at, body + size));
+    at = body + size;
+  }
+  return Buffer.concat(kept);
+}
+
+/** What `wasm-opt <level> [--low-memory-unused] [--converge] --strip-debug --strip-producers m
+ *  -o m` does, with binaryen (the same version and library as the npm `wasm-opt`), in this
+ *  process: about 200 modules, most of them chunks under 1 KiB, where starting wasm-opt (binaryen
+ *  compiled to wasm, on Node) was most of the time — 2.5 minutes of the build on two cores, now
+ *  30 s on one. The output is byte for byte wasm-opt's (BENCHMARKS.md, 2026-12-07); Stack IR is
+ *  what wasm-opt's binary writer adds when optimising. */
+function optimise(file, { optimize, shrink, lowMemoryUnused = false, converge = false }) {
+  binaryen.setOptimizeLevel(optimize);
+  binaryen.setShrinkLevel(shrink);
+  binaryen.setLowMemoryUnused(lowMemoryUnused);
+  binaryen.setGenerateStackIR(true);
+  binaryen.setOptimizeStackIR(true);
+  const m = binaryen.readBinary(withoutNames(readFileSync(file)));
+  try {
+    const pass = () => {
+      m.optimize();
+      m.runPasses(['strip-debug', 'strip-producers']);
+      return m.emitBinary();
+    };
+    // --converge: again while the binary shrinks; like wasm-opt, the last run's output is kept.
+    for (let out = pass(), last = Infinity; ; out = pass()) {
+      if (!converge || out.length >= last) return writeFileSync(file, out);
+      last = out.length;
+    }
+  } finally {
+    m.dispose();
+  }
+}
+
+/** Cuts `target/<name>.wasm` in `work`, optimised with `optimise`'s `level`: every module (the
  *  main one after wasm-bindgen first, then the split ones: scenarios, parts, shared chunks), the
  *  glue, wasm-split's loader, and the cut's id, a hash over everything it writes (any change renames every file, so a page can
  *  never meet a module of another build: the HTTP cache and the service worker key on names). */
-async function cut(name, work, flags) {
+function cut(name, work, level) {
   const input = join(target, `${name}.wasm`);
   if (!readFileSync(input).includes(Buffer.from('reloc.CODE'))) {
     throw new Error(`${input} has no relocations: was it built with its split feature (build.rs)?`);
@@ -46,18 +100,7 @@ async function cut(name, work, flags) {
     '--out-dir', join(work, 'bg'), '--out-name', name, join(work, `${name}.wasm`)]);
   const modules = [join(work, 'bg', `${name}_bg.wasm`),
     ...readdirSync(work).filter((f) => f.endsWith('.wasm') && f !== `${name}.wasm`).map((f) => join(work, f))];
-  if (release) {
-    // On every core at once: about 200 modules, most of them chunks of under 1 KiB, where
-    // wasm-opt's start-up is most of the time.
-    const opt = promisify(execFile);
-    const queue = [...modules];
-    const worker = async () => {
-      for (let m = queue.shift(); m; m = queue.shift()) {
-        await opt('wasm-opt', [...flags, '--strip-debug', '--strip-producers', m, '-o', m]);
-      }
-    };
-    await Promise.all(Array.from({ length: availableParallelism() }, worker));
-  }
+  if (release) for (const m of modules) optimise(m, level);
   const glue = readFileSync(join(work, 'bg', `${name}.js`), 'utf8');
   const loader = readFileSync(join(work, '__wasm_split.js'), 'utf8');
   const hash = createHash('sha256');
@@ -183,10 +226,10 @@ function chunkBytes(n) {
 }
 
 // The page.
-// -Os rather than -Oz: it gzips smaller here (BENCHMARKS.md, 2026-12-07). Rust's stack lies
+// -Os (level 2, shrink 1) rather than -Oz: it gzips smaller here (BENCHMARKS.md, 2026-12-07). Rust's stack lies
 // below its data (`--stack-first`), so the low 1 KiB of memory is the stack's far end, which
 // no run comes near: --low-memory-unused lets wasm-opt fold constant offsets into loads.
-const page = await cut(NAME, join(root, 'target/split'), ['-Os', '--low-memory-unused', '--converge']);
+const page = cut(NAME, join(root, 'target/split'), { optimize: 2, shrink: 1, lowMemoryUnused: true, converge: true });
 const named = (s, ext) => `${s}-${page.id}${ext}`;
 const cutPage = packed({ name: NAME, ...page }, named, true);
 let split = cutPage.split;
@@ -242,7 +285,7 @@ out.set(named('split', '.js'), Buffer.from(split));
 // index.html (<meta name="explorer-worker">), so it never starts another build's worker.
 // Optimised for speed, as Trunk's own step did (`data-wasm-opt="4"`, BENCHMARKS.md: the
 // explorer's states per second).
-const worker = await cut(WORKER, join(root, 'target/split-worker'), ['-O4']);
+const worker = cut(WORKER, join(root, 'target/split-worker'), { optimize: 4, shrink: 0 });
 const workerNamed = (s, ext) => `${s.startsWith(WORKER) ? s : `${WORKER}_${s}`}-${worker.id}${ext}`;
 const cutWorker = packed({ name: WORKER, ...worker }, workerNamed, false);
 const loaderFile = workerNamed(`${WORKER}_loader`, '.js');
