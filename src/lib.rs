@@ -16,3 +16,16 @@ pub mod scenarios;
 pub mod sim;
 pub mod ui;
 pub mod worker;
+
+/// Declares a binary's allocator: talc in place of Rust's default (dlmalloc), smaller on wasm
+/// (BENCHMARKS.md, "Bundle"); single-threaded, hence no lock. Each binary declares it (the page,
+/// the explorer's worker), not the library, so a test may count allocations with an allocator of
+/// its own (tests/trace_memory.rs).
+#[macro_export]
+macro_rules! allocator {
+    () => {
+        #[cfg(target_arch = "wasm32")]
+        #[global_allocator]
+        static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+    };
+}

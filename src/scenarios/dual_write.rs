@@ -21,7 +21,7 @@
 //! order 18; the run goes quiet with order 17 committed and `e-17` never published.
 
 use crate::sim::kit::Proc;
-use crate::sim::kit::{sorted_set, Variants};
+use crate::sim::kit::Variants;
 use crate::sim::{
     ArrowKind, Figure, FigureBody, InvKind, Invariant, LaneView, LedgerRow, MarkKind, Model, Notes,
     Present, RowView, Scenario, ScenarioMeta, StateView, StepInfo, TableView, Text, Unit,
@@ -491,9 +491,8 @@ fn figure(s: &DwState) -> Figure {
     let published = (0..N)
         .filter(|&i| s.orders[i] == Row::Committed && s.log.contains(&(i as u8)))
         .count() as u32;
-    let phantoms = sorted_set(s.log.iter().copied())
-        .iter()
-        .filter(|&&i| s.orders[i as usize] == Row::Absent)
+    let phantoms = (0..N)
+        .filter(|&i| s.orders[i] == Row::Absent && s.log.contains(&(i as u8)))
         .count() as u32;
     Figure {
         title: Text::new("Committed orders and their events", "已提交的订单与它们的事件"),
