@@ -57,10 +57,11 @@ function withoutNames(wasm) {
 
 /** What `wasm-opt <level> [--low-memory-unused] [--converge] --strip-debug --strip-producers m
  *  -o m` does, with binaryen (the same version and library as the npm `wasm-opt`), in this
- *  process: about 200 modules, most of them chunks under 1 KiB, where starting wasm-opt (binaryen
- *  compiled to wasm, on Node) was most of the time — 2.5 minutes of the build on two cores, now
- *  30 s on one. The output is byte for byte wasm-opt's (BENCHMARKS.md, 2026-12-07); Stack IR is
- *  what wasm-opt's binary writer adds when optimising. */
+ *  process: about 260 modules (both cuts), most of them chunks under 1 KiB, where starting
+ *  wasm-opt (binaryen compiled to wasm, on Node) was most of the time — nearly 3 minutes of the
+ *  build on two cores, now 30 s on one. The output is byte for byte wasm-opt's (BENCHMARKS.md,
+ *  "The test command's time"); Stack IR is what wasm-opt's binary writer adds when optimising.
+ *  binaryen's levels are global: each call sets all of them. */
 function optimise(file, { optimize, shrink, lowMemoryUnused = false, converge = false }) {
   binaryen.setOptimizeLevel(optimize);
   binaryen.setShrinkLevel(shrink);
@@ -226,9 +227,10 @@ function chunkBytes(n) {
 }
 
 // The page.
-// -Os (level 2, shrink 1) rather than -Oz: it gzips smaller here (BENCHMARKS.md, 2026-12-07). Rust's stack lies
-// below its data (`--stack-first`), so the low 1 KiB of memory is the stack's far end, which
-// no run comes near: --low-memory-unused lets wasm-opt fold constant offsets into loads.
+// -Os (level 2, shrink 1) rather than -Oz: it gzips smaller here (BENCHMARKS.md, 2026-12-07).
+// Rust's stack lies below its data (`--stack-first`), so the low 1 KiB of memory is the stack's
+// far end, which no run comes near: --low-memory-unused lets binaryen fold constant offsets
+// into loads.
 const page = cut(NAME, join(root, 'target/split'), { optimize: 2, shrink: 1, lowMemoryUnused: true, converge: true });
 const named = (s, ext) => `${s}-${page.id}${ext}`;
 const cutPage = packed({ name: NAME, ...page }, named, true);
