@@ -16,8 +16,8 @@ process.env.TMPDIR = resolve(root, 'target/tmp');
 mkdirSync(process.env.TMPDIR, { recursive: true });
 
 // The same build served under a sub-path, to prove relative asset URLs: /effectively-once/.
-// Every worker evaluates this file too, at the same time as the others (.ci/test runs three at
-// once): the link is made once and left alone while it points at this dist/.
+// Every worker evaluates this file too, at the same time as the others (.ci/test runs the axe
+// matrix with two): the link is made once and left alone while it points at this dist/.
 const subRoot = resolve(root, 'target/subpath');
 const link = resolve(subRoot, 'effectively-once');
 mkdirSync(subRoot, { recursive: true });
@@ -34,8 +34,7 @@ export const SUB_URL = `http://127.0.0.1:${PORT + 1}/effectively-once/`;
 export default defineConfig({
   testDir: './specs',
   testMatch: /.*\.spec\.mjs$/,
-  // .ci/test runs the axe matrix, the garbled links and the soak with three workers, then the
-  // rest with E2E_SKIP set.
+  // .ci/test runs the axe matrix on its own with two workers, then the rest with E2E_SKIP set.
   testIgnore: process.env.E2E_SKIP ? new RegExp(process.env.E2E_SKIP) : [],
   outputDir: './test-results',
   fullyParallel: false,

@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { test, expect, expectNoConsoleErrors, waitForApp, clickHeader, SCENARIOS } from './helpers.mjs';
 
-// The tests are independent pages: with more than one worker (.ci/test runs this file with three)
+// The tests are independent pages: with more than one worker (.ci/test runs this file with two)
 // they are shared out one by one, not kept in one worker as a file's tests are by default.
 test.describe.configure({ mode: 'parallel' });
 
