@@ -22,12 +22,12 @@ mod quiz;
 mod tables;
 mod timeline;
 
-pub use app::App;
+pub use app::{App, Opening};
 
 /// Starts the page: fetches the module of the scenario the link shows (the split build; at once
-/// elsewhere), then mounts the app, which reads the link against that scenario. The home page
-/// shows no run: it fetches its own part, mounts, and draws each card's picture as its
-/// scenario's module arrives.
+/// elsewhere), reads the link against that scenario (which replays its run), then mounts the
+/// app. The home page shows no run: it fetches its own part, mounts, and draws each card's
+/// picture as its scenario's module arrives.
 pub fn start() {
     let search = browser::location_search();
     let home = crate::player::is_home(&search);
@@ -39,10 +39,19 @@ pub fn start() {
         } else {
             crate::scenarios::load(shown).await.map(|_| ())
         };
-        match loaded {
-            Ok(()) => leptos::mount::mount_to_body(App),
-            Err(_) => browser::show_load_failure(),
+        if loaded.is_err() {
+            return browser::show_load_failure();
         }
+        let opening = Opening::of_link();
+        // The link's replay and the first drawing in two tasks, not one long one (BENCHMARKS.md,
+        // "The first load in tasks").
+        leptos::prelude::set_timeout(
+            move || {
+                leptos::mount::mount_to_body(move || leptos::prelude::view! { <App opening/> });
+                app::settle_after_first_frame();
+            },
+            std::time::Duration::ZERO,
+        );
     });
 }
 pub use browser::install_panic_hook;

@@ -2,7 +2,7 @@
 //! fresh element, driven by clicks, read back through the DOM.
 #![cfg(target_arch = "wasm32")]
 
-use effectively_once::ui::App;
+use effectively_once::ui::{App, Opening};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -23,7 +23,8 @@ fn mount() -> (HtmlElement, impl Sized) {
         .unwrap();
     let root: HtmlElement = document().create_element("div").unwrap().unchecked_into();
     document().body().unwrap().append_child(&root).unwrap();
-    let handle = leptos::mount::mount_to(root.clone(), App);
+    let handle =
+        leptos::mount::mount_to(root.clone(), || view! { <App opening=Opening::of_link()/> });
     (root, handle)
 }
 

@@ -437,12 +437,23 @@ pub fn load_failed(title: &Text) -> Text {
     )
 }
 
+/// What the page opens on: the link read against the loaded scenario, with the run that
+/// reading replayed to check its path (none on the home page).
+pub struct Opening(crate::player::Resolved, Option<Trace>);
+
+impl Opening {
+    pub fn of_link() -> Opening {
+        let (start, first) = crate::player::resolve_traced(
+            &browser::location_search(),
+            browser::browser_language().as_deref(),
+        );
+        Opening(start, first)
+    }
+}
+
 #[component]
-pub fn App() -> impl IntoView {
-    let (start, first) = crate::player::resolve_traced(
-        &browser::location_search(),
-        browser::browser_language().as_deref(),
-    );
+pub fn App(opening: Opening) -> impl IntoView {
+    let Opening(start, first) = opening;
     let (lang0, scenario0, variant0) = (start.lang, start.scenario, start.variant);
     let (path0, step0, notices0) = (start.path, start.step, start.notices);
     let (compare0, breaking0, knobs0) = (start.compare, start.breaking, start.knobs);
@@ -462,7 +473,7 @@ pub fn App() -> impl IntoView {
     let variant = RwSignal::new(variant0);
     let path = RwSignal::new(path0);
     let knobs = RwSignal::new(knobs0);
-    // The first run is the one `resolve_traced` replayed to check the link.
+    // The first run is the one the opening replayed to check the link.
     let first = std::sync::Mutex::new(first);
     let trace = Memo::new(move |_| {
         // Taken on the first run whatever it finds, so it can never stand for a later state.
@@ -633,7 +644,7 @@ fn Player(keys: bool) -> impl IntoView {
         <Notices/>
         <Summary/>
         <Part id=PartId::Compare when=Signal::derive(move || compare.get().is_some())/>
-        <div class="stage">
+        <div class="stage settling">
             <div class="left">
                 <Part id=PartId::BreakIt when=Signal::derive(move || ctx.breaking.get())/>
                 <FigureCard plots=true/>
@@ -654,6 +665,24 @@ fn Player(keys: bool) -> impl IntoView {
         </main>
         <Controls/>
     }
+}
+
+/// Ends the stage's `settling` (main.css), in the task after the page's first frame. Until
+/// then the stage shows its figure, timeline and moves, and leaves the words and tables beside
+/// and below them out of the layout: laying out the whole page at once made the first drawing
+/// one long task (issue 25: none over 100 ms at 4× CPU; BENCHMARKS.md, "The first load in
+/// tasks"). A hidden tab has no frames: it settles when shown.
+pub fn settle_after_first_frame() {
+    request_animation_frame(|| {
+        set_timeout(
+            || {
+                if let Some(stage) = document().query_selector(".stage.settling").ok().flatten() {
+                    let _ = stage.class_list().remove_1("settling");
+                }
+            },
+            std::time::Duration::ZERO,
+        )
+    });
 }
 
 fn on_key(ctx: Ctx, presenter: super::present::Presenter, ev: web_sys::KeyboardEvent) {

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { test, expect, expectNoConsoleErrors, waitForApp, clickHeader, SCENARIOS } from './helpers.mjs';
+import { test, expect, expectNoConsoleErrors, waitForApp, settled, clickHeader, SCENARIOS } from './helpers.mjs';
 
 // The tests are independent pages: with more than one worker (.ci/test runs this file with two)
 // they are shared out one by one, not kept in one worker as a file's tests are by default.
@@ -72,6 +72,7 @@ for (const [scenario, v, at] of variants) {
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await page.goto(`?s=${scenario}&v=${v}&${at}&lang=en`);
     await expect(page.locator('.counter')).toBeVisible();
+    await settled(page);
     await expect(page.locator('.notice')).toHaveCount(0);
     const found = [];
     for (const lang of ['en', 'zh']) {

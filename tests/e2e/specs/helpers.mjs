@@ -59,13 +59,21 @@ export async function waitForApp(page, { timeout = 10_000 } = {}) {
   await page.waitForLoadState('load');
   await page.waitForLoadState('networkidle');
   try {
-    return await Promise.any([
+    const how = await Promise.any([
       page.locator('#shell').waitFor({ state: 'detached', timeout }).then(() => 'shell-removed'),
       page.getByRole('button', { name: 'Play' }).first().waitFor({ state: 'visible', timeout }).then(() => 'play-visible'),
     ]);
+    await settled(page);
+    return how;
   } catch {
     return 'shell-still-present';
   }
+}
+
+/** Waits until the stage shows all it draws: its words and tables come in the task after its
+ *  first frame (`settling`, app.rs). */
+export async function settled(page) {
+  await expect(page.locator('.stage.settling')).toHaveCount(0);
 }
 
 /**

@@ -24,6 +24,31 @@ test('every control has its accessible name', async ({ page, problems }) => {
   expectNoConsoleErrors(problems);
 });
 
+test('the first frame draws the figure, the timeline and the moves; the words and tables come a frame later', async ({ page, problems }) => {
+  // What the page's first frame lays out, read in a frame callback (it runs before that frame's
+  // layout) requested as soon as the stage is in the document.
+  await page.addInitScript(() => {
+    new MutationObserver((_, seen) => {
+      if (!document.querySelector('.stage')) return;
+      seen.disconnect();
+      requestAnimationFrame(() => {
+        const shown = (sel) => document.querySelector(sel).checkVisibility();
+        window.firstFrame = Object.fromEntries(['.card.figure', '.card.timeline', '.card.choices',
+          '.card.narration', '.card.knobs', '.card.invariants', '.card.state'].map((sel) => [sel, shown(sel)]));
+      });
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await open(page, '?s=retry-layers&lang=en');
+  expect(await page.evaluate(() => window.firstFrame)).toEqual({
+    '.card.figure': true, '.card.timeline': true, '.card.choices': true,
+    '.card.narration': false, '.card.knobs': false, '.card.invariants': false, '.card.state': false,
+  });
+  for (const card of ['.card.narration', '.card.knobs', '.card.invariants', '.card.state']) {
+    await expect(page.locator(card)).toBeVisible();
+  }
+  expectNoConsoleErrors(problems);
+});
+
 test('play advances the run, pause stops it', async ({ page, problems }) => {
   await open(page);
   await page.getByRole('combobox', { name: 'Speed' }).selectOption('4×');
