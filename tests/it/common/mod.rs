@@ -128,9 +128,11 @@ pub fn driver(program: &str, args: &[&str], input: &str, installed: &str) -> Vec
         .stderr(Stdio::piped())
         .spawn()
         .expect(installed);
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin.write_all(input.as_bytes()).expect("write the runs");
-    drop(stdin);
+    // Closing stdin (the end of this block) ends the driver's input.
+    {
+        let mut stdin = child.stdin.take().expect("stdin");
+        stdin.write_all(input.as_bytes()).expect("write the runs");
+    }
     let out = child.wait_with_output().expect("the driver ran");
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
