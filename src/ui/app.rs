@@ -669,9 +669,9 @@ fn Player(keys: bool) -> impl IntoView {
 
 /// Ends the stage's `settling` (main.css), in the task after the page's first frame. Until
 /// then the stage shows its figure, timeline and moves, and leaves the words and tables beside
-/// and below them out of the layout: laying out the whole page at once made the first drawing
-/// one long task (issue 25: none over 100 ms at 4× CPU; BENCHMARKS.md, "The first load in
-/// tasks"). A hidden tab has no frames: it settles when shown.
+/// and below them out of the layout: laying out the whole page at once made the first drawing's
+/// rendering one long task (BENCHMARKS.md, "The first load in tasks"). A hidden tab has no
+/// frames: it settles when shown.
 pub fn settle_after_first_frame() {
     request_animation_frame(|| {
         set_timeout(
